@@ -1,0 +1,19 @@
+# The two commands of the quick start, and the checks CI runs.
+PYTHON ?= python3
+
+.PHONY: setup test lint typecheck demo bench
+
+setup:
+	@$(PYTHON) scripts/setup.py
+
+test: setup lint typecheck
+	$(PYTHON) -m pytest -q
+
+lint:
+	$(PYTHON) -m ruff check .
+
+typecheck:
+	$(PYTHON) -m mypy --strict tabled/rules
+
+bench: setup
+	$(PYTHON) -m bench

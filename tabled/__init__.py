@@ -1,0 +1,1 @@
+"""The table: event journal, phases, views, wire format and the daemon."""

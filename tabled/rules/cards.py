@@ -1,0 +1,217 @@
+"""Seats, suits, ranks and cards: small value types whose text form round-trips."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .errors import InvalidCardError, InvalidNotationError
+
+
+class Side(enum.Enum):
+    """A partnership: North-South or East-West."""
+
+    NS = "NS"
+    EW = "EW"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def seats(self) -> tuple[Seat, Seat]:
+        return (Seat.N, Seat.S) if self is Side.NS else (Seat.E, Seat.W)
+
+    @property
+    def other(self) -> Side:
+        return Side.EW if self is Side.NS else Side.NS
+
+
+class Seat(enum.Enum):
+    """A compass seat, in bidding and playing order (clockwise from North)."""
+
+    N = 0
+    E = 1
+    S = 2
+    W = 3
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Seat.{self.name}"
+
+    @classmethod
+    def from_str(cls, text: str) -> Seat:
+        key = text.strip().upper()
+        names = {"N": cls.N, "NORTH": cls.N, "NORTE": cls.N,
+                 "E": cls.E, "EAST": cls.E, "ESTE": cls.E,
+                 "S": cls.S, "SOUTH": cls.S, "SUR": cls.S,
+                 "W": cls.W, "WEST": cls.W, "O": cls.W, "OESTE": cls.W}
+        try:
+            return names[key]
+        except KeyError:
+            raise InvalidNotationError(f"not a seat: {text!r}") from None
+
+    def next(self, n: int = 1) -> Seat:
+        """The seat ``n`` places clockwise (n=1 is the left-hand opponent)."""
+        return Seat((self.value + n) % 4)
+
+    @property
+    def lho(self) -> Seat:
+        return self.next(1)
+
+    @property
+    def partner(self) -> Seat:
+        return self.next(2)
+
+    @property
+    def rho(self) -> Seat:
+        return self.next(3)
+
+    @property
+    def side(self) -> Side:
+        return Side.NS if self.value % 2 == 0 else Side.EW
+
+    @classmethod
+    def clockwise_from(cls, first: Seat) -> tuple[Seat, Seat, Seat, Seat]:
+        return (first, first.next(1), first.next(2), first.next(3))
+
+
+class Suit(enum.Enum):
+    """A suit, ordered as in bidding: clubs < diamonds < hearts < spades."""
+
+    C = 0
+    D = 1
+    H = 2
+    S = 3
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Suit.{self.name}"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Suit):
+            return NotImplemented
+        return self.value < other.value
+
+    @classmethod
+    def from_str(cls, text: str) -> Suit:
+        key = text.strip().upper()
+        key = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}.get(key, key)
+        try:
+            return cls[key]
+        except KeyError:
+            raise InvalidNotationError(f"not a suit: {text!r}") from None
+
+    @property
+    def symbol(self) -> str:
+        return "♣♦♥♠"[self.value]
+
+
+class Rank(enum.Enum):
+    """A rank, 2 (lowest) to ace (highest)."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def char(self) -> str:
+        return "23456789TJQKA"[self.value - 2]
+
+    def __str__(self) -> str:
+        return self.char
+
+    def __repr__(self) -> str:
+        return f"Rank.{self.name}"
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Rank):
+            return NotImplemented
+        return self.value < other.value
+
+    @classmethod
+    def from_str(cls, text: str) -> Rank:
+        key = text.strip().upper()
+        if key == "10":
+            key = "T"
+        if len(key) != 1 or key not in "23456789TJQKA":
+            raise InvalidNotationError(f"not a rank: {text!r}")
+        return cls("23456789TJQKA".index(key) + 2)
+
+    @property
+    def hcp(self) -> int:
+        """Milton Work high-card points (4-3-2-1)."""
+        return max(0, self.value - 10)
+
+
+@dataclass(frozen=True, order=False, slots=True)
+class Card:
+    """A playing card. ``str(Card.from_str("SQ")) == "SQ"``."""
+
+    suit: Suit
+    rank: Rank
+
+    ALL: ClassVar[tuple[Card, ...]]
+
+    def __str__(self) -> str:
+        return f"{self.suit.name}{self.rank.char}"
+
+    def __repr__(self) -> str:
+        return f"Card.from_str({str(self)!r})"
+
+    def __lt__(self, other: Card) -> bool:
+        return (self.suit.value, self.rank.value) < (other.suit.value, other.rank.value)
+
+    @property
+    def index(self) -> int:
+        """0..51, clubs two first, spades ace last."""
+        return self.suit.value * 13 + self.rank.value - 2
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        if not 0 <= index < 52:
+            raise InvalidCardError(f"card index out of range: {index}")
+        return cls.ALL[index]
+
+    @classmethod
+    def from_str(cls, text: str) -> Card:
+        """Parse ``"SQ"``, ``"sq"``, ``"S10"``, ``"♠Q"``, or rank first (``"QS"``, ``"10S"``)."""
+        key = text.strip().upper()
+        if len(key) < 2 or len(key) > 3:
+            raise InvalidCardError(f"not a card: {text!r}")
+        try:
+            return cls._parse(key[0], key[1:])
+        except InvalidNotationError:
+            pass
+        try:
+            return cls._parse(key[-1], key[:-1])
+        except InvalidNotationError:
+            raise InvalidCardError(f"not a card: {text!r}") from None
+
+    @classmethod
+    def _parse(cls, suit: str, rank: str) -> Card:
+        if suit not in "CDHS♣♦♥♠":
+            raise InvalidNotationError(suit)
+        return cls.ALL[Suit.from_str(suit).value * 13 + Rank.from_str(rank).value - 2]
+
+
+Card.ALL = tuple(Card(suit, rank) for suit in Suit for rank in Rank)
+
+
+def full_deck() -> Iterator[Card]:
+    return iter(Card.ALL)
