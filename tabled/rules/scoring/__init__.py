@@ -4,8 +4,12 @@ Each scheme is a table of values looked up, with the law or seed it comes from b
 docs/scoring.md describes them in words.
 """
 
+from .club import Category, club_category, club_dealer, club_score, club_vulnerability
 from .duplicate import duplicate_score, score_ns
 from .imps import imps
 from .score import DealScore
 
-__all__ = ["DealScore", "duplicate_score", "imps", "score_ns"]
+__all__ = [
+    "Category", "DealScore", "club_category", "club_dealer", "club_score", "club_vulnerability",
+    "duplicate_score", "imps", "score_ns",
+]
