@@ -10,10 +10,13 @@ from hypothesis import strategies as st
 from tabled.rules import Contract, Doubling, RulesError, Seat, Strain, Vulnerability
 from tabled.rules.scoring import (
     Category,
+    DealScore,
+    Scheme,
     club_category,
     club_dealer,
     club_score,
     club_vulnerability,
+    deal_score,
 )
 
 NV, V = False, True
@@ -71,6 +74,18 @@ def test_doubled_and_redoubled(contract: str, vulnerable: bool, tricks: int,
     assert club_score(Contract.from_str(contract), vulnerable, tricks) == expected
 
 
+@pytest.mark.parametrize(("contract", "vulnerable", "tricks", "expected"), [
+    ("2NT", NV, 10, DealScore(70, 60 + 50)),
+    ("4H", V, 11, DealScore(120, 30 + 500)),
+    ("2HX", NV, 9, DealScore(120, (30 + 50) * 2)),
+    ("3NT", V, 7, DealScore(0, 0, 300)),
+])
+def test_club_deal_score(contract: str, vulnerable: bool, tricks: int,
+                         expected: DealScore) -> None:
+    assert deal_score(Scheme.CLUB, Contract.from_str(contract), vulnerable, tricks) == expected
+    assert deal_score("club", Contract.from_str(contract), vulnerable, tricks) == expected
+
+
 # "1ª mano: NADIE VULNERABLE; 2ª: VULNERABLES E-O; 3ª: N-S; 4ª: TODOS"; the first dealer
 # is South and the deal passes to the left.
 @pytest.mark.parametrize(("deal_index", "vulnerability", "dealer"), [
@@ -88,6 +103,15 @@ def test_schedule(deal_index: int, vulnerability: Vulnerability, dealer: Seat) -
 def test_a_partida_has_four_deals(deal_index: int) -> None:
     with pytest.raises(RulesError):
         club_vulnerability(deal_index)
+
+
+def test_unknown_scheme_is_refused() -> None:
+    with pytest.raises(RulesError):
+        deal_score("bridge-o-matic", Contract.from_str("1C"), False, 7)
+
+
+def test_passed_out_scores_nothing() -> None:
+    assert deal_score(Scheme.CLUB, None, True, None) == DealScore()
 
 
 @given(st.integers(1, 7), st.sampled_from(Strain), st.booleans(), st.integers(0, 13))

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tabled.rules import Contract, Doubling, RulesError, Seat, Strain, Vulnerability
-from tabled.rules.scoring import duplicate_score, score_ns
+from tabled.rules.scoring import DealScore, Scheme, deal_score, duplicate_score, score_ns
 
 NV, V = False, True
 
@@ -124,6 +124,21 @@ def test_score_ns(contract: str | None, declarer: Seat | None, tricks: int | Non
 def test_score_ns_needs_declarer_and_tricks(declarer: Seat | None, tricks: int | None) -> None:
     with pytest.raises(RulesError):
         score_ns(Contract.from_str("3NT"), declarer, tricks, Vulnerability.NONE)
+
+
+# The split of a duplicate score: trick score below, the rest above; only the net matters.
+@pytest.mark.parametrize(("contract", "vulnerable", "tricks", "expected"), [
+    ("3S", NV, 10, DealScore(90, 30 + 50)),
+    ("4H", V, 11, DealScore(120, 30 + 500)),
+    ("2HX", NV, 9, DealScore(120, 100 + 50 + 300)),
+    ("6NT", V, 12, DealScore(190, 750 + 500)),
+    ("4D", V, 8, DealScore(0, 0, 200)),
+])
+def test_duplicate_deal_score(contract: str, vulnerable: bool, tricks: int,
+                              expected: DealScore) -> None:
+    score = deal_score(Scheme.DUPLICATE, Contract.from_str(contract), vulnerable, tricks)
+    assert score == expected
+    assert score.net == duplicate_score(Contract.from_str(contract), vulnerable, tricks)
 
 
 contracts = st.builds(Contract, st.integers(1, 7), st.sampled_from(Strain),
