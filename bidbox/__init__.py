@@ -1,1 +1,1 @@
-"""bidbox: bidbox."""
+"""The ``bidbox`` command: one entry point for the table, the server and the tools."""

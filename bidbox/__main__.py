@@ -1,0 +1,5 @@
+import sys
+
+from bidbox.cli import main
+
+sys.exit(main())

@@ -1,0 +1,31 @@
+"""``bidbox``: the command line. Each subcommand lives in its own module and is imported
+only when it runs, so ``bidbox replay`` on a laptop needs nothing but the laws engine."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from bidbox import replay_cmd, score_cmd
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bidbox", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    replay_cmd.add_parser(commands)
+    score_cmd.add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except BrokenPipeError:  # `bidbox replay ... | head`
+        return 0
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    return code
