@@ -103,17 +103,29 @@ def test_a_passed_out_board_scores_nothing() -> None:
             result["ok"]) == ("Pass", None, None, 0, True)
 
 
-def test_a_complete_play_decides_the_tricks(records_dir: Path) -> None:
-    # Realbridge's board 11 at table 30: 2D by E, played out to the last trick, 8 tricks.
+def test_a_claim_after_eight_tricks_takes_the_result_tag(records_dir: Path) -> None:
+    # Realbridge's board 11 at table 30: 2D by E, eight tricks played, then a claim: 8.
     records = load_path(records_dir / "realbridge-2021-online-qual-r2.pbn")
     record = next(r for r in records if r.board == 11 and r.tags.get("Table") == "30")
-    assert sum(1 for row in record.play for _ in row.values()) == 52
+    assert sum(len(row) for row in record.play) == 32
     result = replay(record)
-    assert (result.contract, result.declarer, result.tricks, result.score_ns) == (
-        "2D", "E", 8, -90)
-    record.result_tag = "9"
-    assert any("Result says 9 tricks but the play gives 8" in p
+    assert (result.contract, result.declarer, result.tricks, result.score_ns, result.ok) == (
+        "2D", "E", 8, -90, True)
+    record.result_tag = "2"        # fewer than declarer had won already
+    assert any("Result says 2 tricks but declarer had already won" in p
                for p in replay(record).problems)
+
+
+def test_a_complete_play_decides_the_tricks(records_dir: Path) -> None:
+    records = load_path(records_dir / "realbridge-2021-online-qual-r2.pbn")
+    complete = [r for r in records if sum(len(row) for row in r.play) == 52]
+    assert len(complete) >= 10
+    for record in complete[:10]:
+        result = replay(record)
+        assert result.ok and result.tricks == int(record.result_tag or "-1")
+        assert result.tricks is not None
+        record.result_tag = str((result.tricks + 1) % 14)
+        assert any(f"play gives {result.tricks}" in p for p in replay(record).problems)
 
 
 def test_an_unreadable_record_does_not_stop_the_next(tmp_path: Path) -> None:
