@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from .errors import InvalidCardError, InvalidNotationError
@@ -42,6 +42,9 @@ class Seat(enum.Enum):
     def __repr__(self) -> str:
         return f"Seat.{self.name}"
 
+    def __hash__(self) -> int:  # Enum hashes by name, slowly; seats key every hand and trick
+        return self._value_
+
     @classmethod
     def from_str(cls, text: str) -> Seat:
         key = text.strip().upper()
@@ -56,7 +59,7 @@ class Seat(enum.Enum):
 
     def next(self, n: int = 1) -> Seat:
         """The seat ``n`` places clockwise (n=1 is the left-hand opponent)."""
-        return Seat((self.value + n) % 4)
+        return _SEATS[(self._value_ + n) % 4]
 
     @property
     def lho(self) -> Seat:
@@ -79,6 +82,9 @@ class Seat(enum.Enum):
         return (first, first.next(1), first.next(2), first.next(3))
 
 
+_SEATS: tuple[Seat, ...] = tuple(Seat)
+
+
 class Suit(enum.Enum):
     """A suit, ordered as in bidding: clubs < diamonds < hearts < spades."""
 
@@ -92,6 +98,9 @@ class Suit(enum.Enum):
 
     def __repr__(self) -> str:
         return f"Suit.{self.name}"
+
+    def __hash__(self) -> int:
+        return self._value_
 
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Suit):
@@ -159,14 +168,28 @@ class Rank(enum.Enum):
         return max(0, self.value - 10)
 
 
-@dataclass(frozen=True, order=False, slots=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class Card:
     """A playing card. ``str(Card.from_str("SQ")) == "SQ"``."""
 
     suit: Suit
     rank: Rank
+    # 0..51, clubs two first, spades ace last: cards are hashed and compared by it, since
+    # the play looks cards up in hands and tricks on every card played.
+    index: int = field(init=False, repr=False)
 
     ALL: ClassVar[tuple[Card, ...]]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", self.suit._value_ * 13 + self.rank._value_ - 2)
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Card):
+            return NotImplemented
+        return self.index == other.index
 
     def __str__(self) -> str:
         return f"{self.suit.name}{self.rank.char}"
@@ -175,12 +198,7 @@ class Card:
         return f"Card.from_str({str(self)!r})"
 
     def __lt__(self, other: Card) -> bool:
-        return (self.suit.value, self.rank.value) < (other.suit.value, other.rank.value)
-
-    @property
-    def index(self) -> int:
-        """0..51, clubs two first, spades ace last."""
-        return self.suit.value * 13 + self.rank.value - 2
+        return self.index < other.index
 
     @classmethod
     def from_index(cls, index: int) -> Card:

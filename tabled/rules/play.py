@@ -35,6 +35,7 @@ class Trick:
 
     leader: Seat
     cards: list[tuple[Seat, Card]] = field(default_factory=list)
+    won_by: Seat | None = None  # set by the play when the fourth card completes it
 
     @property
     def is_complete(self) -> bool:
@@ -55,13 +56,14 @@ class Trick:
         if not self.is_complete:
             raise ValueError("an incomplete trick has no winner")
         led = self.cards[0][1].suit
-
-        def strength(card: Card) -> int:
-            if card.suit is trump:
-                return 200 + card.rank.value
-            return 100 + card.rank.value if card.suit is led else card.rank.value
-
-        return max(self.cards, key=lambda played: strength(played[1]))[0]
+        best_seat, best = self.cards[0][0], -1
+        for seat, card in self.cards:
+            rank = card.index % 13
+            strength = 200 + rank if card.suit is trump else (100 + rank if card.suit is led
+                                                              else rank)
+            if strength > best:
+                best_seat, best = seat, strength
+        return best_seat
 
     def __str__(self) -> str:
         return " ".join(str(card) for _, card in self.cards)
@@ -132,7 +134,11 @@ class Play:
         self.tricks: list[Trick] = [Trick(declarer.lho)]  # Law 41A: the opening lead
         self.revokes: list[Revoke] = []
         self.claim: Claim | None = None
+        self._completed = 0
         self._played: dict[Card, Seat] = {}
+        # The cards each known hand still holds, and whose hand each known card is in.
+        self._hands: dict[Seat, set[Card]] = {s: set(h) for s, h in self.deal.hands.items()}
+        self._owners: dict[Card, Seat] = {c: s for s, h in self.deal.hands.items() for c in h}
         self._shown_out: dict[Seat, dict[Suit, int]] = {seat: {} for seat in Seat}
         self._leads_by: dict[Seat, int] = {seat: 0 for seat in Seat}
 
@@ -152,11 +158,11 @@ class Play:
 
     @property
     def completed_tricks(self) -> list[Trick]:
-        return [t for t in self.tricks if t.is_complete]
+        return self.tricks[:self._completed]
 
     @property
     def is_over(self) -> bool:
-        return (len(self.completed_tricks) == 13
+        return (self._completed == 13
                 or (self.claim is not None and self.claim.state is ClaimState.AGREED))
 
     @property
@@ -174,15 +180,15 @@ class Play:
 
     def remaining(self, seat: Seat) -> frozenset[Card] | None:
         """The cards ``seat`` still holds, when its hand is known."""
-        if seat not in self.deal:
-            return None
-        return frozenset(c for c in self.deal[seat] if c not in self._played)
+        hand = self._hands.get(seat)
+        return None if hand is None else frozenset(hand)
 
     def played_cards(self) -> dict[Card, Seat]:
         return dict(self._played)
 
     def tricks_won(self, side: Side) -> int:
-        return sum(1 for t in self.completed_tricks if t.winner(self.trump).side is side)
+        return sum(1 for t in self.completed_tricks if t.won_by is not None
+                   and t.won_by.side is side)
 
     @property
     def declarer_tricks_played(self) -> int:
@@ -210,7 +216,7 @@ class Play:
         return self._refusal(card, seat) is None
 
     def owner(self, card: Card) -> Seat | None:
-        return self.deal.owner(card)
+        return self._owners.get(card)
 
     def _refusal(self, card: Card, seat: Seat | None) -> IllegalCardError | None:
         turn = self.turn
@@ -230,8 +236,8 @@ class Play:
             if not self.current.cards:
                 return IllegalCardError(f"{seat} led out of turn; it is {turn}'s lead", "53")
             return IllegalCardError(f"{seat} played out of turn; it is {turn}'s turn", "57")
-        hand = self.remaining(seat)
-        if hand is not None and len(self.tricks) <= 13 and not self.current.cards:
+        hand = self._hands.get(seat)
+        if hand is not None and self.lead_restrictions and not self.current.cards:
             restriction = self._restriction_for(seat)
             if restriction is not None and self._restriction_applies(restriction):
                 holds = any(c.suit is restriction.suit for c in hand)
@@ -278,7 +284,7 @@ class Play:
         index = len(self.tricks) - 1
         revoke: Revoke | None = None
         led = trick.led_suit
-        hand = self.remaining(turn)
+        hand = self._hands.get(turn)
         if led is not None and card.suit is not led:
             if hand is not None and any(c.suit is led for c in hand):
                 revoke = Revoke(turn, index, led, card, detected_at_trick=index)  # Law 61A
@@ -289,13 +295,16 @@ class Play:
             self._leads_by[turn] += 1
         trick.cards.append((turn, card))
         self._played[card] = turn
+        if hand is not None:
+            hand.discard(card)
         if revoke is not None and not any(r.seat is revoke.seat and r.trick == revoke.trick
                                            for r in self.revokes):
             self.revokes.append(revoke)
         self._establish_revokes(turn, index)
         winner: Seat | None = None
         if trick.is_complete:
-            winner = trick.winner(self.trump)
+            winner = trick.won_by = trick.winner(self.trump)
+            self._completed += 1
             if len(self.tricks) < 13:
                 self.tricks.append(Trick(winner))  # Law 44G: the winner leads next
         return PlayedCard(turn, card, index, winner, revoke)
@@ -321,7 +330,7 @@ class Play:
 
     @property
     def tricks_left(self) -> int:
-        return 13 - len(self.completed_tricks)
+        return 13 - self._completed
 
     def make_claim(self, seat: Seat, tricks: int) -> Claim:
         """Law 68A/B: ``seat`` claims ``tricks`` of the remaining tricks for its side and
@@ -335,7 +344,7 @@ class Play:
         if not 0 <= tricks <= self.tricks_left:
             raise IllegalClaimError(
                 f"a claim of {tricks} tricks with {self.tricks_left} left", "68")
-        self.claim = Claim(seat, tricks, len(self.completed_tricks))
+        self.claim = Claim(seat, tricks, self._completed)
         for revoke in self.revokes:
             revoke.established = True  # Law 63A3: a claim or concession establishes a revoke
         return self.claim
