@@ -181,8 +181,9 @@ class _Reader(Generic[T]):
         elif key in _IGNORED:
             pass
         else:
-            if key == "md" and board.has("md", "mb", "pc"):
-                yield self._finish()
+            if (key == "md" and board.has("md", "mb", "pc")) or (
+                    key == "ah" and board.has("ah", "mb", "pc")):
+                yield self._finish()  # a second deal or title is the next board's
             self._add(key, value, line)
 
     def _finish(self) -> T:

@@ -150,6 +150,16 @@ def test_a_vugraph_file() -> None:
     assert all(record.problems == [] for record in records)
 
 
+@pytest.mark.parametrize("text", [
+    f"md|{MD}|ah|Board 1|mb|p|\nmd|{MD}|ah|Board 2|mb|p|",
+    f"ah|Board 1|md|{MD}|mb|p|\nah|Board 2|md|{MD}|mb|p|",
+    f"ah|Board 1|md|{MD}|\nah|Board 2|md|{MD}|",
+])
+def test_a_second_deal_or_title_starts_the_next_board(text: str) -> None:
+    assert [(r.board, calls(r)) for r in lin.loads(text)][-1][0] == 2
+    assert len(lin.loads(text)) == 2
+
+
 def test_a_pn_inside_a_vugraph_board_names_its_players() -> None:
     text = f"pn|a,b,c,d|\nqx|o5|pn|e,f,g,h|md|{MD}|\nqx|o6|md|{MD}|\n"
     records = lin.loads(text)
