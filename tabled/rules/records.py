@@ -101,7 +101,8 @@ def passes_to_close(calls: Sequence[Call]) -> int:
 class Visitor(abc.ABC, Generic[T_co]):
     """What a reader tells as it reads; override what you need. One visitor object reads
     every record of a file in turn: ``begin_record`` starts each, ``end_record`` returns its
-    result. The events of a record come in file order; tags may come after calls (LIN)."""
+    result. PBN's events come in file order; LIN's tags come before the board's calls,
+    notes, cards, claim, commentary and problems, in that order."""
 
     def begin_record(self, index: int, line: int) -> None:
         """Record ``index`` (0-based in its file) starts at ``line`` (1-based)."""
