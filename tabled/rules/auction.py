@@ -54,6 +54,7 @@ class Auction:
         self.dealer = dealer
         self._entries: list[AuctionEntry] = []
         self._obligations: list[PassObligation] = []
+        self._over = False
         for call in calls:
             self.make_call(call)
 
@@ -83,6 +84,7 @@ class Auction:
         other = Auction(self.dealer)
         other._entries = list(self._entries)
         other._obligations = list(self._obligations)
+        other._over = self._over
         return other
 
     def seat_at(self, index: int) -> Seat:
@@ -92,12 +94,17 @@ class Auction:
     @property
     def is_over(self) -> bool:
         """Law 22A: four passes, or three consecutive passes after a call."""
-        n = len(self._entries)
+        return self._over
+
+    def _changed(self) -> None:
+        entries = self._entries
+        n = len(entries)
         if n < 4:
-            return False
-        if all(e.call == PASS for e in self._entries):
-            return True  # Law 22A1: passed out
-        return all(e.call == PASS for e in self._entries[-3:])  # Law 22A2
+            self._over = False
+        elif n == 4 and all(e.call == PASS for e in entries):
+            self._over = True  # Law 22A1: passed out
+        else:
+            self._over = all(e.call == PASS for e in entries[-3:])  # Law 22A2
 
     @property
     def is_passed_out(self) -> bool:
@@ -253,15 +260,18 @@ class Auction:
         if (seat is not None and turn is not None and seat is turn.lho
                 and self._must_pass(turn, len(self._entries)) is not None):
             self._entries.append(AuctionEntry(turn, PASS))
+            self._changed()
             try:
                 self.check(call, seat)
             except IllegalCallError:
                 self._entries.pop()
+                self._changed()
                 raise
         else:
             self.check(call, seat)
         entry = AuctionEntry(self.seat_at(len(self._entries)), call, alert, explanation)
         self._entries.append(entry)
+        self._changed()
         return entry
 
     def annotate(self, index: int, *, alert: bool | None = None,
@@ -302,9 +312,11 @@ class Auction:
         removed = self._entries[index:]
         trial = self.copy()
         trial._entries = self._entries[:index]
+        trial._changed()
         trial.check(call, seat)
         self._entries = trial._entries
         self._entries.append(AuctionEntry(seat, call, alert, explanation))
+        self._changed()
         return removed
 
     def take_back(self, length: int) -> list[AuctionEntry]:
@@ -316,6 +328,7 @@ class Auction:
                 f"cannot take the auction back to call {length} of {len(self._entries)}")
         removed = self._entries[length:]
         del self._entries[length:]
+        self._changed()
         return removed
 
     def require_pass(self, seat: Seat, law: str,

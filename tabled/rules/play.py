@@ -139,6 +139,12 @@ class Play:
         # The cards each known hand still holds, and whose hand each known card is in.
         self._hands: dict[Seat, set[Card]] = {s: set(h) for s, h in self.deal.hands.items()}
         self._owners: dict[Card, Seat] = {c: s for s, h in self.deal.hands.items() for c in h}
+        # How many cards of each suit each known hand still holds (Law 44C asks on every card).
+        self._suit_counts: dict[Seat, list[int]] = {
+            s: [sum(1 for c in h if c.suit is suit) for suit in Suit]
+            for s, h in self.deal.hands.items()}
+        self._trump = contract.strain.suit
+        self._next = declarer.lho
         self._shown_out: dict[Seat, dict[Suit, int]] = {seat: {} for seat in Seat}
         self._leads_by: dict[Seat, int] = {seat: 0 for seat in Seat}
 
@@ -146,7 +152,7 @@ class Play:
 
     @property
     def trump(self) -> Suit | None:
-        return self.contract.strain.suit
+        return self._trump
 
     @property
     def dummy(self) -> Seat:
@@ -167,12 +173,11 @@ class Play:
 
     @property
     def turn(self) -> Seat | None:
-        """The hand to play from next (dummy's cards are played by declarer, Law 45B)."""
-        if self.is_over or (self.claim is not None
-                            and self.claim.state is ClaimState.DISPUTED):
+        """The hand to play from next (dummy's cards are played by declarer, Law 45B); None
+        once the play is over, and while a claim stands (Law 68D: play ceases)."""
+        if self._completed == 13 or self.claim is not None:
             return None
-        trick = self.current
-        return trick.leader.next(len(trick.cards))
+        return self._next
 
     def controller(self, seat: Seat) -> Seat:
         """Who chooses the card for ``seat``: declarer for dummy (Law 45B)."""
@@ -221,23 +226,28 @@ class Play:
     def _refusal(self, card: Card, seat: Seat | None) -> IllegalCardError | None:
         turn = self.turn
         if turn is None:
-            if self.claim is not None and self.claim.state is ClaimState.DISPUTED:
+            claim = self.claim
+            if claim is not None and claim.state is ClaimState.DISPUTED:
                 return IllegalCardError("play stops while the director rules on the claim",
+                                        "68D")
+            if claim is not None and claim.state is ClaimState.PENDING:
+                return IllegalCardError("play stops while the opponents answer the claim",
                                         "68D")
             return IllegalCardError("the play is over", "66")
         if card in self._played:
             return IllegalCardError(f"{card} has been played already", "45A")
-        owner = self.owner(card)
+        owner = self._owners.get(card)
         if seat is None:
             seat = owner if owner is not None else turn
         if owner is not None and owner is not seat:
             return IllegalCardError(f"{card} is in {owner}'s hand, not {seat}'s", "45A")
+        trick = self.tricks[-1]
         if seat is not turn:
-            if not self.current.cards:
+            if not trick.cards:
                 return IllegalCardError(f"{seat} led out of turn; it is {turn}'s lead", "53")
             return IllegalCardError(f"{seat} played out of turn; it is {turn}'s turn", "57")
         hand = self._hands.get(seat)
-        if hand is not None and self.lead_restrictions and not self.current.cards:
+        if hand is not None and self.lead_restrictions and not trick.cards:
             restriction = self._restriction_for(seat)
             if restriction is not None and self._restriction_applies(restriction):
                 holds = any(c.suit is restriction.suit for c in hand)
@@ -248,11 +258,16 @@ class Play:
                         and any(c.suit is not restriction.suit for c in hand)):
                     return IllegalCardError(f"{seat} may not lead a {restriction.suit.name}",
                                             restriction.law)
-        led = self.current.led_suit
-        if (led is not None and hand is not None and card.suit is not led
-                and any(c.suit is led for c in hand) and not self.accept_revokes):
+        if (trick.cards and hand is not None and not self.accept_revokes
+                and self._fails_to_follow(seat, card, trick.cards[0][1].suit)):
+            led = trick.cards[0][1].suit
             return IllegalCardError(f"{seat} must follow suit in {led.name}", "44C")
         return None
+
+    def _fails_to_follow(self, seat: Seat, card: Card, led: Suit) -> bool:
+        """Law 44C: a card of another suit while the (known) hand holds the suit led."""
+        counts = self._suit_counts.get(seat)
+        return card.suit is not led and counts is not None and counts[led._value_] > 0
 
     def _restriction_applies(self, restriction: LeadRestriction) -> bool:
         # Law 26A2(a)/26B: the first turn to lead; a prohibition goes on while that player
@@ -277,36 +292,43 @@ class Play:
         """Play ``card`` from ``seat``'s hand (default: its owner if known, else the seat on
         turn). Refuses what the Laws forbid; records a revoke when revokes are accepted or
         when later evidence reveals one."""
-        self.check(card, seat)
-        turn = self.turn
-        assert turn is not None
-        trick = self.current
+        refusal = self._refusal(card, seat)
+        if refusal is not None:
+            raise refusal
+        turn = self._next
+        trick = self.tricks[-1]
         index = len(self.tricks) - 1
         revoke: Revoke | None = None
-        led = trick.led_suit
-        hand = self._hands.get(turn)
-        if led is not None and card.suit is not led:
-            if hand is not None and any(c.suit is led for c in hand):
-                revoke = Revoke(turn, index, led, card, detected_at_trick=index)  # Law 61A
-            self._shown_out[turn].setdefault(led, index)
-        if revoke is None:
-            revoke = self._evidence_of_revoke(turn, card, index)
-        if not trick.cards:
+        if trick.cards:
+            led = trick.cards[0][1].suit
+            if card.suit is not led:
+                if self._fails_to_follow(turn, card, led):
+                    revoke = Revoke(turn, index, led, card, detected_at_trick=index)  # Law 61A
+                self._shown_out[turn].setdefault(led, index)
+        else:
             self._leads_by[turn] += 1
+        if revoke is None and self._shown_out[turn]:
+            revoke = self._evidence_of_revoke(turn, card, index)
         trick.cards.append((turn, card))
         self._played[card] = turn
+        hand = self._hands.get(turn)
         if hand is not None:
             hand.discard(card)
+            self._suit_counts[turn][card.suit._value_] -= 1
         if revoke is not None and not any(r.seat is revoke.seat and r.trick == revoke.trick
                                            for r in self.revokes):
             self.revokes.append(revoke)
-        self._establish_revokes(turn, index)
+        if self.revokes:
+            self._establish_revokes(turn, index)
         winner: Seat | None = None
-        if trick.is_complete:
-            winner = trick.won_by = trick.winner(self.trump)
+        if len(trick.cards) == 4:
+            winner = trick.won_by = trick.winner(self._trump)
             self._completed += 1
+            self._next = winner
             if len(self.tricks) < 13:
                 self.tricks.append(Trick(winner))  # Law 44G: the winner leads next
+        else:
+            self._next = turn.next()
         return PlayedCard(turn, card, index, winner, revoke)
 
     def _evidence_of_revoke(self, seat: Seat, card: Card, index: int) -> Revoke | None:
