@@ -33,7 +33,7 @@ class AuctionEntry:
 class PassScope(enum.Enum):
     """How long a director's obligation to pass lasts."""
 
-    NEXT_TURN = "next_turn"  # e.g. Law 30A, 31A1: the offender passes at the next turn
+    NEXT_TURN = "next_turn"  # e.g. Laws 30A, 30B1, 31A2(a): a pass at the next turn only
     AUCTION = "auction"  # e.g. Laws 27B2, 30B2a, 31, 32, 36B2, 37B, 38C: rest of the auction
 
 
@@ -45,6 +45,13 @@ class PassObligation:
     law: str
     scope: PassScope = PassScope.AUCTION
     from_call: int = 0  # the obligation starts at the seat's first turn at or after this index
+    # Law 30B2(b): partner may bid but may not double or redouble at that turn.
+    bids_allowed: bool = False
+
+    def forbids(self, call: Call) -> bool:
+        if self.bids_allowed:
+            return call == DOUBLE or call == REDOUBLE
+        return call != PASS
 
 
 class Auction:
@@ -199,12 +206,18 @@ class Auction:
                                    "39")
         turn = self.seat_at(len(self._entries))
         if seat is not None and seat is not turn:
+            if seat is turn.rho and self._entries:
+                # Laws 30B3, 31B: a second call by the player who has just called is a
+                # change of call, dealt with by Law 25 (replace_call).
+                raise IllegalCallError(f"{seat} has just called; a change of call is not a "
+                                       "new call", "25")
             law = "30" if call == PASS else ("31" if isinstance(call, Bid) else "32")
             raise IllegalCallError(f"{seat} called out of rotation; it is {turn}'s turn", law)
         obligation = self._must_pass(turn, len(self._entries))
-        if obligation is not None and call != PASS:
+        if obligation is not None and obligation.forbids(call):
+            what = "may not double or redouble" if obligation.bids_allowed else "must pass"
             raise IllegalCallError(
-                f"{turn} must pass (Law {obligation.law}); {call} is not allowed", "37")
+                f"{turn} {what} (Law {obligation.law}); {call} is not allowed", "37")
         if isinstance(call, Bid):
             if call.level > 7:
                 raise IllegalCallError(f"{call} is a bid above the level of seven", "38")
@@ -238,7 +251,8 @@ class Auction:
         if self.is_over:
             return
         yield PASS
-        if self._must_pass(self.seat_at(len(self._entries)), len(self._entries)) is not None:
+        obligation = self._must_pass(self.seat_at(len(self._entries)), len(self._entries))
+        if obligation is not None and not obligation.bids_allowed:
             return  # Law 37
         for call in (DOUBLE, REDOUBLE):
             if self.is_legal(call):
@@ -299,10 +313,12 @@ class Auction:
         return None
 
     def replace_call(self, seat: Seat, call: Call, *, alert: bool = False,
-                     explanation: str | None = None) -> list[AuctionEntry]:
+                     explanation: str | None = None,
+                     lho_withdraws: bool = True) -> list[AuctionEntry]:
         """Law 25A: replace ``seat``'s unintended call with ``call``.
 
-        Any call its left-hand opponent made over the unintended one is withdrawn (Law 25A4).
+        The left-hand opponent may withdraw a call made over the unintended one (Law 25A4;
+        2017: 25A6); with ``lho_withdraws=False`` it stands, if still legal over the new call.
         Returns the entries removed. The new call must itself be legal at that point.
         """
         index = self.can_replace(seat)
@@ -310,14 +326,20 @@ class Auction:
             raise IllegalCallError(
                 f"{seat} cannot replace a call once partner has called over it", "25A2")
         removed = self._entries[index:]
+        kept = [] if lho_withdraws else removed[1:]
         trial = self.copy()
         trial._entries = self._entries[:index]
         trial._changed()
         trial.check(call, seat)
+        trial._entries.append(AuctionEntry(seat, call, alert, explanation))
+        trial._changed()
+        for entry in kept:
+            trial.check(entry.call, entry.seat)
+            trial._entries.append(entry)
+            trial._changed()
         self._entries = trial._entries
-        self._entries.append(AuctionEntry(seat, call, alert, explanation))
         self._changed()
-        return removed
+        return removed[:1] if kept else removed
 
     def take_back(self, length: int) -> list[AuctionEntry]:
         """Cancel every call after the first ``length`` ones, on the director's ruling
@@ -331,9 +353,10 @@ class Auction:
         self._changed()
         return removed
 
-    def require_pass(self, seat: Seat, law: str,
-                     scope: PassScope = PassScope.AUCTION) -> PassObligation:
-        """The director's ruling that ``seat`` must pass (Laws 27B2, 30, 31, 32, 36B2, 37)."""
-        obligation = PassObligation(seat, law, scope, len(self._entries))
+    def require_pass(self, seat: Seat, law: str, scope: PassScope = PassScope.AUCTION, *,
+                     bids_allowed: bool = False) -> PassObligation:
+        """The director's ruling that ``seat`` must pass (Laws 27B2, 30, 31, 32, 36B2, 37),
+        or with ``bids_allowed`` only that it may not double or redouble (Law 30B2(b))."""
+        obligation = PassObligation(seat, law, scope, len(self._entries), bids_allowed)
         self._obligations.append(obligation)
         return obligation

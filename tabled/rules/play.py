@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from .board import Deal
 from .calls import Contract
 from .cards import Card, Seat, Side, Suit
-from .errors import IllegalCardError, IllegalClaimError
+from .errors import IllegalCardError, IllegalClaimError, RulesError
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +233,7 @@ class Play:
             if claim is not None and claim.state is ClaimState.PENDING:
                 return IllegalCardError("play stops while the opponents answer the claim",
                                         "68D")
-            return IllegalCardError("the play is over", "66")
+            return IllegalCardError("the play is over: thirteen tricks have been played", "44")
         if card in self._played:
             return IllegalCardError(f"{card} has been played already", "45A")
         owner = self._owners.get(card)
@@ -244,7 +244,8 @@ class Play:
         trick = self.tricks[-1]
         if seat is not turn:
             if not trick.cards:
-                return IllegalCardError(f"{seat} led out of turn; it is {turn}'s lead", "53")
+                return IllegalCardError(f"{seat} led out of turn; it is {turn}'s lead",
+                                        self._lead_out_of_turn_law(seat))
             return IllegalCardError(f"{seat} played out of turn; it is {turn}'s turn", "57")
         hand = self._hands.get(seat)
         if hand is not None and self.lead_restrictions and not trick.cards:
@@ -268,6 +269,13 @@ class Play:
         """Law 44C: a card of another suit while the (known) hand holds the suit led."""
         counts = self._suit_counts.get(seat)
         return card.suit is not led and counts is not None and counts[led._value_] > 0
+
+    def _lead_out_of_turn_law(self, seat: Seat) -> str:
+        if self._completed == 0:
+            return "54"  # the opening lead faced out of turn
+        if seat.side is self.declarer.side:
+            return "55"  # declarer leads from the wrong hand
+        return "56"  # a defender leads out of turn
 
     def _restriction_applies(self, restriction: LeadRestriction) -> bool:
         # Law 26A2(a)/26B: the first turn to lead; a prohibition goes on while that player
@@ -360,33 +368,49 @@ class Play:
         if self.is_over:
             raise IllegalClaimError("the play is over", "68")
         if seat is self.dummy:
-            raise IllegalClaimError("dummy may not claim or concede", "68")
+            raise IllegalClaimError("dummy may not claim or concede", "43A1(c)")
         if self.claim is not None and self.claim.state is not ClaimState.DISPUTED:
             raise IllegalClaimError("a claim is already waiting for the opponents", "68")
         if not 0 <= tricks <= self.tricks_left:
             raise IllegalClaimError(
                 f"a claim of {tricks} tricks with {self.tricks_left} left", "68")
         self.claim = Claim(seat, tricks, self._completed)
-        for revoke in self.revokes:
-            revoke.established = True  # Law 63A3: a claim or concession establishes a revoke
+        self._establish_by_claim(seat.side)  # Law 63A3: the offending side claims or concedes
         return self.claim
 
+    def _establish_by_claim(self, side: Side) -> None:
+        for revoke in self.revokes:
+            if revoke.seat.side is side:
+                revoke.established = True
+
     def respond_to_claim(self, seat: Seat, agree: bool) -> Claim:
-        """Law 69A: agreement by the opponents ends the play; any objection stops it and the
-        director decides (Laws 68D, 70)."""
+        """Law 69A: agreement by the opponents ends the play. Any other player may object
+        (dummy too, Law 68D): play stops and the director decides (Law 70) - except that a
+        defender's concession to which partner objects at once stands void and play goes
+        on (Law 68B2)."""
         claim = self.claim
         if claim is None or claim.state is not ClaimState.PENDING:
             raise IllegalClaimError("there is no claim waiting for an answer", "69")
+        if seat is claim.seat:
+            raise IllegalClaimError(f"{seat} made the claim", "69A")
         needed = claim.needs(self.declarer)
-        if seat not in needed:
-            raise IllegalClaimError(f"{seat} is not asked to agree to this claim", "69A")
         if not agree:
+            if claim.seat.side is not self.declarer.side and seat is claim.seat.partner:
+                self.claim = None  # Law 68B2: no claim and no concession
+                return claim
             claim.state = ClaimState.DISPUTED
             return claim
+        if seat not in needed:
+            raise IllegalClaimError(f"{seat} is not asked to agree to this claim", "69A")
         claim.agreed_by.add(seat)
         if claim.agreed_by >= needed:
-            claim.state = ClaimState.AGREED
+            self._agree(claim)
         return claim
+
+    def _agree(self, claim: Claim) -> None:
+        claim.state = ClaimState.AGREED
+        # Law 63A4 (2017): the offending side agrees to the opponents' claim or concession.
+        self._establish_by_claim(claim.seat.side.other)
 
     def rule_on_claim(self, tricks_for_claimer: int | None) -> None:
         """Law 70: the director settles a disputed claim with a number of tricks for the
@@ -401,7 +425,7 @@ class Play:
             raise IllegalClaimError(f"{tricks_for_claimer} tricks with {self.tricks_left} left",
                                     "70")
         claim.tricks = tricks_for_claimer
-        claim.state = ClaimState.AGREED
+        self._agree(claim)
 
     # -- the result --------------------------------------------------------------------
 
@@ -416,7 +440,9 @@ class Play:
         """Law 64A: tricks transferred to the non-offending side, from declarer's view
         (positive: declarer gains; negative: declarer loses)."""
         tricks = self.completed_tricks
-        trump = self.trump
+        established_sides = {r.seat.side for r in self.revokes if r.established}
+        if len(established_sides) == 2:
+            return 0  # Law 64B7: both sides revoked; the director restores equity (64C)
         total = 0
         for side in Side:
             transfer = 0
@@ -431,11 +457,12 @@ class Play:
                 if revoke.seat is self.dummy:
                     continue  # Law 64B3: a failure to play a card faced on the table
                 if revoke.trick >= 11:
-                    continue  # Law 64B5, 62D: a revoke on trick twelve is corrected instead
+                    continue  # Law 64B6, 62D: a revoke on trick twelve is corrected instead
                 revoke_trick = tricks[revoke.trick] if revoke.trick < len(tricks) else None
-                winner = revoke_trick.winner(trump) if revoke_trick is not None else None
+                winner = revoke_trick.won_by if revoke_trick is not None else None
                 won_later = (sum(1 for t in tricks[revoke.trick + 1:]
-                                 if t.winner(trump).side is side) + self._claimed_by(side))
+                                 if t.won_by is not None and t.won_by.side is side)
+                             + self._claimed_by(side))
                 if winner is revoke.seat:
                     transfer += 1 + (1 if won_later else 0)  # Law 64A1
                 elif (winner is not None and winner.side is side) or won_later:
@@ -452,6 +479,6 @@ class Play:
         """Declarer's tricks at the end: tricks won, plus an agreed claim's or concession's,
         plus the revoke adjustment of Law 64."""
         if not self.is_over:
-            raise IllegalClaimError("the play is not over", "66")
+            raise RulesError("the play is not over: no final count of tricks yet")
         won = self.tricks_won(self.declarer.side) + self._claimed_by(self.declarer.side)
         return max(0, min(13, won + self.revoke_transfer()))

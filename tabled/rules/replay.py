@@ -94,6 +94,8 @@ def _replay(record: Record, result: ReplayResult) -> None:
     if outcome.passed_out:
         result.tricks = None
         result.score_ns = 0  # Law 77: a passed-out board scores nothing
+        if record.play or record.play_sequence or (record.result_tag or "").strip():
+            problems.append("the board was passed out but the record has a play or a Result")
         return
     if outcome.contract is None or outcome.declarer is None:
         if not problems:
@@ -121,7 +123,8 @@ def _contract(record: Record, problems: list[str]) -> _Outcome:
         try:
             auction.make_call(item.call, alert=item.alert, explanation=item.note)
         except IllegalActionError as error:
-            problems.append(f"call {i + 1} ({auction.turn} {item.call}): {error}")
+            problems.append(f"call {i + 1} ({auction.seat_at(len(auction))} {item.call}): "
+                            f"{error}")
             return tagged
     if not auction.is_over:
         problems.append(f"the auction is not finished after {len(auction)} calls (Law 22A)")
@@ -229,16 +232,23 @@ def _play_columns(tricks: Sequence[Mapping[Seat, Card]], play: Play,
     """PBN's play section: each row has each seat's card to that trick; the order within
     the trick follows from who led it (Law 44G)."""
     number = 0
-    for row in tricks:
+    for index, row in enumerate(tricks):
         if play.is_over:
             if any(row.values()):
                 problems.append("cards after the end of the play")
             break
-        trick = play.current
-        for seat in Seat.clockwise_from(trick.leader):
+        seats = Seat.clockwise_from(play.current.leader)
+        for position, seat in enumerate(seats):
             card = row.get(seat)
             if card is None:
-                return True  # the play stops here (a claim, or a truncated record)
+                # The play stops here (a claim, or a truncated record); a card after the
+                # gap cannot be placed in the play.
+                stranded = (sum(1 for s in seats[position + 1:] if s in row)
+                            + sum(len(r) for r in tricks[index + 1:]))
+                if stranded:
+                    problems.append(f"{stranded} cards after the gap in trick {index + 1} "
+                                    "are not part of the play")
+                return True
             number += 1
             if not _play_one(play, card, seat, number, problems):
                 return True

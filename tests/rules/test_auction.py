@@ -254,3 +254,31 @@ def test_take_back_to_a_call(calls: str, keep: int, turn: str) -> None:
 def test_take_back_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError):
         auction("N", "1C").take_back(5)
+
+
+def test_a_second_call_by_the_same_player_is_a_change_of_call_law_25() -> None:
+    a = auction("N", "1C")
+    with pytest.raises(IllegalCallError) as raised:
+        a.make_call(Call.from_str("1D"), Seat.N)
+    assert raised.value.law == "25"
+
+
+def test_law_25a_lho_may_keep_their_call() -> None:
+    a = auction("N", "1C 1S")
+    removed = a.replace_call(Seat.N, Call.from_str("1D"), lho_withdraws=False)
+    assert [str(e.call) for e in removed] == ["1C"]
+    assert [str(c) for c in a.calls] == ["1D", "1S"]
+    b = auction("N", "1C 1D")            # 1D is no longer sufficient over 1H
+    with pytest.raises(IllegalCallError) as raised:
+        b.replace_call(Seat.N, Call.from_str("1H"), lho_withdraws=False)
+    assert raised.value.law == "27" and [str(c) for c in b.calls] == ["1C", "1D"]
+
+
+def test_law_30b2b_partner_may_bid_but_not_double() -> None:
+    a = auction("N", "1C")
+    a.require_pass(Seat.W, "30B2(b)", PassScope.NEXT_TURN, bids_allowed=True)
+    a.make_call(Call.from_str("1H"))
+    a.make_call(PASS)
+    assert not a.is_legal(DOUBLE)
+    assert a.is_legal(Call.from_str("2D"))
+    assert DOUBLE not in set(a.legal_calls()) and Call.from_str("1S") in set(a.legal_calls())

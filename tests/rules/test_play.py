@@ -44,7 +44,9 @@ def test_trick_winner(strain: str, trick: str, leader: str, winner: str) -> None
 
 
 @pytest.mark.parametrize(("played", "card", "seat", "law"), [
-    ("", "SA", None, "53"),               # S's card, but E is on lead: lead out of turn
+    ("", "SA", None, "54"),               # S's card, but E is on lead: opening lead (54)
+    ("D4 DJ D3 D5", "HT", None, "56"),    # S won the trick; W (a defender) leads: 56
+    ("D4 DJ D3 D5", "D9", None, "55"),    # N's card, but S (dummy) is on lead: 55
     ("", "D2", Seat.E, "45A"),            # D2 is W's card, not E's
     ("D4", "H6", None, "57"),             # W's card while S is to play: out of turn
     ("D4", "S9", None, "44C"),            # S holds diamonds: must follow suit
@@ -240,3 +242,52 @@ def test_lead_prohibition_lasts_while_the_player_keeps_the_lead() -> None:
     play_cards(play, "HJ H7 HT HA")        # N wins with HA: E has lost the lead
     play_cards(play, "C2 C8 CA C6")        # E may follow with a club, of course
     assert play.turn is Seat.S
+
+
+def test_law_64b7_both_sides_revoked_no_automatic_transfer() -> None:
+    # W revokes on trick 1 (ruffing), N revokes on trick 3 (a club on a heart lead).
+    play = revoke_play("D4 DT S3 D5  C6 C2 C8 CA  H4 H3 C4 HJ  DK D6 D2 D9", "4S")
+    assert {(r.seat, r.trick) for r in play.revokes} == {(Seat.W, 0), (Seat.N, 2)}
+    assert all(r.established for r in play.revokes)
+    assert play.revoke_transfer() == 0
+    played = play.tricks_won(Side.NS)
+    assert finish(play, Seat.N, 5) == played + 5
+
+
+def test_law_63a_a_claim_establishes_only_the_claimers_revokes_until_agreed() -> None:
+    play = revoke_play("D4 DT S3 DA")     # W (defender) revokes; not yet established
+    play.make_claim(Seat.N, 12)           # the non-offending side claims
+    assert not play.revokes[0].established
+    play.respond_to_claim(Seat.E, False)  # disputed, then play goes on (Law 70)
+    play.rule_on_claim(None)
+    assert not play.revokes[0].established  # still correctable (Law 62)
+    play.make_claim(Seat.N, 12)
+    play.respond_to_claim(Seat.E, True)
+    play.respond_to_claim(Seat.W, True)   # the offending side agrees: Law 63A4 (2017)
+    assert play.revokes[0].established
+
+
+def test_law_68d_dummy_may_object_to_a_claim() -> None:
+    play = Play(Contract.from_str("1NT"), Seat.N, DEAL)
+    play.make_claim(Seat.N, 13)
+    claim = play.respond_to_claim(Seat.S, False)
+    assert claim.state is ClaimState.DISPUTED and play.turn is None
+    with pytest.raises(IllegalClaimError):
+        play.respond_to_claim(Seat.E, True)   # nothing is waiting for an answer now
+
+
+def test_law_68b2_partner_objects_to_a_defenders_concession() -> None:
+    play = Play(Contract.from_str("1NT"), Seat.N, DEAL)
+    play.make_claim(Seat.E, 3)
+    play.respond_to_claim(Seat.W, False)
+    assert play.claim is None and play.turn is Seat.E   # no concession; play continues
+
+
+def test_claimer_cannot_answer_their_own_claim_and_dummy_cannot_claim() -> None:
+    play = Play(Contract.from_str("1NT"), Seat.N, DEAL)
+    with pytest.raises(IllegalClaimError) as raised:
+        play.make_claim(Seat.S, 7)
+    assert raised.value.law == "43A1(c)"
+    play.make_claim(Seat.N, 7)
+    with pytest.raises(IllegalClaimError):
+        play.respond_to_claim(Seat.N, True)

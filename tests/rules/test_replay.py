@@ -213,3 +213,22 @@ def test_score_command_refuses_bad_input(argv: list[str],
                                          capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["score", *argv]) == 2
     assert "bidbox score:" in capsys.readouterr().err
+
+
+def test_cards_after_a_gap_in_a_play_row_are_reported() -> None:
+    result = one(GOOD.replace("S5 S2 S3 SK", "S5 -  S3 SK"))
+    assert result["ok"] is False
+    assert any("cards after the gap in trick 2" in p for p in result["problems"])  # type: ignore[attr-defined]
+
+
+def test_a_pass_out_with_a_play_is_reported() -> None:
+    text = GOOD.replace("1C Pass 1NT Pass\nPass Pass", "Pass Pass Pass Pass").replace(
+        '[Contract "1NT"]', '[Contract "Pass"]')
+    result = one(text)
+    assert result["contract"] == "Pass" and result["ok"] is False
+    assert any("passed out but the record has a play" in p for p in result["problems"])  # type: ignore[attr-defined]
+
+
+def test_a_call_after_the_final_pass_names_its_seat() -> None:
+    result = one(GOOD.replace("1C Pass 1NT Pass\nPass Pass", "1C Pass 1NT Pass\nPass Pass Pass"))
+    assert any(p.startswith("call 7 (N Pass)") and "Law 39" in p for p in result["problems"])  # type: ignore[attr-defined]
