@@ -14,6 +14,7 @@ lint:
 
 typecheck:
 	$(PYTHON) -m mypy --strict tabled/rules
+	$(PYTHON) -m mypy --strict hardware
 
 bench: setup
 	$(PYTHON) -m bench
