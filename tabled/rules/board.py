@@ -75,22 +75,39 @@ class Board:
 Hand = frozenset[Card]
 
 
+# The index of each rank in a suit (two first) by its character, as Rank.from_str reads it.
+_RANK_INDEX: dict[str, int] = {char: index for index, char in enumerate("23456789TJQKA")}
+_RANK_INDEX.update({char.lower(): index for char, index in _RANK_INDEX.items()})
+# Hands already read, by their text: a file gives each deal at every table that played it.
+_HANDS: dict[str, Hand] = {}
+
+
 def hand_from_pbn(text: str) -> Hand:
     """A hand in PBN form: ``S.H.D.C`` holdings, e.g. ``AKQ.JT9.8765.432``."""
+    hand = _HANDS.get(text)
+    if hand is not None:
+        return hand
     holdings = text.split(".")
     if len(holdings) != 4:
         raise InvalidDealError(f"a hand has four suits separated by dots: {text!r}")
+    deck = Card.ALL
+    ranks = _RANK_INDEX
     cards: list[Card] = []
-    for suit, holding in zip((Suit.S, Suit.H, Suit.D, Suit.C), holdings, strict=True):
+    for base, holding in zip((39, 26, 13, 0), holdings, strict=True):
         for char in holding.strip():
-            try:
-                rank = Rank.from_str(char)
-            except InvalidNotationError:
-                raise InvalidDealError(f"not a rank {char!r} in hand {text!r}") from None
-            cards.append(Card(suit, rank))
+            index = ranks.get(char)
+            if index is None:
+                try:
+                    index = Rank.from_str(char).value - 2
+                except InvalidNotationError:
+                    raise InvalidDealError(f"not a rank {char!r} in hand {text!r}") from None
+            cards.append(deck[base + index])
     hand = frozenset(cards)
     if len(hand) != len(cards):
         raise InvalidDealError(f"a card twice in hand {text!r}")
+    if len(_HANDS) >= 4096:
+        _HANDS.clear()
+    _HANDS[text] = hand
     return hand
 
 

@@ -47,15 +47,12 @@ class Seat(enum.Enum):
 
     @classmethod
     def from_str(cls, text: str) -> Seat:
-        key = text.strip().upper()
-        names = {"N": cls.N, "NORTH": cls.N, "NORTE": cls.N,
-                 "E": cls.E, "EAST": cls.E, "ESTE": cls.E,
-                 "S": cls.S, "SOUTH": cls.S, "SUR": cls.S,
-                 "W": cls.W, "WEST": cls.W, "O": cls.W, "OESTE": cls.W}
-        try:
-            return names[key]
-        except KeyError:
-            raise InvalidNotationError(f"not a seat: {text!r}") from None
+        seat = _SEAT_NAMES.get(text)
+        if seat is None:
+            seat = _SEAT_NAMES.get(text.strip().upper())
+            if seat is None:
+                raise InvalidNotationError(f"not a seat: {text!r}")
+        return seat
 
     def next(self, n: int = 1) -> Seat:
         """The seat ``n`` places clockwise (n=1 is the left-hand opponent)."""
@@ -83,6 +80,11 @@ class Seat(enum.Enum):
 
 
 _SEATS: tuple[Seat, ...] = tuple(Seat)
+_SEAT_NAMES: dict[str, Seat] = {
+    "N": Seat.N, "NORTH": Seat.N, "NORTE": Seat.N,
+    "E": Seat.E, "EAST": Seat.E, "ESTE": Seat.E,
+    "S": Seat.S, "SOUTH": Seat.S, "SUR": Seat.S,
+    "W": Seat.W, "WEST": Seat.W, "O": Seat.W, "OESTE": Seat.W}
 
 
 class Suit(enum.Enum):
@@ -155,17 +157,26 @@ class Rank(enum.Enum):
 
     @classmethod
     def from_str(cls, text: str) -> Rank:
+        rank = _RANKS.get(text)
+        if rank is not None:
+            return rank
         key = text.strip().upper()
         if key == "10":
             key = "T"
         if len(key) != 1 or key not in "23456789TJQKA":
             raise InvalidNotationError(f"not a rank: {text!r}")
-        return cls("23456789TJQKA".index(key) + 2)
+        return _RANKS[key]
 
     @property
     def hcp(self) -> int:
         """Milton Work high-card points (4-3-2-1)."""
         return max(0, self.value - 10)
+
+
+# Rank.from_str's common texts: each rank's character, either case, and "10".
+_RANKS: dict[str, Rank] = {char: rank for rank, char in zip(Rank, "23456789TJQKA", strict=True)}
+_RANKS.update({char.lower(): rank for char, rank in _RANKS.items()})
+_RANKS["10"] = Rank.TEN
 
 
 @dataclass(frozen=True, eq=False, slots=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Generic, TypeVar, overload
 
@@ -46,7 +45,7 @@ _PER_TABLE = frozenset({"Room", "Table", "Declarer", "Contract", "Result", "Auct
                         "PlayTimeTable"})
 _PLAYER_PREFIXES = ("West", "North", "East", "South", "Score", "BidSystem")
 
-_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"((?:[^"\\]|\\.)*)"\s*\]')
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]')
 _WORD = re.compile(r"[^\s\[{;]+")
 _ANNOTATION = re.compile(r"(=\d+=|\$\d+|[!?]+)")
 _NOTE_REF = re.compile(r"=(\d+)=")
@@ -75,15 +74,17 @@ def _escape(value: str) -> str:
 
 # -- reading -------------------------------------------------------------------------------
 
+# A token: (kind, line, text, value, start, end). ``text`` is a tag's name, a word, a row, a
+# comment or an error message; ``value`` a tag's value; ``start`` and ``end`` a word's columns.
+# A tag read alone on its line has an ``end`` of 1: its line's end has come with it.
+_Tok = tuple[int, int, str, str, int, int]
+_TAG_T, _WORD_T, _EOL_T, _COMMENT_T, _ERROR_T, _ROW_T = range(6)
+# _ROW_T is a whole line of words and nothing else (no tag, brace or ";"), the row stripped:
+# what the lexer would give as its words and an end of line, told at once.
 
-@dataclass(frozen=True, slots=True)
-class _Token:
-    kind: str  # "tag", "word", "comment", "eol", "error"
-    line: int
-    text: str = ""
-    value: str = ""  # a tag's value
-    start: int = 0  # a word's columns
-    end: int = 0
+# A line that is one tag and nothing else, as the lexer reads it: the common line, read by one
+# match instead of the lexer's walk.
+_TAG_LINE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]\s*')
 
 
 class _Lexer:
@@ -94,8 +95,8 @@ class _Lexer:
         self.parts: list[str] = []
         self.opened = 0  # the line of the open brace
 
-    def lex(self, number: int, text: str) -> list[_Token]:
-        tokens: list[_Token] = []
+    def lex(self, number: int, text: str) -> list[_Tok]:
+        tokens: list[_Tok] = []
         if self.depth == 0 and text.startswith("%"):
             return tokens  # an escape line (PBN 2.4): directives for other programs
         if self.depth > 0 and not text:
@@ -112,24 +113,26 @@ class _Lexer:
                 self.depth, self.parts, self.opened = 1, [], number
                 i += 1
             elif char == ";":
-                tokens.append(_Token("comment", number, text[i + 1:].strip()))
+                tokens.append((_COMMENT_T, number, text[i + 1:].strip(), "", 0, 0))
                 break
             elif char == "[":
                 match = _TAG.match(text, i)
                 if match is None:
-                    tokens.append(_Token("error", number, f"not a tag: {text[i:].strip()!r}"))
+                    tokens.append((_ERROR_T, number, f"not a tag: {text[i:].strip()!r}", "",
+                                   0, 0))
                     break
-                tokens.append(_Token("tag", number, match.group(1), _unescape(match.group(2))))
+                tokens.append((_TAG_T, number, match.group(1), _unescape(match.group(2)),
+                               0, 0))
                 i = match.end()
             else:
                 word = _WORD.match(text, i)
                 assert word is not None  # any other character starts a word
-                tokens.append(_Token("word", number, word.group(), start=i, end=word.end()))
+                tokens.append((_WORD_T, number, word.group(), "", i, word.end()))
                 i = word.end()
-        tokens.append(_Token("eol", number))
+        tokens.append((_EOL_T, number, "", "", 0, 0))
         return tokens
 
-    def _commentary(self, number: int, text: str, i: int, tokens: list[_Token]) -> int:
+    def _commentary(self, number: int, text: str, i: int, tokens: list[_Tok]) -> int:
         start = i
         while i < len(text):
             if text[i] == "{":
@@ -138,18 +141,27 @@ class _Lexer:
                 self.depth -= 1
                 if self.depth == 0:
                     self.parts.append(text[start:i])
-                    tokens.append(_Token("comment", number, "\n".join(self.parts).strip()))
+                    tokens.append((_COMMENT_T, number, "\n".join(self.parts).strip(), "",
+                                   0, 0))
                     return i + 1
             i += 1
         self.parts.append(text[start:])
         return i
 
-    def close(self, number: int) -> list[_Token]:
+    def close(self, number: int) -> list[_Tok]:
         if self.depth == 0:
             return []
         self.depth = 0
-        return [_Token("error", self.opened, "commentary in braces is not closed"),
-                _Token("comment", number, "\n".join(self.parts).strip())]
+        return [(_ERROR_T, self.opened, "commentary in braces is not closed", "", 0, 0),
+                (_COMMENT_T, number, "\n".join(self.parts).strip(), "", 0, 0)]
+
+
+# Words that are a call and nothing else (no annotation), as Call.from_str reads them; filled
+# as they are met. "-" is PBN's filler, not a call, so it is never here.
+_CALL_WORDS: dict[str, Call] = {}
+# Words that are one card, as Card.from_str reads them, or "-" (no card); filled as met.
+_CARD_WORDS: dict[str, Card | None] = {"-": None}
+_MISSING = object()
 
 
 class _AuctionSection:
@@ -172,9 +184,23 @@ class _AuctionSection:
         self.calls.append(call)
         self.pending = (call, False, None, [])
 
-    def word(self, token: _Token) -> None:
-        for piece in filter(None, _ANNOTATION.split(token.text)):
-            self._piece(piece, token.line)
+    def row(self, text: str, line: int) -> None:
+        """A line of words and nothing else."""
+        calls = _CALL_WORDS
+        for word in text.split():
+            call = calls.get(word)
+            if call is not None and not self.ended:
+                self._start(call)
+            else:
+                self.word(word, line)
+
+    def word(self, text: str, line: int) -> None:
+        call = _CALL_WORDS.get(text)
+        if call is not None and not self.ended:
+            self._start(call)
+            return
+        for piece in filter(None, _ANNOTATION.split(text)):
+            self._piece(piece, line)
 
     def _piece(self, piece: str, line: int) -> None:
         where = f"line {line}"
@@ -214,6 +240,8 @@ class _AuctionSection:
             if self.ended:
                 self.visitor.problem(f"{where}: {piece!r} after the end of the auction")
                 return
+            if len(_CALL_WORDS) < 4096:
+                _CALL_WORDS[piece] = call
             self._start(call)
 
     def finish(self) -> None:
@@ -226,36 +254,70 @@ class _PlaySection:
     def __init__(self, visitor: Visitor[object], leader: Seat | None) -> None:
         self.visitor = visitor
         self.leader = leader
+        self.seats = None if leader is None else Seat.clockwise_from(leader)
         self.row: list[Card | None] = []
         self.ended = False
         self.skipping = False
         self.line = 0
 
-    def word(self, token: _Token) -> None:
-        where = f"line {token.line}"
+    def whole_row(self, text: str, line: int) -> None:
+        """A line of words and nothing else: most often four cards or "-", one trick."""
+        seats = self.seats
+        if seats is not None and not self.ended and not self.row:
+            words = text.split()
+            if len(words) == 4:
+                get = _CARD_WORDS.get
+                one, two, three, four = (get(words[0], _MISSING), get(words[1], _MISSING),
+                                         get(words[2], _MISSING), get(words[3], _MISSING))
+                if (one is not _MISSING and two is not _MISSING and three is not _MISSING
+                        and four is not _MISSING):
+                    trick: dict[Seat, Card] = {}
+                    if one is not None:
+                        trick[seats[0]] = one  # type: ignore[assignment]
+                    if two is not None:
+                        trick[seats[1]] = two  # type: ignore[assignment]
+                    if three is not None:
+                        trick[seats[2]] = three  # type: ignore[assignment]
+                    if four is not None:
+                        trick[seats[3]] = four  # type: ignore[assignment]
+                    self.visitor.trick(trick)
+                    self.line = line
+                    return
+        for word in text.split():
+            self.word(word, line)
+        self.eol(line)
+
+    def word(self, text: str, line: int) -> None:
+        where = f"line {line}"
         if self.leader is None:
             if not self.skipping:
                 self.visitor.problem(f"{where}: a play section without a leading seat; skipped")
                 self.skipping = True
             return
-        for piece in filter(None, _ANNOTATION.split(token.text)):
+        for piece in filter(None, _ANNOTATION.split(text)):
             if _ANNOTATION.fullmatch(piece):
                 continue  # annotations of cards are not kept
             if piece == "*":
-                self._emit(token.line)
+                self._emit(line)
                 self.ended = True
             elif self.ended:
                 self.visitor.problem(f"{where}: {piece!r} after the end of the play")
             elif _NO_CARD.fullmatch(piece):
                 if piece != "-":
                     self.visitor.problem(f"{where}: {piece!r} read as '-' (no card)")
-                self._add(None, token.line)
+                self._add(None, line)
             else:
-                try:
-                    self._add(Card.from_str(piece), token.line)
-                except InvalidNotationError:
-                    self.visitor.problem(f"{where}: not a card in the play: {piece!r}")
-                    self._add(None, token.line)
+                card = _CARD_WORDS.get(piece)
+                if card is None:
+                    try:
+                        card = Card.from_str(piece)
+                    except InvalidNotationError:
+                        self.visitor.problem(f"{where}: not a card in the play: {piece!r}")
+                        self._add(None, line)
+                        continue
+                    if len(_CARD_WORDS) < 4096:
+                        _CARD_WORDS[piece] = card
+                self._add(card, line)
 
     def _add(self, card: Card | None, line: int) -> None:
         self.row.append(card)
@@ -286,7 +348,8 @@ class _Reader(Generic[T]):
     def __init__(self, visitor: Visitor[T]) -> None:
         self.visitor = visitor
         self.lexer = _Lexer()
-        self.tokens: list[_Token] = []
+        self.tokens: list[_Tok] = []
+        self.firsts: dict[str, _Tok] = {}  # the first tag token of each name among tokens
         self.texts: dict[int, str] = {}
         self.index = 0
         self.previous: dict[str, str] | None = None
@@ -294,17 +357,54 @@ class _Reader(Generic[T]):
         self.history: dict[str, str] = {}  # the latest real value of each tag
         self.headers: dict[str, str] = {}  # tags set with "##" for all later games
 
-    def feed(self, number: int, text: str) -> Iterator[T]:
-        if self.lexer.depth == 0 and not text.strip():
-            if any(token.kind == "tag" for token in self.tokens):
-                yield self._game()
-            return
-        self.texts[number] = text
-        self.tokens.extend(self.lexer.lex(number, text))
-
-    def close(self, number: int) -> Iterator[T]:
-        self.tokens.extend(self.lexer.close(number))
-        if any(token.kind == "tag" for token in self.tokens):
+    def read(self, lines: Iterable[str]) -> Iterator[T]:
+        """Every game of the lines. Outside commentary, a line that is one tag, a line of
+        words only, an empty line or a "%" line is read at once; any other goes through the
+        lexer, which gives the same tokens."""
+        lexer = self.lexer
+        lex = lexer.lex
+        tag_line = _TAG_LINE.fullmatch
+        tokens, firsts = self.tokens, self.firsts
+        depth = 0  # the lexer's
+        number = 0
+        for number, text in enumerate(lines, 1):
+            if not depth:
+                if not text:
+                    if firsts:
+                        yield self._game()
+                        tokens, firsts = self.tokens, self.firsts
+                    continue
+                first = text[0]
+                if first == "[":
+                    match = tag_line(text)
+                    if match is not None:
+                        name, value = match.groups()
+                        if "\\" in value:
+                            value = _unescape(value)
+                        token = (_TAG_T, number, name, value, 0, 1)
+                        tokens.append(token)
+                        if name not in firsts:
+                            firsts[name] = token
+                        continue
+                elif first == "%":
+                    continue  # an escape line (PBN 2.4): directives for other programs
+                elif "[" not in text and "{" not in text and ";" not in text:
+                    row = text.strip()
+                    if row:
+                        tokens.append((_ROW_T, number, row, "", 0, 0))
+                    elif firsts:
+                        yield self._game()
+                        tokens, firsts = self.tokens, self.firsts
+                    continue
+            self.texts[number] = text
+            new = lex(number, text)
+            depth = lexer.depth
+            tokens.extend(new)
+            for token in new:
+                if token[0] == _TAG_T and token[2] not in firsts:
+                    firsts[token[2]] = token
+        tokens.extend(lexer.close(number))
+        if firsts:
             yield self._game()
 
     def _resolve(self, name: str, value: str, line: int) -> str:
@@ -324,17 +424,21 @@ class _Reader(Generic[T]):
 
     def _game(self) -> T:
         tokens, self.tokens = self.tokens, []
+        firsts, self.firsts = self.firsts, {}
         texts, self.texts = self.texts, {}
         visitor = self.visitor
-        first, last = tokens[0].line, tokens[-1].line
+        first, last = tokens[0][1], tokens[-1][1]
         visitor.begin_record(self.index, first)
         self.index += 1
 
         own: dict[str, str] = {}
-        for token in tokens:
-            if token.kind == "tag" and token.text != "Note" and token.text not in own:
-                own[token.text] = self._resolve(token.text, token.value, token.line)
-        inherited: dict[str, str] = {n: v for n, v in self.headers.items() if n not in own}
+        for name, token in firsts.items():
+            if name != "Note":
+                value = token[3]
+                own[name] = value if value[:1] != "#" else self._resolve(name, value, token[1])
+        headers = self.headers
+        inherited: dict[str, str] = (
+            {n: v for n, v in headers.items() if n not in own} if headers else {})
         sections: dict[str, list[str]] = {}
         previous = self.previous
         if previous is not None and "Deal" not in own and (
@@ -348,83 +452,99 @@ class _Reader(Generic[T]):
                 visitor.section_row(name, row)
                 sections.setdefault(name, []).append(row)
 
-        self._walk(tokens, own, texts, sections)
+        self._walk(tokens, own, firsts, texts, sections)
         self.previous = {**inherited, **own}
         self.previous_sections = sections
         self.history.update(self.previous)
         return visitor.end_record(last)
 
-    def _walk(self, tokens: list[_Token], own: dict[str, str], texts: dict[int, str],
-              sections: dict[str, list[str]]) -> None:
+    def _walk(self, tokens: list[_Tok], own: dict[str, str], firsts: dict[str, _Tok],
+              texts: dict[int, str], sections: dict[str, list[str]]) -> None:
         visitor = self.visitor
-        seen: set[str] = set()
+        tag = visitor.tag
+        section_row = visitor.section_row
         section: str | None = None
+        table = False  # whether the section is a table, whose rows are kept
+        rows: list[str] | None = None  # the table's rows in ``sections``
         auction: _AuctionSection | None = None
         play: _PlaySection | None = None
         after_play = False
-        words: list[_Token] = []
+        words: list[_Tok] = []
         for token in tokens:
-            if token.kind == "word":
+            kind = token[0]
+            if kind == _TAG_T:
+                # a tag ends the section before it
                 if auction is not None:
-                    auction.word(token)
+                    auction.finish()
+                    auction = None
+                if play is not None:
+                    play.finish()
+                    play = None
+                    after_play = True
+                name = token[2]
+                if name == "Note":
+                    section, table, rows = None, False, None
+                    note = split_note(token[3])
+                    if note is None:
+                        visitor.problem(f"line {token[1]}: a Note without a number: "
+                                        f"{token[3]!r}")
+                    elif after_play:
+                        visitor.play_note(*note)
+                    else:
+                        visitor.note(*note)
+                elif firsts[name] is not token:
+                    visitor.problem(f"line {token[1]}: the {name} tag again; the first is kept")
+                    section, table, rows = "", False, None  # its section is skipped quietly
+                else:
+                    section, table, rows = name, name.endswith("Table"), None  # _is_table
+                    tag(name, own[name])
+                    if name == "Auction":
+                        auction = _AuctionSection(visitor)
+                    elif name == "Play":
+                        try:
+                            leader: Seat | None = Seat.from_str(own[name])
+                        except InvalidNotationError:
+                            leader = None
+                        play = _PlaySection(visitor, leader)
+                        if token[5]:
+                            play.line = token[1]  # the end of the tag's line
+            elif kind == _ROW_T:
+                if auction is not None:
+                    auction.row(token[2], token[1])
                 elif play is not None:
-                    play.word(token)
+                    play.whole_row(token[2], token[1])
+                elif table:
+                    row = token[2]
+                    section_row(section, row)  # type: ignore[arg-type]
+                    if rows is None:
+                        rows = sections.setdefault(section, [])  # type: ignore[arg-type]
+                    rows.append(row)
+                elif section != "":
+                    visitor.problem(f"line {token[1]}: text outside a section: {token[2]!r}")
+            elif kind == _WORD_T:
+                if auction is not None:
+                    auction.word(token[2], token[1])
+                elif play is not None:
+                    play.word(token[2], token[1])
                 else:
                     words.append(token)
-                continue
-            if token.kind == "eol":
+            elif kind == _EOL_T:
                 if play is not None:
-                    play.eol(token.line)
+                    play.eol(token[1])
                 if words:
-                    row = texts[token.line][words[0].start:words[-1].end]
-                    if section is not None and _is_table(section):
-                        visitor.section_row(section, row)
-                        sections.setdefault(section, []).append(row)
+                    row = texts[token[1]][words[0][4]:words[-1][5]]
+                    if table:
+                        section_row(section, row)  # type: ignore[arg-type]
+                        if rows is None:
+                            rows = sections.setdefault(section, [])  # type: ignore[arg-type]
+                        rows.append(row)
                     elif section != "":
-                        visitor.problem(f"line {token.line}: text outside a section: {row!r}")
+                        visitor.problem(f"line {token[1]}: text outside a section: {row!r}")
                     words = []
-                continue
-            if token.kind == "comment":
-                visitor.commentary(token.text)
-                continue
-            if token.kind == "error":
-                visitor.problem(f"line {token.line}: {token.text}")
-                continue
-            # a tag ends the section before it
-            if auction is not None:
-                auction.finish()
-                auction = None
-            if play is not None:
-                play.finish()
-                play = None
-                after_play = True
-            name = token.text
-            if name == "Note":
-                section = None
-                note = split_note(token.value)
-                if note is None:
-                    visitor.problem(f"line {token.line}: a Note without a number: "
-                                    f"{token.value!r}")
-                elif after_play:
-                    visitor.play_note(*note)
-                else:
-                    visitor.note(*note)
-                continue
-            if name in seen:
-                visitor.problem(f"line {token.line}: the {name} tag again; the first is kept")
-                section = ""  # its section, if any, is skipped quietly
-                continue
-            seen.add(name)
-            section = name
-            visitor.tag(name, own[name])
-            if name == "Auction":
-                auction = _AuctionSection(visitor)
-            elif name == "Play":
-                try:
-                    leader: Seat | None = Seat.from_str(own[name])
-                except InvalidNotationError:
-                    leader = None
-                play = _PlaySection(visitor, leader)
+            elif kind == _COMMENT_T:
+                visitor.commentary(token[2])
+            else:  # _ERROR_T
+                visitor.problem(f"line {token[1]}: {token[2]}")
         if auction is not None:
             auction.finish()
         if play is not None:
@@ -449,11 +569,7 @@ def iter_records(source: Source,
 
 
 def _read(source: Source, visitor: Visitor[T]) -> Iterator[T]:
-    reader = _Reader(visitor)
-    number = 0
-    for number, text in enumerate(lines_of(source), 1):
-        yield from reader.feed(number, text)
-    yield from reader.close(number)
+    yield from _Reader(visitor).read(lines_of(source))
 
 
 def loads(text: str | bytes) -> list[Record]:

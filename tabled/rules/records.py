@@ -153,6 +153,21 @@ def split_note(value: str) -> tuple[int, str] | None:
     return int(match.group(1)), match.group(2).strip()
 
 
+# The tags that fill a field of the Record besides ``tags``.
+_FIELD_TAGS = frozenset({"Board", "Dealer", "Vulnerable", "Deal", "Auction", "Play",
+                         "Contract", "Declarer", "Result", "Score"})
+_VULNERABILITIES: dict[str, Vulnerability] = {}  # Vulnerability.from_str's answers, by text
+
+
+def _vulnerability(text: str) -> Vulnerability:
+    vulnerability = _VULNERABILITIES.get(text)
+    if vulnerability is None:
+        vulnerability = Vulnerability.from_str(text)
+        if len(_VULNERABILITIES) < 256:
+            _VULNERABILITIES[text] = vulnerability
+    return vulnerability
+
+
 class RecordBuilder(Visitor[Record]):
     """Builds a :class:`Record`; tags whose value cannot be read become problems."""
 
@@ -167,6 +182,8 @@ class RecordBuilder(Visitor[Record]):
     def tag(self, name: str, value: str) -> None:
         record = self._record
         record.tags[name] = value
+        if name not in _FIELD_TAGS:
+            return
         text = value.strip()
         try:
             if name == "Board":
@@ -174,7 +191,7 @@ class RecordBuilder(Visitor[Record]):
             elif name == "Dealer":
                 record.dealer = Seat.from_str(text) if text and text != "?" else None
             elif name == "Vulnerable":
-                record.vulnerability = Vulnerability.from_str(text) if text != "?" else None
+                record.vulnerability = _vulnerability(text) if text != "?" else None
             elif name == "Deal":
                 record.deal = Deal.from_pbn(text) if text and text != "?" else None
             elif name == "Auction":
@@ -253,9 +270,16 @@ def lines_of(source: Source) -> Iterator[str]:
         source = decode(source)
     if isinstance(source, str):
         # Not str.splitlines: it also splits at form feeds and U+2028, which notes may hold.
-        source = _LINE_END.split(source)
-        if source[-1] == "":
-            source.pop()  # the end of the last line, not an empty line after it
+        lines = source.split("\n") if "\r" not in source else _LINE_END.split(source)
+        if lines[-1] == "":
+            lines.pop()  # the end of the last line, not an empty line after it
+        if lines:
+            lines[0] = lines[0].removeprefix("\ufeff")
+        return iter(lines)  # no line holds a line end
+    return _stripped(source)
+
+
+def _stripped(source: Iterable[str]) -> Iterator[str]:
     first = True
     for line in source:
         if first:
