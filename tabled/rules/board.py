@@ -82,6 +82,10 @@ _RANK_INDEX.update({char.lower(): index for char, index in _RANK_INDEX.items()})
 _HANDS: dict[str, Hand] = {}
 
 
+# The hands of deals already read, by the Deal tag's text: one deal is played at many tables.
+_DEALS: dict[str, dict[Seat, Hand]] = {}
+
+
 def hand_from_pbn(text: str) -> Hand:
     """A hand in PBN form: ``S.H.D.C`` holdings, e.g. ``AKQ.JT9.8765.432``."""
     hand = _HANDS.get(text)
@@ -139,6 +143,10 @@ class Deal:
     @classmethod
     def from_pbn(cls, text: str) -> Deal:
         """``"N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 ..."``; a hand of ``-`` is unknown."""
+        known = _DEALS.get(text)
+        if known is not None:
+            return cls(dict(known))
+        key = text
         text = text.strip()
         if len(text) < 2 or text[1] != ":":
             raise InvalidDealError(f"a PBN deal starts with the first seat and a colon: {text!r}")
@@ -156,7 +164,11 @@ class Deal:
         for seat, hand in hands.items():
             if len(hand) != 13:
                 raise InvalidDealError(f"{seat} holds {len(hand)} cards, not 13")
-        return cls(hands)
+        deal = cls(hands)
+        if len(_DEALS) >= 1024:
+            _DEALS.clear()
+        _DEALS[key] = dict(hands)
+        return deal
 
     def to_pbn(self, first: Seat = Seat.N) -> str:
         return f"{first}:" + " ".join(

@@ -87,6 +87,10 @@ _TAG_T, _WORD_T, _EOL_T, _COMMENT_T, _ERROR_T, _ROW_T = range(6)
 _TAG_LINE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]\s*')
 
 
+# Tag names the regex has read: [A-Za-z0-9_]+.
+_TAG_NAMES: set[str] = set()
+
+
 class _Lexer:
     """Splits lines into tokens; commentary in braces may span lines and nest."""
 
@@ -365,6 +369,7 @@ class _Reader(Generic[T]):
         lex = lexer.lex
         tag_line = _TAG_LINE.fullmatch
         tokens, firsts = self.tokens, self.firsts
+        names = _TAG_NAMES
         depth = 0  # the lexer's
         number = 0
         for number, text in enumerate(lines, 1):
@@ -376,9 +381,21 @@ class _Reader(Generic[T]):
                     continue
                 first = text[0]
                 if first == "[":
+                    # [Name "value"] with a name met before and neither quote nor backslash
+                    # in the value: what the regex would read, read by str.partition
+                    name, quote, value = text[1:-2].partition(' "')
+                    if (quote and name in names and text[-2:] == '"]' and '"' not in value
+                            and "\\" not in value):
+                        token = (_TAG_T, number, name, value, 0, 1)
+                        tokens.append(token)
+                        if name not in firsts:
+                            firsts[name] = token
+                        continue
                     match = tag_line(text)
                     if match is not None:
                         name, value = match.groups()
+                        if len(names) < 1024:
+                            names.add(name)
                         if "\\" in value:
                             value = _unescape(value)
                         token = (_TAG_T, number, name, value, 0, 1)

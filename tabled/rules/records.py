@@ -156,6 +156,8 @@ def split_note(value: str) -> tuple[int, str] | None:
 # The tags that fill a field of the Record besides ``tags``.
 _FIELD_TAGS = frozenset({"Board", "Dealer", "Vulnerable", "Deal", "Auction", "Play",
                          "Contract", "Declarer", "Result", "Score"})
+# The items of calls with nothing said about them, shared: an AuctionItem is frozen.
+_PLAIN_ITEMS: dict[Call, AuctionItem] = {}
 _VULNERABILITIES: dict[str, Vulnerability] = {}  # Vulnerability.from_str's answers, by text
 
 
@@ -213,7 +215,15 @@ class RecordBuilder(Visitor[Record]):
         self._record.sections.setdefault(tag, []).append(row)
 
     def call(self, call: Call, alert: bool, note_ref: int | None, nags: tuple[str, ...]) -> None:
-        self._record.auction.append(AuctionItem(call, alert, None, note_ref, nags))
+        if alert or note_ref is not None or nags:
+            self._record.auction.append(AuctionItem(call, alert, None, note_ref, nags))
+            return
+        item = _PLAIN_ITEMS.get(call)
+        if item is None:
+            item = AuctionItem(call, alert, None, note_ref, nags)
+            if len(_PLAIN_ITEMS) < 256:
+                _PLAIN_ITEMS[call] = item
+        self._record.auction.append(item)
 
     def note(self, number: int, text: str) -> None:
         self._record.notes[number] = text
