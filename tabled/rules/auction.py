@@ -213,7 +213,7 @@ class Auction:
                                        "new call", "25")
             law = "30" if call == PASS else ("31" if isinstance(call, Bid) else "32")
             raise IllegalCallError(f"{seat} called out of rotation; it is {turn}'s turn", law)
-        obligation = self._must_pass(turn, len(self._entries))
+        obligation = self._must_pass(turn, len(self._entries)) if self._obligations else None
         if obligation is not None and obligation.forbids(call):
             what = "may not double or redouble" if obligation.bids_allowed else "must pass"
             raise IllegalCallError(
@@ -270,8 +270,8 @@ class Auction:
         Law 28A: when the seat on turn must pass and the next seat calls, the call is in
         rotation and the obliged seat's pass is recorded first.
         """
-        turn = self.turn
-        if (seat is not None and turn is not None and seat is turn.lho
+        turn = None if self._over else self.seat_at(len(self._entries))
+        if (seat is not None and turn is not None and seat is turn.lho and self._obligations
                 and self._must_pass(turn, len(self._entries)) is not None):
             self._entries.append(AuctionEntry(turn, PASS))
             self._changed()

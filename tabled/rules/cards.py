@@ -76,10 +76,13 @@ class Seat(enum.Enum):
 
     @classmethod
     def clockwise_from(cls, first: Seat) -> tuple[Seat, Seat, Seat, Seat]:
-        return (first, first.next(1), first.next(2), first.next(3))
+        return _CLOCKWISE[first._value_]
 
 
 _SEATS: tuple[Seat, ...] = tuple(Seat)
+_CLOCKWISE: tuple[tuple[Seat, Seat, Seat, Seat], ...] = tuple(
+    (s, _SEATS[(s.value + 1) % 4], _SEATS[(s.value + 2) % 4], _SEATS[(s.value + 3) % 4])
+    for s in _SEATS)
 _SEAT_NAMES: dict[str, Seat] = {
     "N": Seat.N, "NORTH": Seat.N, "NORTE": Seat.N,
     "E": Seat.E, "EAST": Seat.E, "ESTE": Seat.E,

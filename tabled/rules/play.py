@@ -140,9 +140,11 @@ class Play:
         self._hands: dict[Seat, set[Card]] = {s: set(h) for s, h in self.deal.hands.items()}
         self._owners: dict[Card, Seat] = {c: s for s, h in self.deal.hands.items() for c in h}
         # How many cards of each suit each known hand still holds (Law 44C asks on every card).
-        self._suit_counts: dict[Seat, list[int]] = {
-            s: [sum(1 for c in h if c.suit is suit) for suit in Suit]
-            for s, h in self.deal.hands.items()}
+        self._suit_counts: dict[Seat, list[int]] = {}
+        for seat, hand in self.deal.hands.items():
+            counts = self._suit_counts[seat] = [0, 0, 0, 0]
+            for card in hand:
+                counts[card.index // 13] += 1
         self._trump = contract.strain.suit
         self._next = declarer.lho
         self._shown_out: dict[Seat, dict[Suit, int]] = {seat: {} for seat in Seat}
@@ -322,7 +324,7 @@ class Play:
         hand = self._hands.get(turn)
         if hand is not None:
             hand.discard(card)
-            self._suit_counts[turn][card.suit._value_] -= 1
+            self._suit_counts[turn][card.index // 13] -= 1
         if revoke is not None and not any(r.seat is revoke.seat and r.trick == revoke.trick
                                            for r in self.revokes):
             self.revokes.append(revoke)
