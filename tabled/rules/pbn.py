@@ -74,13 +74,24 @@ def _escape(value: str) -> str:
 
 # -- reading -------------------------------------------------------------------------------
 
-# A token: (kind, line, text, value, start, end). ``text`` is a tag's name, a word, a row, a
-# comment or an error message; ``value`` a tag's value; ``start`` and ``end`` a word's columns.
-# A tag read alone on its line has an ``end`` of 1: its line's end has come with it.
-_Tok = tuple[int, int, str, str, int, int]
+# A token: (kind, text, value, start, end); its line is kept beside it. ``text`` is a tag's
+# name, a word, a row, a comment or an error message; ``value`` a tag's value; ``start`` and
+# ``end`` a word's columns. A tag read alone on its line has an ``end`` of 1: its line's end
+# has come with it. Tokens hold no line, so the reader reuses the tokens of a line it has read
+# before: real files repeat most of their lines.
+_Tok = tuple[int, str, str, int, int]
 _TAG_T, _WORD_T, _EOL_T, _COMMENT_T, _ERROR_T, _ROW_T = range(6)
 # _ROW_T is a whole line of words and nothing else (no tag, brace or ";"), the row stripped:
 # what the lexer would give as its words and an end of line, told at once.
+_EOL: _Tok = (_EOL_T, "", "", 0, 0)
+# A tag token's ``start`` tells what the walk does with it.
+_PLAIN, _TABLE, _NOTE, _AUCTION, _PLAY = range(5)
+
+
+def _tag_token(name: str, value: str, alone: int) -> _Tok:
+    sort = (_NOTE if name == "Note" else _AUCTION if name == "Auction" else
+            _PLAY if name == "Play" else _TABLE if _is_table(name) else _PLAIN)
+    return (_TAG_T, name, value, sort, alone)
 
 # A line that is one tag and nothing else, as the lexer reads it: the common line, read by one
 # match instead of the lexer's walk.
@@ -100,6 +111,7 @@ class _Lexer:
         self.opened = 0  # the line of the open brace
 
     def lex(self, number: int, text: str) -> list[_Tok]:
+        """The tokens of a line (all of it: its number is the lines's)."""
         tokens: list[_Tok] = []
         if self.depth == 0 and text.startswith("%"):
             return tokens  # an escape line (PBN 2.4): directives for other programs
@@ -117,23 +129,21 @@ class _Lexer:
                 self.depth, self.parts, self.opened = 1, [], number
                 i += 1
             elif char == ";":
-                tokens.append((_COMMENT_T, number, text[i + 1:].strip(), "", 0, 0))
+                tokens.append((_COMMENT_T, text[i + 1:].strip(), "", 0, 0))
                 break
             elif char == "[":
                 match = _TAG.match(text, i)
                 if match is None:
-                    tokens.append((_ERROR_T, number, f"not a tag: {text[i:].strip()!r}", "",
-                                   0, 0))
+                    tokens.append((_ERROR_T, f"not a tag: {text[i:].strip()!r}", "", 0, 0))
                     break
-                tokens.append((_TAG_T, number, match.group(1), _unescape(match.group(2)),
-                               0, 0))
+                tokens.append(_tag_token(match.group(1), _unescape(match.group(2)), 0))
                 i = match.end()
             else:
                 word = _WORD.match(text, i)
                 assert word is not None  # any other character starts a word
-                tokens.append((_WORD_T, number, word.group(), "", i, word.end()))
+                tokens.append((_WORD_T, word.group(), "", i, word.end()))
                 i = word.end()
-        tokens.append((_EOL_T, number, "", "", 0, 0))
+        tokens.append(_EOL)
         return tokens
 
     def _commentary(self, number: int, text: str, i: int, tokens: list[_Tok]) -> int:
@@ -145,27 +155,28 @@ class _Lexer:
                 self.depth -= 1
                 if self.depth == 0:
                     self.parts.append(text[start:i])
-                    tokens.append((_COMMENT_T, number, "\n".join(self.parts).strip(), "",
-                                   0, 0))
+                    tokens.append((_COMMENT_T, "\n".join(self.parts).strip(), "", 0, 0))
                     return i + 1
             i += 1
         self.parts.append(text[start:])
         return i
 
-    def close(self, number: int) -> list[_Tok]:
+    def close(self, number: int) -> list[tuple[_Tok, int]]:
+        """The tokens, each with its line, of commentary still open at the end."""
         if self.depth == 0:
             return []
         self.depth = 0
-        return [(_ERROR_T, self.opened, "commentary in braces is not closed", "", 0, 0),
-                (_COMMENT_T, number, "\n".join(self.parts).strip(), "", 0, 0)]
+        return [((_ERROR_T, "commentary in braces is not closed", "", 0, 0), self.opened),
+                ((_COMMENT_T, "\n".join(self.parts).strip(), "", 0, 0), number)]
 
 
 # Words that are a call and nothing else (no annotation), as Call.from_str reads them; filled
 # as they are met. "-" is PBN's filler, not a call, so it is never here.
 _CALL_WORDS: dict[str, Call] = {}
-# Words that are one card, as Card.from_str reads them, or "-" (no card); filled as met.
-_CARD_WORDS: dict[str, Card | None] = {"-": None}
-_MISSING = object()
+# The commonest note references, "=1=" and so on, and their numbers.
+_NOTE_WORDS: dict[str, int] = {f"={number}=": number for number in range(100)}
+# Words that are one card, as Card.from_str reads them; filled as met.
+_CARD_WORDS: dict[str, Card] = {}
 
 
 class _AuctionSection:
@@ -193,8 +204,17 @@ class _AuctionSection:
         calls = _CALL_WORDS
         for word in text.split():
             call = calls.get(word)
-            if call is not None and not self.ended:
-                self._start(call)
+            if call is not None and not self.ended:  # self._start(call), inlined
+                pending = self.pending
+                if pending is not None:
+                    self.visitor.call(pending[0], pending[1], pending[2], tuple(pending[3]))
+                self.calls.append(call)
+                self.pending = (call, False, None, [])
+                continue
+            pending = self.pending
+            ref = _NOTE_WORDS.get(word)
+            if ref is not None and pending is not None and pending[2] is None:
+                self.pending = (pending[0], pending[1], ref, pending[3])  # as _piece does
             else:
                 self.word(word, line)
 
@@ -267,24 +287,24 @@ class _PlaySection:
     def whole_row(self, text: str, line: int) -> None:
         """A line of words and nothing else: most often four cards or "-", one trick."""
         seats = self.seats
+        if text == "*" and seats is not None and not self.row:
+            self.ended = True  # as word("*") and eol() do
+            self.line = line
+            return
         if seats is not None and not self.ended and not self.row:
             words = text.split()
             if len(words) == 4:
                 get = _CARD_WORDS.get
-                one, two, three, four = (get(words[0], _MISSING), get(words[1], _MISSING),
-                                         get(words[2], _MISSING), get(words[3], _MISSING))
-                if (one is not _MISSING and two is not _MISSING and three is not _MISSING
-                        and four is not _MISSING):
-                    trick: dict[Seat, Card] = {}
-                    if one is not None:
-                        trick[seats[0]] = one  # type: ignore[assignment]
-                    if two is not None:
-                        trick[seats[1]] = two  # type: ignore[assignment]
-                    if three is not None:
-                        trick[seats[2]] = three  # type: ignore[assignment]
-                    if four is not None:
-                        trick[seats[3]] = four  # type: ignore[assignment]
-                    self.visitor.trick(trick)
+                one, two, three, four = get(words[0]), get(words[1]), get(words[2]), get(words[3])
+                if one and two and three and four:  # four cards, one trick (a card is true)
+                    self.visitor.trick({seats[0]: one, seats[1]: two, seats[2]: three,
+                                        seats[3]: four})
+                    self.line = line
+                    return
+                if ((one or words[0] == "-") and (two or words[1] == "-")
+                        and (three or words[2] == "-") and (four or words[3] == "-")):
+                    cards = zip(seats, (one, two, three, four), strict=True)
+                    self.visitor.trick({seat: card for seat, card in cards if card})
                     self.line = line
                     return
         for word in text.split():
@@ -311,7 +331,7 @@ class _PlaySection:
                     self.visitor.problem(f"{where}: {piece!r} read as '-' (no card)")
                 self._add(None, line)
             else:
-                card = _CARD_WORDS.get(piece)
+                card: Card | None = _CARD_WORDS.get(piece)
                 if card is None:
                     try:
                         card = Card.from_str(piece)
@@ -353,6 +373,7 @@ class _Reader(Generic[T]):
         self.visitor = visitor
         self.lexer = _Lexer()
         self.tokens: list[_Tok] = []
+        self.lines: list[int] = []  # the line of each token
         self.firsts: dict[str, _Tok] = {}  # the first tag token of each name among tokens
         self.texts: dict[int, str] = {}
         self.index = 0
@@ -363,64 +384,83 @@ class _Reader(Generic[T]):
 
     def read(self, lines: Iterable[str]) -> Iterator[T]:
         """Every game of the lines. Outside commentary, a line that is one tag, a line of
-        words only, an empty line or a "%" line is read at once; any other goes through the
-        lexer, which gives the same tokens."""
+        words only, an empty line or a "%" line is read at once (and its token kept for the
+        line's next time); any other goes through the lexer, which gives the same tokens."""
         lexer = self.lexer
         lex = lexer.lex
         tag_line = _TAG_LINE.fullmatch
-        tokens, firsts = self.tokens, self.firsts
+        tokens, numbers, firsts = self.tokens, self.lines, self.firsts
         names = _TAG_NAMES
+        known: dict[str, _Tok] = {}  # the token of each plain line read
+        get = known.get
         depth = 0  # the lexer's
         number = 0
         for number, text in enumerate(lines, 1):
             if not depth:
+                token = get(text)
+                if token is not None:
+                    tokens.append(token)
+                    numbers.append(number)
+                    if token[0] == _TAG_T and token[1] not in firsts:
+                        firsts[token[1]] = token
+                    continue
                 if not text:
                     if firsts:
                         yield self._game()
-                        tokens, firsts = self.tokens, self.firsts
+                        tokens, numbers, firsts = self.tokens, self.lines, self.firsts
                     continue
                 first = text[0]
                 if first == "[":
                     # [Name "value"] with a name met before and neither quote nor backslash
                     # in the value: what the regex would read, read by str.partition
                     name, quote, value = text[1:-2].partition(' "')
-                    if (quote and name in names and text[-2:] == '"]' and '"' not in value
+                    if not (quote and name in names and text[-2:] == '"]' and '"' not in value
                             and "\\" not in value):
-                        token = (_TAG_T, number, name, value, 0, 1)
+                        match = tag_line(text)
+                        if match is None:
+                            name = ""
+                        else:
+                            name, value = match.groups()
+                            if len(names) < 1024:
+                                names.add(name)
+                            if "\\" in value:
+                                value = _unescape(value)
+                    if name:
+                        token = _tag_token(name, value, 1)
                         tokens.append(token)
+                        numbers.append(number)
                         if name not in firsts:
                             firsts[name] = token
-                        continue
-                    match = tag_line(text)
-                    if match is not None:
-                        name, value = match.groups()
-                        if len(names) < 1024:
-                            names.add(name)
-                        if "\\" in value:
-                            value = _unescape(value)
-                        token = (_TAG_T, number, name, value, 0, 1)
-                        tokens.append(token)
-                        if name not in firsts:
-                            firsts[name] = token
+                        if len(known) >= 8192:
+                            known.clear()
+                        known[text] = token
                         continue
                 elif first == "%":
                     continue  # an escape line (PBN 2.4): directives for other programs
                 elif "[" not in text and "{" not in text and ";" not in text:
                     row = text.strip()
                     if row:
-                        tokens.append((_ROW_T, number, row, "", 0, 0))
+                        token = (_ROW_T, row, "", 0, 0)
+                        tokens.append(token)
+                        numbers.append(number)
+                        if len(known) >= 8192:
+                            known.clear()
+                        known[text] = token
                     elif firsts:
                         yield self._game()
-                        tokens, firsts = self.tokens, self.firsts
+                        tokens, numbers, firsts = self.tokens, self.lines, self.firsts
                     continue
             self.texts[number] = text
             new = lex(number, text)
             depth = lexer.depth
             tokens.extend(new)
+            numbers.extend([number] * len(new))
             for token in new:
-                if token[0] == _TAG_T and token[2] not in firsts:
-                    firsts[token[2]] = token
-        tokens.extend(lexer.close(number))
+                if token[0] == _TAG_T and token[1] not in firsts:
+                    firsts[token[1]] = token
+        for token, line in lexer.close(number):
+            tokens.append(token)
+            numbers.append(line)
         if firsts:
             yield self._game()
 
@@ -441,18 +481,19 @@ class _Reader(Generic[T]):
 
     def _game(self) -> T:
         tokens, self.tokens = self.tokens, []
+        numbers, self.lines = self.lines, []
         firsts, self.firsts = self.firsts, {}
         texts, self.texts = self.texts, {}
         visitor = self.visitor
-        first, last = tokens[0][1], tokens[-1][1]
-        visitor.begin_record(self.index, first)
+        visitor.begin_record(self.index, numbers[0])
         self.index += 1
 
-        own: dict[str, str] = {}
-        for name, token in firsts.items():
-            if name != "Note":
-                value = token[3]
-                own[name] = value if value[:1] != "#" else self._resolve(name, value, token[1])
+        own = {name: token[2] for name, token in firsts.items()}
+        own.pop("Note", None)
+        if "\0#" in "\0" + "\0".join(own.values()):  # a value starts with "#"
+            for name, value in own.items():
+                if value[:1] == "#":  # the first of the tokens equal to it is this one
+                    own[name] = self._resolve(name, value, numbers[tokens.index(firsts[name])])
         headers = self.headers
         inherited: dict[str, str] = (
             {n: v for n, v in headers.items() if n not in own} if headers else {})
@@ -469,17 +510,18 @@ class _Reader(Generic[T]):
                 visitor.section_row(name, row)
                 sections.setdefault(name, []).append(row)
 
-        self._walk(tokens, own, firsts, texts, sections)
+        self._walk(tokens, numbers, own, texts, sections)
         self.previous = {**inherited, **own}
         self.previous_sections = sections
         self.history.update(self.previous)
-        return visitor.end_record(last)
+        return visitor.end_record(numbers[-1])
 
-    def _walk(self, tokens: list[_Tok], own: dict[str, str], firsts: dict[str, _Tok],
+    def _walk(self, tokens: list[_Tok], numbers: list[int], own: dict[str, str],
               texts: dict[int, str], sections: dict[str, list[str]]) -> None:
         visitor = self.visitor
         tag = visitor.tag
         section_row = visitor.section_row
+        seen: set[str] = set()
         section: str | None = None
         table = False  # whether the section is a table, whose rows are kept
         rows: list[str] | None = None  # the table's rows in ``sections``
@@ -487,7 +529,7 @@ class _Reader(Generic[T]):
         play: _PlaySection | None = None
         after_play = False
         words: list[_Tok] = []
-        for token in tokens:
+        for token, line in zip(tokens, numbers, strict=True):
             kind = token[0]
             if kind == _TAG_T:
                 # a tag ends the section before it
@@ -498,70 +540,70 @@ class _Reader(Generic[T]):
                     play.finish()
                     play = None
                     after_play = True
-                name = token[2]
-                if name == "Note":
+                name, sort = token[1], token[3]
+                if sort == _NOTE:
                     section, table, rows = None, False, None
-                    note = split_note(token[3])
+                    note = split_note(token[2])
                     if note is None:
-                        visitor.problem(f"line {token[1]}: a Note without a number: "
-                                        f"{token[3]!r}")
+                        visitor.problem(f"line {line}: a Note without a number: {token[2]!r}")
                     elif after_play:
                         visitor.play_note(*note)
                     else:
                         visitor.note(*note)
-                elif firsts[name] is not token:
-                    visitor.problem(f"line {token[1]}: the {name} tag again; the first is kept")
+                elif name in seen:
+                    visitor.problem(f"line {line}: the {name} tag again; the first is kept")
                     section, table, rows = "", False, None  # its section is skipped quietly
                 else:
-                    section, table, rows = name, name.endswith("Table"), None  # _is_table
+                    seen.add(name)
+                    section, table, rows = name, sort == _TABLE, None
                     tag(name, own[name])
-                    if name == "Auction":
+                    if sort == _AUCTION:
                         auction = _AuctionSection(visitor)
-                    elif name == "Play":
+                    elif sort == _PLAY:
                         try:
                             leader: Seat | None = Seat.from_str(own[name])
                         except InvalidNotationError:
                             leader = None
                         play = _PlaySection(visitor, leader)
-                        if token[5]:
-                            play.line = token[1]  # the end of the tag's line
+                        if token[4]:
+                            play.line = line  # the end of the tag's line
             elif kind == _ROW_T:
                 if auction is not None:
-                    auction.row(token[2], token[1])
+                    auction.row(token[1], line)
                 elif play is not None:
-                    play.whole_row(token[2], token[1])
+                    play.whole_row(token[1], line)
                 elif table:
-                    row = token[2]
+                    row = token[1]
                     section_row(section, row)  # type: ignore[arg-type]
                     if rows is None:
                         rows = sections.setdefault(section, [])  # type: ignore[arg-type]
                     rows.append(row)
                 elif section != "":
-                    visitor.problem(f"line {token[1]}: text outside a section: {token[2]!r}")
+                    visitor.problem(f"line {line}: text outside a section: {token[1]!r}")
             elif kind == _WORD_T:
                 if auction is not None:
-                    auction.word(token[2], token[1])
+                    auction.word(token[1], line)
                 elif play is not None:
-                    play.word(token[2], token[1])
+                    play.word(token[1], line)
                 else:
                     words.append(token)
             elif kind == _EOL_T:
                 if play is not None:
-                    play.eol(token[1])
+                    play.eol(line)
                 if words:
-                    row = texts[token[1]][words[0][4]:words[-1][5]]
+                    row = texts[line][words[0][3]:words[-1][4]]
                     if table:
                         section_row(section, row)  # type: ignore[arg-type]
                         if rows is None:
                             rows = sections.setdefault(section, [])  # type: ignore[arg-type]
                         rows.append(row)
                     elif section != "":
-                        visitor.problem(f"line {token[1]}: text outside a section: {row!r}")
+                        visitor.problem(f"line {line}: text outside a section: {row!r}")
                     words = []
             elif kind == _COMMENT_T:
-                visitor.commentary(token[2])
+                visitor.commentary(token[1])
             else:  # _ERROR_T
-                visitor.problem(f"line {token[1]}: {token[2]}")
+                visitor.problem(f"line {line}: {token[1]}")
         if auction is not None:
             auction.finish()
         if play is not None:
