@@ -153,11 +153,11 @@ def split_note(value: str) -> tuple[int, str] | None:
     return int(match.group(1)), match.group(2).strip()
 
 
-# The tags that fill a field of the Record besides ``tags``.
-_FIELD_TAGS = frozenset({"Board", "Dealer", "Vulnerable", "Deal", "Auction", "Play",
-                         "Contract", "Declarer", "Result", "Score"})
+# The tags that fill a field of the Record besides ``tags``: read, or kept as they are.
+_PARSED_TAGS = frozenset({"Board", "Dealer", "Vulnerable", "Deal", "Auction", "Play"})
+_RAW_TAGS = frozenset({"Contract", "Declarer", "Result", "Score"})
 # The items of calls with nothing said about them, shared: an AuctionItem is frozen.
-_PLAIN_ITEMS: dict[Call, AuctionItem] = {}
+_PLAIN_ITEMS: dict[int, AuctionItem] = {}
 _VULNERABILITIES: dict[str, Vulnerability] = {}  # Vulnerability.from_str's answers, by text
 
 
@@ -184,7 +184,16 @@ class RecordBuilder(Visitor[Record]):
     def tag(self, name: str, value: str) -> None:
         record = self._record
         record.tags[name] = value
-        if name not in _FIELD_TAGS:
+        if name not in _PARSED_TAGS:
+            if name in _RAW_TAGS:
+                if name == "Contract":
+                    record.contract_tag = value
+                elif name == "Declarer":
+                    record.declarer_tag = value
+                elif name == "Result":
+                    record.result_tag = value
+                else:
+                    record.score_tag = value
             return
         text = value.strip()
         try:
@@ -202,27 +211,24 @@ class RecordBuilder(Visitor[Record]):
                 record.play_leader = Seat.from_str(text) if text and text != "?" else None
         except (InvalidNotationError, ValueError) as error:
             record.problems.append(f"{name} tag {value!r}: {error}")
-        if name == "Contract":
-            record.contract_tag = value
-        elif name == "Declarer":
-            record.declarer_tag = value
-        elif name == "Result":
-            record.result_tag = value
-        elif name == "Score":
-            record.score_tag = value
 
     def section_row(self, tag: str, row: str) -> None:
-        self._record.sections.setdefault(tag, []).append(row)
+        rows = self._record.sections.get(tag)
+        if rows is None:
+            self._record.sections[tag] = [row]
+        else:
+            rows.append(row)
 
     def call(self, call: Call, alert: bool, note_ref: int | None, nags: tuple[str, ...]) -> None:
         if alert or note_ref is not None or nags:
             self._record.auction.append(AuctionItem(call, alert, None, note_ref, nags))
             return
-        item = _PLAIN_ITEMS.get(call)
-        if item is None:
+        # by identity: calls hash slowly, and the readers give each call's one object
+        item = _PLAIN_ITEMS.get(id(call))
+        if item is None or item.call is not call:
             item = AuctionItem(call, alert, None, note_ref, nags)
             if len(_PLAIN_ITEMS) < 256:
-                _PLAIN_ITEMS[call] = item
+                _PLAIN_ITEMS[id(call)] = item  # the item keeps the call, so its id
         self._record.auction.append(item)
 
     def note(self, number: int, text: str) -> None:
