@@ -33,6 +33,9 @@ class Strain(enum.Enum):
 
     @classmethod
     def from_str(cls, text: str) -> Strain:
+        strain = _STRAIN_TEXTS.get(text)
+        if strain is not None:
+            return strain
         key = text.strip().upper()
         key = {"N": "NT", "SA": "NT", "ST": "NT", "♣": "C", "♦": "D", "♥": "H", "♠": "S"}.get(
             key, key)
@@ -57,6 +60,13 @@ class Strain(enum.Enum):
     @property
     def is_minor(self) -> bool:
         return self in (Strain.C, Strain.D)
+
+
+# Strain.from_str's answers for the usual texts, read the long way once here.
+_STRAIN_TEXTS: dict[str, Strain] = {}
+_STRAIN_TEXTS.update({text: Strain.from_str(text) for text in (
+    "C", "D", "H", "S", "NT", "N", "SA", "ST", "c", "d", "h", "s", "nt", "n", "sa", "st", "Nt",
+    "♣", "♦", "♥", "♠")})
 
 
 class Doubling(enum.Enum):
@@ -93,6 +103,9 @@ class Call:
 
     @classmethod
     def from_str(cls, text: str) -> Call:
+        call = _CALL_TEXTS.get(text)
+        if call is not None:
+            return call
         key = text.strip().upper()
         other = cls._OTHERS.get(key)
         if other == "P":
@@ -175,6 +188,15 @@ DOUBLE: Call = _Double()
 REDOUBLE: Call = _Redouble()
 
 ALL_BIDS: tuple[Bid, ...] = tuple(Bid(level, strain) for level in range(1, 8) for strain in Strain)
+
+# Call.from_str's answers for the usual texts, read the long way once here; a Bid is frozen, so
+# one object serves every reading of its text.
+_CALL_TEXTS: dict[str, Call] = {}
+_CALL_TEXTS.update({text: Call.from_str(text) for text in (
+    *(f"{level}{strain}" for level in range(1, 8)
+      for strain in ("C", "D", "H", "S", "NT", "N", "c", "d", "h", "s", "nt", "n")),
+    "P", "Pass", "PASS", "pass", "p", "X", "x", "XX", "xx", "Dbl", "DBL", "dbl", "Rdbl", "RDBL",
+    "rdbl", "D", "R", "Double", "Redouble")})
 
 
 @dataclass(frozen=True, slots=True)

@@ -223,6 +223,9 @@ class Card:
     @classmethod
     def from_str(cls, text: str) -> Card:
         """Parse ``"SQ"``, ``"sq"``, ``"S10"``, ``"♠Q"``, or rank first (``"QS"``, ``"10S"``)."""
+        card = _CARD_TEXTS.get(text)
+        if card is not None:
+            return card
         key = text.strip().upper()
         if len(key) < 2 or len(key) > 3:
             raise InvalidCardError(f"not a card: {text!r}")
@@ -243,6 +246,13 @@ class Card:
 
 
 Card.ALL = tuple(Card(suit, rank) for suit in Suit for rank in Rank)
+# Card.from_str's answers for the usual texts, either case, suit or rank first, each read the
+# long way once here.
+_CARD_TEXTS: dict[str, Card] = {}
+_CARD_TEXTS.update({
+    text: Card.from_str(text)
+    for suit in "CDHScdhs♣♦♥♠" for rank in (*"23456789TJQKAtjqka", "10")
+    for text in (suit + rank, rank + suit)})
 
 
 def full_deck() -> Iterator[Card]:
