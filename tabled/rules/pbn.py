@@ -93,6 +93,7 @@ def _tag_token(name: str, value: str, alone: int) -> _Tok:
             _PLAY if name == "Play" else _TABLE if _is_table(name) else _PLAIN)
     return (_TAG_T, name, value, sort, alone)
 
+
 # A line that is one tag and nothing else, as the lexer reads it: the common line, read by one
 # match instead of the lexer's walk.
 _TAG_LINE = re.compile(r'\[\s*([A-Za-z0-9_]+)\s*"([^"\\]*(?:\\.[^"\\]*)*)"\s*\]\s*')
@@ -176,7 +177,12 @@ _CALL_WORDS: dict[str, Call] = {}
 # The commonest note references, "=1=" and so on, and their numbers.
 _NOTE_WORDS: dict[str, int] = {f"={number}=": number for number in range(100)}
 # Words that are one card, as Card.from_str reads them; filled as met.
-_CARD_WORDS: dict[str, Card] = {}
+_CARD_WORDS: dict[str, Card] = {str(card): card for card in Card.ALL}
+# For each seat, by its value, the one-entry dict {seat: card} of each card as PBN writes it
+# ("SA"): a trick is merged from them, as merging dicts reuses their keys' hashes and a Seat
+# hashes in Python.
+_SEAT_CARDS: tuple[dict[str, dict[Seat, Card]], ...] = tuple(
+    {str(card): {seat: card} for card in Card.ALL} for seat in Seat)
 
 
 class _AuctionSection:
@@ -279,32 +285,35 @@ class _PlaySection:
         self.visitor = visitor
         self.leader = leader
         self.seats = None if leader is None else Seat.clockwise_from(leader)
+        self.parts = (None if self.seats is None else
+                      tuple(_SEAT_CARDS[seat.value] for seat in self.seats))  # by column
         self.row: list[Card | None] = []
         self.ended = False
         self.skipping = False
         self.line = 0
 
     def whole_row(self, text: str, line: int) -> None:
-        """A line of words and nothing else: most often four cards or "-", one trick."""
-        seats = self.seats
-        if text == "*" and seats is not None and not self.row:
-            self.ended = True  # as word("*") and eol() do
-            self.line = line
-            return
-        if seats is not None and not self.ended and not self.row:
+        """A line of words and nothing else: most often one trick, or "*"."""
+        parts, seats = self.parts, self.seats
+        if parts is not None and seats is not None and not self.row:
+            if text == "*":
+                self.ended = True  # as word("*") and eol() do
+                self.line = line
+                return
             words = text.split()
-            if len(words) == 4:
-                get = _CARD_WORDS.get
-                one, two, three, four = get(words[0]), get(words[1]), get(words[2]), get(words[3])
-                if one and two and three and four:  # four cards, one trick (a card is true)
-                    self.visitor.trick({seats[0]: one, seats[1]: two, seats[2]: three,
-                                        seats[3]: four})
+            if len(words) == 4 and not self.ended:
+                one, two, three, four = (parts[0].get(words[0]), parts[1].get(words[1]),
+                                         parts[2].get(words[2]), parts[3].get(words[3]))
+                if one and two and three and four:  # four cards as PBN writes them
+                    self.visitor.trick({**one, **two, **three, **four})
                     self.line = line
                     return
-                if ((one or words[0] == "-") and (two or words[1] == "-")
-                        and (three or words[2] == "-") and (four or words[3] == "-")):
-                    cards = zip(seats, (one, two, three, four), strict=True)
-                    self.visitor.trick({seat: card for seat, card in cards if card})
+                # other forms of cards, or "-" for a card not played
+                get = _CARD_WORDS.get
+                cards = (get(words[0]), get(words[1]), get(words[2]), get(words[3]))
+                if all(card or word == "-" for card, word in zip(cards, words, strict=True)):
+                    self.visitor.trick({seat: card for seat, card
+                                        in zip(seats, cards, strict=True) if card})
                     self.line = line
                     return
         for word in text.split():
