@@ -382,7 +382,7 @@ class _Reader(Generic[T]):
         self.visitor = visitor
         self.lexer = _Lexer()
         self.tokens: list[_Tok] = []
-        self.lines: list[int] = []  # the line of each token
+        self.numbers: list[int] = []  # the line of each token
         self.firsts: dict[str, _Tok] = {}  # the first tag token of each name among tokens
         self.texts: dict[int, str] = {}
         self.index = 0
@@ -398,7 +398,7 @@ class _Reader(Generic[T]):
         lexer = self.lexer
         lex = lexer.lex
         tag_line = _TAG_LINE.fullmatch
-        tokens, numbers, firsts = self.tokens, self.lines, self.firsts
+        tokens, numbers, firsts = self.tokens, self.numbers, self.firsts
         names = _TAG_NAMES
         known: dict[str, _Tok] = {}  # the token of each plain line read
         get = known.get
@@ -416,7 +416,7 @@ class _Reader(Generic[T]):
                 if not text:
                     if firsts:
                         yield self._game()
-                        tokens, numbers, firsts = self.tokens, self.lines, self.firsts
+                        tokens, numbers, firsts = self.tokens, self.numbers, self.firsts
                     continue
                 first = text[0]
                 if first == "[":
@@ -457,7 +457,7 @@ class _Reader(Generic[T]):
                         known[text] = token
                     elif firsts:
                         yield self._game()
-                        tokens, numbers, firsts = self.tokens, self.lines, self.firsts
+                        tokens, numbers, firsts = self.tokens, self.numbers, self.firsts
                     continue
             self.texts[number] = text
             new = lex(number, text)
@@ -490,7 +490,7 @@ class _Reader(Generic[T]):
 
     def _game(self) -> T:
         tokens, self.tokens = self.tokens, []
-        numbers, self.lines = self.lines, []
+        numbers, self.numbers = self.numbers, []
         firsts, self.firsts = self.firsts, {}
         texts, self.texts = self.texts, {}
         visitor = self.visitor
