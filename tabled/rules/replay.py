@@ -250,10 +250,7 @@ def _play_columns(tricks: Sequence[Mapping[Seat, Card]], play: Play,
                                     "are not part of the play")
                 return True
             number += 1
-            try:
-                play.play(card, seat)
-            except IllegalActionError as error:
-                problems.append(f"card {number} ({card}): {error}")
+            if not _play_one(play, card, seat, number, problems):
                 return True
     return True
 
