@@ -192,10 +192,6 @@ class Deal:
         """All four hands known and 13 cards each."""
         return len(self.hands) == 4 and all(len(h) == 13 for h in self.hands.values())
 
-    @property
-    def is_full(self) -> bool:
-        return self.is_complete_for_play
-
     def owner(self, card: Card) -> Seat | None:
         """Whose hand the card was dealt to, when known."""
         for seat, hand in self.hands.items():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -254,6 +253,3 @@ _CARD_TEXTS.update({
     for suit in "CDHScdhs♣♦♥♠" for rank in (*"23456789TJQKAtjqka", "10")
     for text in (suit + rank, rank + suit)})
 
-
-def full_deck() -> Iterator[Card]:
-    return iter(Card.ALL)
