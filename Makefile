@@ -13,7 +13,7 @@ lint:
 	$(PYTHON) -m ruff check .
 
 typecheck:
-	$(PYTHON) -m mypy --strict tabled/rules
+	$(PYTHON) -m mypy --strict tabled
 	$(PYTHON) -m mypy --strict hardware
 
 bench: setup

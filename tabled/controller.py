@@ -1,0 +1,419 @@
+"""From inputs to events: what a key, a scanned card or a server command means now.
+
+The controller reads the state and never changes it. For each input it answers with the
+events to append (each one checked with the laws engine first) and the notices to show; a
+refused input changes nothing and tells the seat why, naming the law. The keys and what
+they do in each phase are in docs/keypad.md.
+
+What a seat has typed but not confirmed (``SeatEntry``) is not an accepted input: it lives
+here, not in the journal, and a power cut forgets it.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabled.rules import (
+    DOUBLE,
+    PASS,
+    REDOUBLE,
+    Bid,
+    Call,
+    Card,
+    IllegalActionError,
+    Seat,
+    Strain,
+)
+
+from .state import BoardState, Phase, TableState
+from .wire import Command, Event
+
+LEVELS = {"1", "2", "3", "4", "5", "6", "7"}
+STRAINS = {"C": Strain.C, "D": Strain.D, "H": Strain.H, "S": Strain.S, "NT": Strain.NT}
+CALL_KEYS: dict[str, Call] = {"PASS": PASS, "X": DOUBLE, "XX": REDOUBLE}
+DIGITS = {"1": 1, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "C": 8, "D": 9, "S": 0}
+MAX_DIGITS = 9
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something to tell a seat: ``key`` names a text of tabled.i18n, ``law`` the law."""
+
+    key: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    law: str | None = None
+    error: bool = True
+
+
+@dataclass
+class SeatEntry:
+    keys: list[str] = field(default_factory=list)
+    replacing: bool = False  # Law 25A: the next call replaces this seat's unintended call
+    review: bool = False     # Law 20B: the seat is reviewing the auction
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """An event the controller wants appended: type, board and data."""
+
+    type: str
+    board: int | None
+    data: Mapping[str, Any]
+
+
+@dataclass
+class Outcome:
+    events: list[Proposed] = field(default_factory=list)
+    notices: dict[Seat, Notice] = field(default_factory=dict)
+    resend: tuple[int, int | None] | None = None  # a resend command's range
+    repeat: int | None = None  # a repeated command: the seq of the event that answered it
+
+    def tell(self, seats: Any, notice: Notice) -> Outcome:
+        for seat in seats:
+            self.notices[seat] = notice
+        return self
+
+
+def _refusal(error: IllegalActionError) -> Notice:
+    return Notice("law", {"reason": error.reason}, error.law)
+
+
+class Controller:
+    """Turns inputs into proposed events for one table. One thread calls it."""
+
+    def __init__(self, state: TableState, *,
+                 digit: Callable[[str], int | None] = DIGITS.get) -> None:
+        self.state = state
+        self.digit = digit
+        self.entries: dict[Seat, SeatEntry] = {seat: SeatEntry() for seat in Seat}
+
+    # -- keys ----------------------------------------------------------------------------------
+
+    def key(self, seat: Seat, key: str) -> Outcome:
+        entry = self.entries[seat]
+        if key == "DIR":
+            # Law 9B1(a): anyone may summon the director; the call goes out at once.
+            return Outcome([self._director(seat, "player")]).tell(
+                Seat, Notice("director_called", {"seat": str(seat)}, error=False))
+        if key == "INFO":
+            entry.review = not entry.review  # Law 20B: review the auction at one's turn
+            return Outcome()
+        phase = self.state.phase
+        handler = {
+            Phase.WAITING: self._waiting,
+            Phase.PLAYERS: self._players,
+            Phase.BOARD: self._choose_board,
+            Phase.SETUP: self._calling,
+            Phase.AUCTION: self._calling,
+            Phase.LEAD: self._playing,
+            Phase.PLAY: self._playing,
+            Phase.RESULT: self._result,
+            Phase.ROUND_END: self._round_end,
+        }[phase]
+        return handler(seat, key, entry)
+
+    def _director(self, seat: Seat | None, reason: str, law: str | None = None,
+                  detail: str | None = None) -> Proposed:
+        data: dict[str, Any] = {"seat": None if seat is None else str(seat), "reason": reason}
+        if law:
+            data["law"] = law
+        if detail:
+            data["detail"] = detail[:200]
+        return Proposed("director", self._board_number(), data)
+
+    def _board_number(self) -> int | None:
+        return None if self.state.board is None else self.state.board.number
+
+    def _waiting(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+        return Outcome().tell([seat], Notice("waiting", error=False))
+
+    def _number(self, seat: Seat, key: str, entry: SeatEntry) -> tuple[bool, int | None]:
+        """Digit entry: (confirmed, number). UNDO rubs out the last digit."""
+        if key == "UNDO":
+            if entry.keys:
+                entry.keys.pop()
+            return False, None
+        if key == "OK":
+            digits = "".join(str(self.digit(k)) for k in entry.keys)
+            entry.keys.clear()
+            return True, int(digits) if digits else None
+        if self.digit(key) is not None and len(entry.keys) < MAX_DIGITS:
+            entry.keys.append(key)
+        return False, None
+
+    def _players(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+        done, number = self._number(seat, key, entry)
+        if not done:
+            return Outcome()
+        if number == 0:
+            return Outcome().tell([seat], Notice("bad_number"))
+        return Outcome([Proposed("player", None, {"seat": str(seat), "number": number})])
+
+    def _choose_board(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+        done, number = self._number(seat, key, entry)
+        if not done:
+            return Outcome()
+        state = self.state
+        if number is None:
+            number = state.next_board()
+        if number is None or number not in state.boards_left:
+            return Outcome().tell([seat], Notice("not_this_round", {"board": number}))
+        dealer, vulnerability = state.board_facts(number)
+        return Outcome([Proposed("board", number, {"board": number, "dealer": str(dealer),
+                                                   "vul": str(vulnerability)})])
+
+    # -- the auction ---------------------------------------------------------------------------
+
+    def _entered_call(self, entry: SeatEntry) -> Call | None:
+        keys = entry.keys
+        if len(keys) == 1 and keys[0] in CALL_KEYS:
+            return CALL_KEYS[keys[0]]
+        if len(keys) == 2 and keys[0] in LEVELS and keys[1] in STRAINS:
+            return Bid(int(keys[0]), STRAINS[keys[1]])
+        return None
+
+    def _calling(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+        board = self.state.board
+        assert board is not None
+        if key in LEVELS:
+            entry.keys = [key]
+        elif key in STRAINS:
+            if not entry.keys or entry.keys[0] not in LEVELS:
+                return Outcome().tell([seat], Notice("level_first"))
+            entry.keys = [entry.keys[0], key]
+        elif key in CALL_KEYS:
+            entry.keys = [key]
+        elif key == "UNDO":
+            return self._undo_call(seat, entry, board)
+        elif key == "ALERT":
+            return self._alert(seat, board)
+        elif key == "OK":
+            return self._confirm_call(seat, entry, board)
+        return Outcome()
+
+    def _undo_call(self, seat: Seat, entry: SeatEntry, board: BoardState) -> Outcome:
+        if entry.keys:
+            entry.keys.clear()
+            return Outcome()
+        # Law 25A: an unintended call may be replaced until partner calls (25A1-2) or, at the
+        # end of the auction, until the opening lead is faced (25A3).
+        if board.cards or board.auction.can_replace(seat) is None:
+            return Outcome().tell([seat], Notice("law", {"reason": "change"}, "25A"))
+        entry.replacing = True
+        return Outcome().tell([seat], Notice("replace", error=False))
+
+    def _alert(self, seat: Seat, board: BoardState) -> Outcome:
+        entries = board.auction.entries
+        # Law 20F/alert norms: the caller's partner alerts, at once, before the next call.
+        if not entries or entries[-1].seat is not seat.partner:
+            return Outcome().tell([seat], Notice("alert_partner"))
+        if entries[-1].alert:
+            return Outcome()
+        return Outcome([Proposed("alert", board.number,
+                                 {"seat": str(seat), "index": len(entries) - 1})])
+
+    def _confirm_call(self, seat: Seat, entry: SeatEntry, board: BoardState) -> Outcome:
+        call = self._entered_call(entry)
+        if call is None:
+            return Outcome().tell([seat], Notice("enter_call"))
+        entry.keys.clear()
+        try:
+            if entry.replacing:
+                trial = board.auction.copy()
+                trial.replace_call(seat, call)  # Law 25A
+                entry.replacing = False
+                return Outcome([Proposed("change", board.number,
+                                         {"seat": str(seat), "call": str(call)})])
+            board.auction.check(call, seat)
+        except IllegalActionError as error:
+            return Outcome().tell([seat], _refusal(error))
+        return Outcome([Proposed("call", board.number, {"seat": str(seat), "call": str(call)})])
+
+    # -- the play ------------------------------------------------------------------------------
+
+    def _playing(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+        board = self.state.board
+        assert board is not None and board.play is not None
+        play = board.play
+        claim = play.claim
+        if claim is not None:
+            return self._claim_answer(seat, key, board)
+        if not board.cards and key in ("UNDO", "OK") and (entry.replacing or key == "UNDO"):
+            return self._calling(seat, key, entry)  # Law 25A3: until the lead is faced
+        if entry.replacing and (key in LEVELS or key in STRAINS or key in CALL_KEYS):
+            return self._calling(seat, key, entry)
+        done, tricks = self._number(seat, key, entry)
+        if not done:
+            return Outcome()
+        if tricks is None:
+            return Outcome().tell([seat], Notice("claim_how"))
+        trial = copy.deepcopy(play)
+        try:
+            trial.make_claim(seat, tricks)  # Law 68
+        except IllegalActionError as error:
+            return Outcome().tell([seat], _refusal(error))
+        return Outcome([Proposed("claim", board.number,
+                                 {"seat": str(seat), "tricks": tricks})]).tell(
+            Seat, Notice("claimed", {"seat": str(seat), "tricks": tricks}, error=False))
+
+    def _claim_answer(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        assert board.play is not None
+        if key not in ("OK", "UNDO"):
+            return Outcome()
+        agree = key == "OK"
+        trial = copy.deepcopy(board.play)
+        try:
+            claim = trial.respond_to_claim(seat, agree)  # Laws 68B2, 69A
+        except IllegalActionError as error:
+            return Outcome().tell([seat], _refusal(error))
+        events = [Proposed("claim_answer", board.number, {"seat": str(seat), "agree": agree})]
+        if trial.claim is claim and claim.state.value == "disputed":
+            # Law 68D: play stops and the director is summoned.
+            events.append(self._director(seat, "claim", "68D",
+                                         f"{seat} disputes {claim.seat}'s claim of "
+                                         f"{claim.tricks}"))
+        return Outcome(events)
+
+    def _result(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+        board = self.state.board
+        assert board is not None
+        if key != "OK":
+            return Outcome().tell([seat], Notice("confirm_how", error=False))
+        if seat in board.confirmed:
+            return Outcome()
+        return Outcome([Proposed("confirm", board.number, {"seat": str(seat)})])
+
+    def _round_end(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+        return Outcome().tell([seat], Notice("round_over", error=False))
+
+    # -- cards ---------------------------------------------------------------------------------
+
+    def card(self, card: Card | None, reader_seat: Seat | None) -> Outcome:
+        phase = self.state.phase
+        if card is None:
+            return Outcome().tell(Seat, Notice("unknown_card"))
+        board = self.state.board
+        if phase is Phase.SETUP and board is not None:
+            return self._hand_scan(card, reader_seat, board)
+        if phase in (Phase.LEAD, Phase.PLAY) and board is not None:
+            return self._card_played(card, reader_seat, board)
+        return Outcome().tell(Seat, Notice("no_card_now", {"card": str(card)}))
+
+    def _hand_scan(self, card: Card, reader_seat: Seat | None, board: BoardState) -> Outcome:
+        seat = reader_seat
+        if seat is None:  # one reader: hands are scanned in turn, North first
+            seat = next((s for s in Seat if len(board.scans[s]) < 13), None)
+            if seat is None:
+                return Outcome()
+        scanned = board.scanned_owner(card)
+        if scanned is seat:
+            return Outcome()  # the same card read twice
+        known = next((s for s, hand in board.known.items() if card in hand), None)
+        problem: str | None = None
+        if scanned is not None:
+            problem = f"{card} scanned in {scanned}'s hand and in {seat}'s"
+        elif known is not None and known is not seat:
+            problem = f"{card} scanned in {seat}'s hand; the board has it in {known}'s"
+        elif seat in board.known and card not in board.known[seat]:
+            problem = f"{card} scanned in {seat}'s hand; the board does not have it there"
+        elif len(board.scans[seat]) >= 13:
+            problem = f"a fourteenth card ({card}) scanned in {seat}'s hand"
+        if problem is None:
+            return Outcome([Proposed("hand_card", board.number,
+                                     {"seat": str(seat), "card": str(card)})])
+        # Laws 15 and 87: a wrong board or a fouled board; the director decides.
+        outcome = Outcome().tell(Seat, Notice("fouled", {"detail": problem}, "87"))
+        if not any(c.reason == "fouled_board" for c in self.state.open_director_calls):
+            outcome.events.append(self._director(seat, "fouled_board", "87", problem))
+        return outcome
+
+    def _card_played(self, card: Card, reader_seat: Seat | None,
+                     board: BoardState) -> Outcome:
+        play = board.play
+        assert play is not None
+        # The known hands say whose card it is; otherwise the reader's slot, or the turn.
+        seat = play.owner(card) or reader_seat or play.turn
+        try:
+            play.check(card, seat)
+        except IllegalActionError as error:
+            outcome = Outcome().tell(Seat, _refusal(error))
+            if error.law in ("54", "55", "56"):
+                # A lead out of turn gives the opponents options: the director explains them.
+                outcome.events.append(self._director(seat, "lead_out_of_turn", error.law,
+                                                     error.reason))
+            return outcome
+        assert seat is not None
+        return Outcome([Proposed("card", board.number, {"seat": str(seat), "card": str(card)})])
+
+    # -- what follows from an event ------------------------------------------------------------
+
+    def follow_up(self) -> list[Proposed]:
+        """Events the laws add after the last one: the result once the play is over, the
+        director once a revoke comes to light."""
+        state = self.state
+        board = state.board
+        if board is None:
+            return []
+        if board.result is None:
+            result = state.board_result()
+            if result is not None:
+                return [Proposed("result", board.number, {
+                    "contract": result.contract_text, "score_ns": result.score_ns,
+                    "declarer": None if result.declarer is None else str(result.declarer),
+                    "tricks": result.tricks})]
+        play = board.play
+        if play is not None:
+            for revoke in play.revokes:
+                detail = f"{revoke.seat} revoked on trick {revoke.trick + 1} ({revoke.card})"
+                if not any(c.detail == detail for c in state.director_calls):
+                    # Law 64: the director settles the rectification at the end of play.
+                    return [self._director(None, "revoke", "61", detail)]
+        return []
+
+    # -- commands from the server --------------------------------------------------------------
+
+    def command(self, command: Command) -> Outcome:
+        state = self.state
+        answered = state.commands.get(command.id)
+        if answered is not None:
+            return Outcome(repeat=answered)  # idempotent: the same answer again
+        if command.type == "resend":
+            return Outcome(resend=(command.data["since"], command.data.get("until")))
+        if command.type == "assign":
+            busy = state.board is not None and state.phase is not Phase.RESULT
+            if busy:
+                return self._refuse(command, f"board {state.board.number if state.board else ''}"
+                                             " is being played; end the round first")
+            return Outcome([Proposed("assign", None, {"cmd": command.id, **command.data})])
+        reason = self._ruling_refusal(command.data)
+        if reason is not None:
+            return self._refuse(command, reason)
+        return Outcome([Proposed("ruling", self._board_number(),
+                                 {"cmd": command.id, **command.data})]).tell(
+            Seat, Notice("ruling", {"kind": command.data["kind"]}, error=False))
+
+    def _refuse(self, command: Command, reason: str) -> Outcome:
+        return Outcome([Proposed("refused", self._board_number(),
+                                 {"cmd": command.id, "reason": reason})])
+
+    def _ruling_refusal(self, data: Mapping[str, Any]) -> str | None:
+        """Why this ruling cannot be applied now, or None. A trial copy takes it first."""
+        kind = data["kind"]
+        if kind in ("director_ack", "end_round"):
+            return None
+        board = self.state.board
+        if board is None:
+            return "no board on the table"
+        trial = copy.deepcopy(self.state)
+        trial.commands.clear()
+        try:
+            trial.apply(Event(trial.seq + 1, "ruling", 0.0, board.number,
+                              {"cmd": "trial", **data}))
+        except (IllegalActionError, ValueError, KeyError, TypeError, RuntimeError) as error:
+            return f"{kind}: {error}"
+        if kind in ("take_back", "require_pass") and board.cards:
+            return f"{kind}: the play has started"
+        return None

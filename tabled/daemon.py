@@ -1,0 +1,254 @@
+"""The table daemon: one thread owns the table; everything else talks to it through a queue.
+
+Drivers (keypads, card reader) and the MQTT uplink put inputs on ``inbox``; the table thread
+takes them one at a time: the controller decides what an input means, each accepted event is
+appended to the journal (durably) before it is applied to the state, then published, and the
+displays are redrawn from the views. Nothing else touches the state.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from hardware.display import SeatDisplay
+from hardware.events import CardEvent, KeyEvent, ReaderMessage, ReaderStatus
+from hardware.feedback import Feedback
+from tabled.rules import Seat
+
+from .controller import Controller, Notice, Outcome, Proposed
+from .journal import Journal, JournalError
+from .state import TableState
+from .views import seat_view
+from .wire import Command, Event
+
+log = logging.getLogger("bidbox.table")
+
+
+@dataclass(frozen=True)
+class Acked:
+    """The broker acknowledged the publish with this message id (paho's mid)."""
+
+    mid: int
+
+
+@dataclass(frozen=True)
+class LinkStatus:
+    connected: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class BadCommand:
+    reason: str
+
+
+class Stop:
+    """Put on the inbox to end the table thread."""
+
+
+class Publisher(Protocol):
+    """What the daemon needs of the MQTT side (tabled.uplink.Uplink)."""
+
+    def publish_event(self, event: Event) -> int | None:
+        """Queue ``event`` for QoS 1 delivery; the message id to expect in ``Acked``."""
+
+    def publish_state(self, snapshot: Mapping[str, Any]) -> None: ...
+
+
+def snapshot(state: TableState) -> dict[str, Any]:
+    """The retained state: where the table is, with no hidden information (no hands, no
+    alert explanations, no calls or cards)."""
+    board = state.board
+    value: dict[str, Any] = {
+        "seq": state.seq, "ts": state.last_ts, "phase": state.phase.value,
+        "round": None if state.assignment is None else state.assignment.round,
+        "board": None if board is None else board.number,
+        "boards_done": len(state.results),
+        "boards_left": len(state.boards_left),
+        "director": len(state.open_director_calls),
+    }
+    if board is not None:
+        value["calls"] = len(board.auction)
+        value["cards"] = len(board.cards)
+    return value
+
+
+class TableDaemon:
+    """The table thread and what it owns: state, controller, journal, displays."""
+
+    def __init__(self, journal: Journal, *, displays: Mapping[Seat, SeatDisplay] | None = None,
+                 feedback: Feedback | None = None, publisher: Publisher | None = None,
+                 language: str = "en", clock: Callable[[], float] = time.time,
+                 digit: Callable[[str], int | None] | None = None) -> None:
+        self.journal = journal
+        self.inbox: queue.Queue[Any] = queue.Queue()
+        self.displays = dict(displays or {})
+        self.feedback = feedback
+        self.publisher = publisher
+        self.language = language
+        self.clock = clock
+        self.state = TableState.replay(journal.events())
+        self.controller = (Controller(self.state) if digit is None
+                           else Controller(self.state, digit=digit))
+        self.notices: dict[Seat, Notice] = {}
+        self.inflight: dict[int, int] = {}  # paho mid -> event seq
+        self.connected = False
+        self.handled = 0          # items taken from the inbox
+        self.inputs = 0           # of which keys and cards: simulators wait on this
+        self.refused = 0          # inputs refused with a notice
+        self.changed = threading.Condition()
+        self._shown: dict[Seat, list[str]] = {}
+        self._thread: threading.Thread | None = None
+
+    # -- life cycle ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Resume: publish what the broker never acknowledged, redraw, take inputs."""
+        self.resend_outbox()
+        self.publish_state()
+        self.redraw()
+        self._thread = threading.Thread(target=self.run, name="table", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.inbox.put(Stop())
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def run(self) -> None:
+        while True:
+            item = self.inbox.get()
+            if isinstance(item, Stop):
+                return
+            with self.changed:
+                try:
+                    self.handle(item)
+                except Exception:  # the table keeps working; the log says what went wrong
+                    log.exception("table: input %r failed", item)
+                self.handled += 1
+                self.changed.notify_all()
+
+    def wait_for(self, predicate: Callable[[TableState], bool], timeout: float = 10.0) -> bool:
+        """Block until ``predicate(state)`` holds after some input (simulators, tests)."""
+        with self.changed:
+            return self.changed.wait_for(lambda: predicate(self.state), timeout)
+
+    # -- inputs --------------------------------------------------------------------------------
+
+    def handle(self, item: Any) -> None:
+        if isinstance(item, KeyEvent | CardEvent):
+            self.inputs += 1
+        if isinstance(item, KeyEvent):
+            if item.pressed and not item.repeat:
+                self.notices.pop(item.seat, None)
+                self.apply(self.controller.key(item.seat, item.key))
+        elif isinstance(item, CardEvent):
+            self.apply(self.controller.card(item.card, item.seat))
+        elif isinstance(item, Command):
+            self.apply(self.controller.command(item))
+        elif isinstance(item, Acked):
+            self.acknowledge([item.mid])
+        elif isinstance(item, LinkStatus):
+            self.connected = item.connected
+            log.info("broker %s %s", "connected" if item.connected else "lost", item.reason)
+        elif isinstance(item, BadCommand):
+            log.warning("refused a command: %s", item.reason)
+        elif isinstance(item, ReaderStatus):
+            log.warning("card reader %s %s", item.url,
+                        "connected" if item.connected else "disconnected")
+        elif isinstance(item, ReaderMessage):
+            log.info("card reader says %s", item.message)
+        else:
+            log.warning("table: unknown input %r", item)
+
+    def apply(self, outcome: Outcome) -> None:
+        """Append each proposed event durably, apply it, then the events the laws add."""
+        accepted = 0
+        pending = list(outcome.events)
+        try:
+            while pending:
+                self.append(pending.pop(0))
+                accepted += 1
+                pending.extend(self.controller.follow_up())
+        except JournalError as error:
+            log.error("journal: %s", error)
+            outcome.notices.update({seat: Notice("journal_full") for seat in Seat})
+        if outcome.repeat is not None:
+            self.republish(outcome.repeat, outcome.repeat)
+        if outcome.resend is not None:
+            self.republish(*outcome.resend)
+        if accepted:
+            self.notices = {}
+            self.publish_state()
+        self.notices.update(outcome.notices)
+        self.signal(accepted, outcome)
+        self.redraw()
+
+    def append(self, proposed: Proposed) -> Event:
+        event = self.journal.append(proposed.type, proposed.board, proposed.data, self.clock())
+        self.state.apply(event)
+        self.publish(event)
+        return event
+
+    def signal(self, accepted: int, outcome: Outcome) -> None:
+        errors = any(n.error for n in outcome.notices.values())
+        if errors:
+            self.refused += 1
+        if self.feedback is None:
+            return
+        if any(e.type == "director" for e in outcome.events):
+            self.feedback.attention()
+        elif errors:
+            self.feedback.error()
+        elif accepted:
+            self.feedback.ok()
+
+    # -- displays ------------------------------------------------------------------------------
+
+    def view(self, seat: Seat) -> list[str]:
+        return seat_view(seat, self.state, self.controller.entries[seat], self.notices.get(seat),
+                         self.language)
+
+    def redraw(self) -> None:
+        for seat, display in self.displays.items():
+            lines = self.view(seat)
+            if self._shown.get(seat) != lines:
+                display.show(lines)
+                self._shown[seat] = lines
+
+    # -- the uplink ----------------------------------------------------------------------------
+
+    def publish(self, event: Event) -> None:
+        if self.publisher is None:
+            return
+        mid = self.publisher.publish_event(event)
+        if mid is not None:
+            self.inflight[mid] = event.seq
+
+    def publish_state(self) -> None:
+        if self.publisher is not None:
+            self.publisher.publish_state(snapshot(self.state))
+
+    def acknowledge(self, mids: list[int]) -> None:
+        seqs = [seq for seq in (self.inflight.pop(mid, None) for mid in mids) if seq]
+        try:
+            self.journal.acknowledge(seqs)
+        except JournalError as error:
+            log.error("journal: %s (they go out again after a restart)", error)
+
+    def resend_outbox(self) -> None:
+        """After a restart: every event the broker never acknowledged, in order."""
+        for event in self.journal.unacknowledged():
+            self.publish(event)
+
+    def republish(self, since: int, until: int | None) -> None:
+        """The server asked again for events ``since..until`` (both included)."""
+        for event in self.journal.events(max(0, since - 1), until):
+            self.publish(event)

@@ -1,0 +1,131 @@
+"""What the seat displays say, in English and Spanish.
+
+Texts are short: a display line is twenty characters. Bridge terms follow the federation's
+usage: Paso, Doblo, Redoblo, Sin Triunfo (ST); the seats keep their letters N E S O(W).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+LANGUAGES = ("en", "es")
+
+TEXTS: dict[str, tuple[str, str]] = {
+    # key: (English, Spanish)
+    "waiting": ("Waiting for the", "Esperando al"),
+    "waiting2": ("director's round", "director (ronda)"),
+    "round": ("Round {round}", "Ronda {round}"),
+    "pairs": ("NS {ns}  EW {ew}", "NS {ns}  EO {ew}"),
+    "player_number": ("Your player number", "Su n. de jugador"),
+    "player_done": ("Player {number}", "Jugador {number}"),
+    "player_skip": ("Player -", "Jugador -"),
+    "board_ask": ("Board? OK = {board}", "Tablero? OK = {board}"),
+    "board": ("Bd {board} Dlr {dealer}", "Tab {board} Da {dealer}"),
+    "vul": ("Vul {vul}", "Vul {vul}"),
+    "scan_or_call": ("Scan hand or call", "Escanee o declare"),
+    "scanned": ("Scanned {count}/13", "Escaneadas {count}/13"),
+    "your_call": ("Your call", "Su turno"),
+    "turn": ("Turn: {seat}", "Turno: {seat}"),
+    "contract": ("{contract} by {declarer}", "{contract} por {declarer}"),
+    "your_lead": ("Your lead", "Su salida"),
+    "lead_by": ("Lead: {seat}", "Sale: {seat}"),
+    "dummy_turn": ("Play from dummy", "Juegue del muerto"),
+    "your_card": ("Your card", "Su carta"),
+    "tricks": ("NS {ns} EW {ew}", "NS {ns} EO {ew}"),
+    "claim_open": ("{seat} claims {tricks}", "{seat} reclama {tricks}"),
+    "claim_ask": ("OK agree UNDO no", "OK acepta UNDO no"),
+    "claim_director": ("Claim: director", "Reclamo: director"),
+    "result": ("{contract} {declarer} {tricks}", "{contract} {declarer} {tricks}"),
+    "passed_out": ("Passed out", "Todos pasan"),
+    "score": ("NS {score}", "NS {score}"),
+    "confirm": ("OK to confirm", "OK para confirmar"),
+    "confirmed": ("Confirmed", "Confirmado"),
+    "round_over": ("Round over", "Fin de ronda"),
+    "move_ns": ("NS {where}", "NS {where}"),
+    "move_ew": ("EW {where}", "EO {where}"),
+    "move_boards": ("Boards {where}", "Tableros {where}"),
+    "stay": ("stay", "se quedan"),
+    "to_table": ("to table {table}", "a mesa {table}"),
+    "director_open": ("Director called", "Director llamado"),
+    "director_called": ("Director! ({seat})", "Director! ({seat})"),
+    "ruling": ("Ruling: {kind}", "Decision: {kind}"),
+    "replace": ("Enter intended call", "Declare la correcta"),
+    "level_first": ("Level first", "Primero el nivel"),
+    "enter_call": ("Enter a call", "Entre una voz"),
+    "alert_partner": ("Alert partner's call", "Alerte al companero"),
+    "claim_how": ("Tricks, then OK", "Bazas y luego OK"),
+    "claimed": ("{seat} claims {tricks}", "{seat} reclama {tricks}"),
+    "confirm_how": ("OK confirms; DIR", "OK confirma; DIR"),
+    "bad_number": ("Not a number", "Numero no valido"),
+    "not_this_round": ("Board {board}: no", "Tablero {board}: no"),
+    "unknown_card": ("Card not known", "Carta desconocida"),
+    "no_card_now": ("No card now", "Ahora no hay carta"),
+    "fouled": ("Fouled board? Dir", "Tablero erroneo? Dir"),
+    "journal_full": ("DISK FULL: director", "DISCO LLENO: director"),
+    "law": ("Not allowed", "No permitido"),
+    "auction": ("Auction", "Subasta"),
+}
+
+#: Why the laws refused something, by the law the engine names: short enough for a line.
+LAW_TEXTS: dict[str, tuple[str, str]] = {
+    "25": ("Change: UNDO first", "Cambio: UNDO antes"),
+    "25A": ("Too late to change", "Ya no puede cambiar"),
+    "25A2": ("Too late to change", "Ya no puede cambiar"),
+    "27": ("Insufficient bid", "Voz insuficiente"),
+    "30": ("Not your turn", "No es su turno"),
+    "31": ("Not your turn", "No es su turno"),
+    "32": ("Not your turn", "No es su turno"),
+    "36": ("Cannot double that", "Doblo no permitido"),
+    "37": ("You must pass", "Debe pasar"),
+    "38": ("No such bid", "Voz imposible"),
+    "39": ("Auction is over", "Subasta terminada"),
+    "26": ("Lead restricted", "Salida restringida"),
+    "44": ("Play is over", "Juego terminado"),
+    "44C": ("Follow suit", "Asista al palo"),
+    "45A": ("Wrong hand", "Mano equivocada"),
+    "54": ("Lead out of turn", "Salida fuera turno"),
+    "55": ("Lead out of turn", "Salida fuera turno"),
+    "56": ("Lead out of turn", "Salida fuera turno"),
+    "57": ("Not this hand's turn", "No es su turno"),
+    "68": ("Claim not allowed", "Reclamo no valido"),
+    "68D": ("Play stopped: claim", "Juego parado"),
+    "69": ("No claim to answer", "Sin reclamo"),
+    "69A": ("Not yours to answer", "No le toca"),
+    "43A1(c)": ("Dummy cannot claim", "Muerto no reclama"),
+    "87": ("Fouled board? Dir", "Tablero erroneo? Dir"),
+}
+
+_CALLS_ES = {"Pass": "Paso", "X": "Doblo", "XX": "Redoblo"}
+_SEATS_ES = {"W": "O"}
+
+
+def text(key: str, language: str, **args: Any) -> str:
+    english, spanish = TEXTS[key]
+    template = spanish if language == "es" else english
+    return template.format(**args)
+
+
+def law_text(law: str | None, language: str) -> str:
+    english, spanish = LAW_TEXTS.get(law or "", TEXTS["law"])
+    words = spanish if language == "es" else english
+    return f"{words} L{law}" if law else words
+
+
+def seat(name: str, language: str) -> str:
+    return _SEATS_ES.get(name, name) if language == "es" else name
+
+
+def call(name: str, language: str, *, short: bool = True) -> str:
+    """A call as the display writes it: ``1NT`` / ``1ST``, ``Pass`` / ``Paso``."""
+    if language != "es":
+        return "P" if short and name == "Pass" else name
+    if short:
+        return {"Pass": "P"}.get(name, name.replace("NT", "ST"))
+    return _CALLS_ES.get(name, name.replace("NT", "ST"))
+
+
+def fill(template: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """Localise the seat letters among a notice's arguments."""
+    return {k: seat(v, language) if k == "seat" and isinstance(v, str) else v
+            for k, v in template.items()}

@@ -1,0 +1,378 @@
+"""The table's state: nothing but the replay of its journal.
+
+``TableState.apply(event)`` is the only way state changes, and ``TableState.replay(events)``
+rebuilds it after a restart, so a table that lost power comes back exactly where it was.
+The laws are the engine's (tabled.rules): applying an event that the engine would refuse
+raises, which means the journal is corrupt, never that a player did something wrong (the
+controller checks every input before it becomes an event).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabled.rules import (
+    Board,
+    Call,
+    Card,
+    Contract,
+    Deal,
+    Seat,
+    Side,
+    Suit,
+    Vulnerability,
+    format_contract,
+    parse_contract,
+)
+from tabled.rules.auction import Auction, PassScope
+from tabled.rules.play import ClaimState, LeadRestriction, Play
+from tabled.rules.scoring import score_ns
+
+from .wire import Event
+
+
+class Phase(enum.StrEnum):
+    WAITING = "waiting"      # no round assigned yet
+    PLAYERS = "players"      # round assigned: players enter their numbers
+    BOARD = "board"          # choose the next board of the round
+    SETUP = "setup"          # board on the table: hands may be scanned; dealer calls first
+    AUCTION = "auction"
+    LEAD = "lead"            # auction over: waiting for the opening lead (questions now)
+    PLAY = "play"
+    RESULT = "result"        # the result, waiting for a player of each side to confirm
+    ROUND_END = "round_end"  # every board of the round played: movement guidance
+
+
+class StateError(RuntimeError):
+    """An event that cannot follow the state: the journal is not a log this code wrote."""
+
+
+@dataclass(frozen=True)
+class Guidance:
+    """Where each part goes after the round: a table number, or None to stay."""
+
+    ns: int | None = None
+    ew: int | None = None
+    boards: int | None = None
+
+
+@dataclass
+class Assignment:
+    cmd: str
+    round: int
+    ns: int
+    ew: int
+    boards: tuple[int, ...]
+    section: str = ""
+    deals: dict[int, Deal] = field(default_factory=dict)
+    guidance: Guidance | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    board: int
+    contract: Contract | None
+    declarer: Seat | None
+    tricks: int | None
+    score_ns: int
+    adjusted: str | None = None
+
+    @property
+    def contract_text(self) -> str:
+        return "Pass" if self.contract is None else format_contract(self.contract)
+
+
+@dataclass
+class DirectorCall:
+    seq: int
+    seat: Seat | None
+    reason: str
+    law: str | None
+    detail: str | None
+    ts: float
+    acknowledged: bool = False
+
+
+@dataclass
+class BoardState:
+    number: int
+    dealer: Seat
+    vulnerability: Vulnerability
+    known: dict[Seat, frozenset[Card]]
+    scans: dict[Seat, list[Card]] = field(default_factory=lambda: {s: [] for s in Seat})
+    auction: Auction = field(init=False)
+    play: Play | None = None
+    cards: list[tuple[Seat, Card]] = field(default_factory=list)
+    lead_restrictions: list[LeadRestriction] = field(default_factory=list)
+    result: Result | None = None
+    confirmed: set[Seat] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.auction = Auction(self.dealer)
+
+    @property
+    def deal(self) -> Deal:
+        return Deal(dict(self.known))
+
+    def scanned_owner(self, card: Card) -> Seat | None:
+        for seat, cards in self.scans.items():
+            if card in cards:
+                return seat
+        return None
+
+    def start_play(self) -> None:
+        contract, declarer = self.auction.contract, self.auction.declarer
+        if contract is None or declarer is None:
+            raise StateError("no contract to play")
+        # Law 44C can only be enforced for hands the table knows; with unknown hands a revoke
+        # stands until evidence shows it (Laws 61-64).
+        self.play = Play(contract, declarer, self.deal,
+                         lead_restrictions=tuple(self.lead_restrictions))
+
+    def replay_cards(self) -> None:
+        """Rebuild the play from its cards (after the director takes cards back)."""
+        self.start_play()
+        assert self.play is not None
+        for seat, card in self.cards:
+            self.play.play(card, seat)
+
+
+@dataclass
+class TableState:
+    seq: int = 0
+    last_ts: float = 0.0
+    assignment: Assignment | None = None
+    players: dict[Seat, int | None] = field(default_factory=dict)
+    results: dict[int, Result] = field(default_factory=dict)
+    board: BoardState | None = None
+    director_calls: list[DirectorCall] = field(default_factory=list)
+    commands: dict[str, int] = field(default_factory=dict)  # command id -> answering event
+
+    @classmethod
+    def replay(cls, events: Iterable[Event]) -> TableState:
+        state = cls()
+        for event in events:
+            state.apply(event)
+        return state
+
+    # -- what phase the table is in ------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        if self.assignment is None:
+            return Phase.WAITING
+        board = self.board
+        if board is None:
+            if len(self.players) < 4:
+                return Phase.PLAYERS
+            return Phase.BOARD if self.boards_left else Phase.ROUND_END
+        if board.result is not None:
+            return Phase.RESULT
+        if board.play is not None:
+            return Phase.PLAY if board.cards else Phase.LEAD
+        return Phase.AUCTION if len(board.auction) else Phase.SETUP
+
+    @property
+    def boards_left(self) -> list[int]:
+        if self.assignment is None:
+            return []
+        return [b for b in self.assignment.boards if b not in self.results]
+
+    @property
+    def open_director_calls(self) -> list[DirectorCall]:
+        return [c for c in self.director_calls if not c.acknowledged]
+
+    # -- applying events -----------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        if event.seq != self.seq + 1:
+            raise StateError(f"event {event.seq} after event {self.seq}")
+        handler = getattr(self, f"_on_{event.type}", None)
+        if handler is None:
+            raise StateError(f"event {event.seq}: no such event type {event.type!r}")
+        handler(event.data, event)
+        self.seq = event.seq
+        self.last_ts = event.ts
+
+    def _board(self, event: Event) -> BoardState:
+        if self.board is None:
+            raise StateError(f"event {event.seq} ({event.type}) with no board on the table")
+        return self.board
+
+    def _play(self, event: Event) -> Play:
+        play = self._board(event).play
+        if play is None:
+            raise StateError(f"event {event.seq} ({event.type}) before the play")
+        return play
+
+    def _on_assign(self, data: Mapping[str, Any], event: Event) -> None:
+        guidance = data.get("next")
+        self.assignment = Assignment(
+            data["cmd"], data["round"], data["ns"], data["ew"], tuple(data["boards"]),
+            data.get("section") or "",
+            {int(b): Deal.from_pbn(pbn) for b, pbn in (data.get("deals") or {}).items()},
+            Guidance(guidance.get("ns"), guidance.get("ew"), guidance.get("boards"))
+            if guidance else None)
+        self.players = {}
+        self.results = {}
+        self.board = None
+        self.commands[data["cmd"]] = event.seq
+
+    def _on_player(self, data: Mapping[str, Any], event: Event) -> None:
+        self.players[Seat.from_str(data["seat"])] = data["number"]
+
+    def _on_board(self, data: Mapping[str, Any], event: Event) -> None:
+        number = data["board"]
+        known: dict[Seat, frozenset[Card]] = {}
+        if self.assignment is not None and number in self.assignment.deals:
+            known = dict(self.assignment.deals[number].hands)
+        self.board = BoardState(number, Seat.from_str(data["dealer"]),
+                                Vulnerability.from_str(data["vul"]), known)
+
+    def _on_hand_card(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        seat = Seat.from_str(data["seat"])
+        scans = board.scans[seat]
+        scans.append(Card.from_str(data["card"]))
+        if len(scans) == 13 and seat not in board.known:
+            board.known[seat] = frozenset(scans)  # the first table to play it records it
+
+    def _on_call(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        if not len(board.auction):
+            # Hands are recorded only whole: a half-scanned hand stays unknown.
+            board.scans = {s: list(c) for s, c in board.scans.items() if len(c) == 13}
+        board.auction.make_call(Call.from_str(data["call"]), Seat.from_str(data["seat"]),
+                                alert=bool(data.get("alert")))
+        self._after_call(board)
+
+    def _after_call(self, board: BoardState) -> None:
+        if board.auction.is_over and not board.auction.is_passed_out:
+            board.start_play()
+        else:
+            board.play = None
+
+    def _on_change(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        board.auction.replace_call(Seat.from_str(data["seat"]), Call.from_str(data["call"]))
+        self._after_call(board)
+
+    def _on_alert(self, data: Mapping[str, Any], event: Event) -> None:
+        self._board(event).auction.annotate(data["index"], alert=True)
+
+    def _on_card(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+        self._play(event).play(card, seat)
+        board.cards.append((seat, card))
+
+    def _on_claim(self, data: Mapping[str, Any], event: Event) -> None:
+        self._play(event).make_claim(Seat.from_str(data["seat"]), data["tricks"])
+
+    def _on_claim_answer(self, data: Mapping[str, Any], event: Event) -> None:
+        self._play(event).respond_to_claim(Seat.from_str(data["seat"]), data["agree"])
+
+    def _on_result(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        declarer = data.get("declarer")
+        board.result = Result(board.number, parse_contract(data["contract"] or "Pass"),
+                              Seat.from_str(declarer) if declarer else None, data["tricks"],
+                              data["score_ns"], data.get("adjusted"))
+        board.confirmed = set()
+
+    def _on_confirm(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        if board.result is None:
+            raise StateError(f"event {event.seq}: a confirmation before the result")
+        board.confirmed.add(Seat.from_str(data["seat"]))
+        if {seat.side for seat in board.confirmed} == {Side.NS, Side.EW}:
+            self.results[board.number] = board.result
+            self.board = None
+
+    def _on_director(self, data: Mapping[str, Any], event: Event) -> None:
+        seat = data.get("seat")
+        self.director_calls.append(DirectorCall(
+            event.seq, Seat.from_str(seat) if seat else None, data["reason"], data.get("law"),
+            data.get("detail"), event.ts))
+
+    def _on_refused(self, data: Mapping[str, Any], event: Event) -> None:
+        self.commands[data["cmd"]] = event.seq
+
+    def _on_ruling(self, data: Mapping[str, Any], event: Event) -> None:
+        self.commands[data["cmd"]] = event.seq
+        kind = data["kind"]
+        if kind == "director_ack":
+            for call in self.director_calls:
+                if data.get("call") in (None, call.seq):
+                    call.acknowledged = True
+            return
+        if kind == "end_round":
+            if self.assignment is not None:
+                self.assignment.boards = tuple(b for b in self.assignment.boards
+                                               if b in self.results)
+            self.board = None
+            return
+        board = self._board(event)
+        if kind == "take_back":
+            # Laws 17E2, 36A, 38B, 39A: the director cancels calls back to a point.
+            board.auction.take_back(data["calls"])
+            board.cards.clear()
+            self._after_call(board)
+        elif kind == "require_pass":
+            board.auction.require_pass(Seat.from_str(data["seat"]), data.get("law") or "",
+                                       PassScope(data.get("scope") or "auction"))
+        elif kind == "lead_restriction":
+            # Law 26: the restriction takes effect at the offender's partner's first lead.
+            board.lead_restrictions.append(LeadRestriction(
+                Seat.from_str(data["seat"]), Suit.from_str(data["suit"]),
+                bool(data.get("required")), data.get("law") or "26"))
+            if board.play is not None:
+                board.replay_cards()
+        elif kind == "undo_cards":
+            del board.cards[len(board.cards) - data["cards"]:]
+            board.result = None
+            board.replay_cards()
+        elif kind == "claim":
+            play = self._play(event)
+            if play.claim is None or play.claim.state is not ClaimState.DISPUTED:
+                raise StateError(f"event {event.seq}: no disputed claim to rule on")
+            play.rule_on_claim(data.get("tricks"))
+        elif kind == "score":
+            board.result = Result(board.number, board.auction.contract,
+                                  board.auction.declarer, None, data.get("score_ns") or 0,
+                                  data.get("adjusted") or "assigned")
+            board.confirmed = set()
+        else:
+            raise StateError(f"event {event.seq}: unknown ruling {kind!r}")
+
+    # -- derived facts ---------------------------------------------------------------------
+
+    def board_result(self) -> Result | None:
+        """The result the laws give the board on the table now, once the play is over."""
+        board = self.board
+        if board is None:
+            return None
+        auction = board.auction
+        if auction.is_passed_out:
+            return Result(board.number, None, None, None, 0)
+        play = board.play
+        if play is None or not play.is_over or auction.contract is None:
+            return None
+        declarer = auction.declarer
+        assert declarer is not None
+        tricks = play.declarer_tricks()
+        return Result(board.number, auction.contract, declarer, tricks,
+                      score_ns(auction.contract, declarer, tricks, board.vulnerability))
+
+    def next_board(self) -> int | None:
+        left = self.boards_left
+        return left[0] if left else None
+
+    @staticmethod
+    def board_facts(number: int) -> tuple[Seat, Vulnerability]:
+        """Law 2 and the conventional cycle of 16: dealer and vulnerability by number."""
+        board = Board(number)
+        return board.dealer, board.vulnerability

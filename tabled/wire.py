@@ -1,0 +1,315 @@
+"""The wire format: MQTT topics and the JSON payloads of events, commands and state.
+
+One module that both ends import: the table encodes with it and the server decodes with it,
+so a payload that one accepts the other does too. Every decoder validates and raises
+:class:`WireError` with a reason; nothing here trusts a payload.
+
+An event is ``{"v":1,"seq":N,"type":...,"ts":...,"board":...,"data":{...}}``
+(../shared/ARCHITECTURE.md); a command is ``{"v":1,"id":...,"type":...,"data":{...}}``.
+docs/mqtt.md describes each event and command type.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability
+
+VERSION = 1
+ROOT = "bidbox/v1"
+MAX_PAYLOAD = 64 * 1024
+"""Bytes: the biggest payload either end accepts (a command with 36 deals is ~4 KB)."""
+TOPIC_KINDS = ("status", "events", "state", "cmd")
+ONLINE = b"online"
+OFFLINE = b"offline"
+
+
+class WireError(ValueError):
+    """A payload or topic that does not follow the wire format; the message says why."""
+
+
+# -- topics ------------------------------------------------------------------------------------
+
+def table_topic(event: str, table: int, kind: str) -> str:
+    if kind not in TOPIC_KINDS:
+        raise ValueError(f"unknown topic kind {kind!r}")
+    return f"{ROOT}/{event}/table/{table}/{kind}"
+
+
+def parse_topic(topic: str) -> tuple[str, int, str]:
+    """``bidbox/v1/<event>/table/<t>/<kind>`` -> (event, t, kind)."""
+    parts = topic.split("/")
+    if (len(parts) != 6 or f"{parts[0]}/{parts[1]}" != ROOT or parts[3] != "table"
+            or parts[5] not in TOPIC_KINDS or not parts[2]):
+        raise WireError(f"not a bidbox table topic: {topic!r}")
+    try:
+        table = int(parts[4])
+    except ValueError:
+        raise WireError(f"table number {parts[4]!r} in {topic!r} is not a number") from None
+    if table < 1:
+        raise WireError(f"table number {table} in {topic!r} is not positive")
+    return parts[2], table, parts[5]
+
+
+# -- field checks ------------------------------------------------------------------------------
+
+Check = Callable[[Any], Any]
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise WireError(f"{value!r} is not an integer")
+    return value
+
+
+def _count(low: int, high: int) -> Check:
+    def check(value: Any) -> int:
+        number = _int(value)
+        if not low <= number <= high:
+            raise WireError(f"{number} is not between {low} and {high}")
+        return number
+    return check
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise WireError(f"{value!r} is not true or false")
+    return value
+
+
+def _text(limit: int) -> Check:
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or len(value) > limit:
+            raise WireError(f"{value!r} is not a text of at most {limit} characters")
+        return value
+    return check
+
+
+def _parsed(kind: Callable[[str], Any]) -> Check:
+    def check(value: Any) -> str:
+        if not isinstance(value, str):
+            raise WireError(f"{value!r} is not a text")
+        try:
+            kind(value)
+        except RulesError as error:
+            raise WireError(str(error)) from None
+        return value
+    return check
+
+
+def _optional(inner: Check) -> Check:
+    def check(value: Any) -> Any:
+        return None if value is None else inner(value)
+    return check
+
+
+def _boards(value: Any) -> list[int]:
+    if not isinstance(value, list) or not 1 <= len(value) <= 64:
+        raise WireError(f"{value!r} is not a list of 1 to 64 board numbers")
+    boards = [_count(1, 999)(b) for b in value]
+    if len(set(boards)) != len(boards):
+        raise WireError(f"a board appears twice in {boards}")
+    return boards
+
+
+def _deals(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict) or len(value) > 64:
+        raise WireError(f"{value!r} is not a map of at most 64 board numbers to PBN deals")
+    for board, pbn in value.items():
+        if not board.isdigit():
+            raise WireError(f"deal key {board!r} is not a board number")
+        _parsed(Deal.from_pbn)(pbn)
+    return value
+
+
+def _guidance(value: Any) -> dict[str, Any]:
+    """Where each part goes after the round: a table number, or null to stay."""
+    if not isinstance(value, dict) or set(value) - {"ns", "ew", "boards"}:
+        raise WireError(f"{value!r} is not a movement guidance {{ns, ew, boards}}")
+    for part in value.values():
+        _optional(_count(1, 9999))(part)
+    return value
+
+
+SEAT = _parsed(Seat.from_str)
+CARD = _parsed(Card.from_str)
+CALL = _parsed(Call.from_str)
+SUIT = _parsed(Suit.from_str)
+BOARD = _count(1, 999)
+TRICKS = _count(0, 13)
+LAW = _optional(_text(16))
+ID = _text(64)
+
+_REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class Schema:
+    """The fields of one payload type: name -> (check, required)."""
+
+    fields: Mapping[str, tuple[Check, bool]] = field(default_factory=dict)
+
+    def validate(self, what: str, data: Any) -> dict[str, Any]:
+        if not isinstance(data, dict):
+            raise WireError(f"{what}: data is not an object")
+        unknown = set(data) - set(self.fields)
+        if unknown:
+            raise WireError(f"{what}: unknown fields {sorted(unknown)}")
+        clean: dict[str, Any] = {}
+        for name, (check, required) in self.fields.items():
+            if name not in data:
+                if required:
+                    raise WireError(f"{what}: missing field {name!r}")
+                continue
+            try:
+                clean[name] = check(data[name])
+            except WireError as error:
+                raise WireError(f"{what}.{name}: {error}") from None
+        return clean
+
+
+def _schema(**fields: Check | tuple[Check, bool]) -> Schema:
+    return Schema({name: spec if isinstance(spec, tuple) else (spec, True)
+                   for name, spec in fields.items()})
+
+
+def _opt(check: Check) -> tuple[Check, bool]:
+    return (_optional(check), False)
+
+
+_ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
+    round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
+    section=_opt(_text(16)), deals=_opt(_deals), next=_opt(_guidance))
+
+#: The table's events. Each is an accepted input, or (result) what the laws make of them.
+EVENTS: dict[str, Schema] = {
+    "assign": _schema(cmd=ID, **_ASSIGNMENT),
+    "player": _schema(seat=SEAT, number=_optional(_count(1, 10**9))),
+    "board": _schema(board=BOARD, dealer=SEAT, vul=_parsed(Vulnerability.from_str)),
+    "hand_card": _schema(seat=SEAT, card=CARD),
+    "call": _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
+    "change": _schema(seat=SEAT, call=CALL),
+    "alert": _schema(seat=SEAT, index=_count(0, 400)),
+    "card": _schema(seat=SEAT, card=CARD),
+    "claim": _schema(seat=SEAT, tricks=TRICKS),
+    "claim_answer": _schema(seat=SEAT, agree=_bool),
+    "result": _schema(contract=_optional(_text(8)), declarer=_optional(SEAT),
+                      tricks=_optional(TRICKS), score_ns=_count(-10000, 10000),
+                      adjusted=_opt(_text(16))),
+    "confirm": _schema(seat=SEAT),
+    "director": _schema(seat=_optional(SEAT), reason=_text(32), law=_opt(_text(16)),
+                        detail=_opt(_text(200))),
+    "ruling": _schema(cmd=ID, kind=_text(32), seat=_opt(SEAT), calls=_opt(_count(0, 400)),
+                      cards=_opt(_count(0, 52)), law=_opt(_text(16)), scope=_opt(_text(16)),
+                      suit=_opt(SUIT), required=_opt(_bool), tricks=_opt(TRICKS),
+                      score_ns=_opt(_count(-10000, 10000)), adjusted=_opt(_text(16)),
+                      call=_opt(_count(1, 10**9))),
+    "refused": _schema(cmd=ID, reason=_text(200)),
+}
+
+RULINGS = ("take_back", "undo_cards", "require_pass", "lead_restriction", "claim", "score",
+           "director_ack", "end_round")
+
+#: Commands from the server, each answered by an event carrying its id.
+COMMANDS: dict[str, Schema] = {
+    "assign": _schema(**_ASSIGNMENT),
+    "ruling": Schema({k: v for k, v in EVENTS["ruling"].fields.items() if k != "cmd"}),
+    "resend": _schema(since=_count(0, 10**9), until=_opt(_count(0, 10**9))),
+}
+
+
+# -- envelopes ---------------------------------------------------------------------------------
+
+def _load(payload: bytes | str, what: str) -> dict[str, Any]:
+    if len(payload) > MAX_PAYLOAD:
+        raise WireError(f"{what} of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
+    try:
+        value = json.loads(payload)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise WireError(f"{what} is not JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise WireError(f"{what} is not a JSON object")
+    if value.get("v") != VERSION:
+        raise WireError(f"{what} has wire version {value.get('v')!r}, not {VERSION}")
+    return value
+
+
+def _dump(value: Mapping[str, Any]) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+@dataclass(frozen=True)
+class Event:
+    """One numbered event of a table's journal."""
+
+    seq: int
+    type: str
+    ts: float
+    board: int | None
+    data: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"v": VERSION, "seq": self.seq, "type": self.type, "ts": self.ts,
+                "board": self.board, "data": dict(self.data)}
+
+    def to_payload(self) -> bytes:
+        return _dump(self.to_json())
+
+    @classmethod
+    def from_payload(cls, payload: bytes | str) -> Event:
+        return cls.from_json(_load(payload, "event"))
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any]) -> Event:
+        unknown = set(value) - {"v", "seq", "type", "ts", "board", "data"}
+        if unknown:
+            raise WireError(f"event: unknown fields {sorted(unknown)}")
+        seq = _count(1, 2**53)(value.get("seq"))
+        kind = value.get("type")
+        schema = EVENTS.get(kind) if isinstance(kind, str) else None
+        if schema is None:
+            raise WireError(f"event {seq}: unknown type {kind!r}")
+        ts = value.get("ts")
+        if isinstance(ts, bool) or not isinstance(ts, int | float) or not math.isfinite(ts):
+            raise WireError(f"event {seq}: ts {ts!r} is not a time")
+        board = _optional(BOARD)(value.get("board"))
+        data = schema.validate(f"event {seq} ({kind})", value.get("data"))
+        return cls(seq, str(kind), float(ts), board, data)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One command from the server to a table; ``id`` makes it idempotent."""
+
+    id: str
+    type: str
+    data: Mapping[str, Any]
+
+    def to_payload(self) -> bytes:
+        return _dump({"v": VERSION, "id": self.id, "type": self.type, "data": dict(self.data)})
+
+    @classmethod
+    def from_payload(cls, payload: bytes | str) -> Command:
+        value = _load(payload, "command")
+        unknown = set(value) - {"v", "id", "type", "data"}
+        if unknown:
+            raise WireError(f"command: unknown fields {sorted(unknown)}")
+        ident = value.get("id")
+        if not isinstance(ident, str) or not 1 <= len(ident) <= 64:
+            raise WireError(f"command id {ident!r} is not a text of 1 to 64 characters")
+        kind = value.get("type")
+        schema = COMMANDS.get(kind) if isinstance(kind, str) else None
+        if schema is None:
+            raise WireError(f"command {ident}: unknown type {kind!r}")
+        data = schema.validate(f"command {ident} ({kind})", value.get("data", {}))
+        if kind == "ruling" and data.get("kind") not in RULINGS:
+            raise WireError(f"command {ident}: unknown ruling {data.get('kind')!r}")
+        return cls(ident, str(kind), data)
+
+
+def state_payload(snapshot: Mapping[str, Any]) -> bytes:
+    return _dump({"v": VERSION, **snapshot})
