@@ -1,0 +1,158 @@
+"""The table's MQTT side: paho-mqtt 2, MQTT v5, QoS 1, a persistent session.
+
+The table thread publishes; paho's network thread runs the callbacks, and every callback only
+puts a small item on the table's inbox (``Acked``, ``LinkStatus``, a ``Command``) and returns:
+nothing blocks inside a callback, and only the table thread touches the journal.
+
+- Events go QoS 1 to ``.../events``; the journal's outbox keeps each one until its PUBACK.
+  While the broker is away paho queues them and sends them on reconnect; after a restart the
+  daemon publishes the outbox again. QoS 1 is at-least-once: the server dedupes on the
+  sequence number.
+- ``.../status`` is retained: ``online`` on connect, ``offline`` as the last will and again,
+  explicitly, on a clean shutdown (a clean disconnect does not send the will).
+- ``.../state`` is a retained snapshot with no hidden information.
+- ``.../cmd`` is subscribed in ``on_connect``, so a reconnect renews it; the session persists
+  (clean_start false, a session expiry) so commands sent while the table was away wait.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import ssl
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from .daemon import Acked, BadCommand, LinkStatus
+from .wire import OFFLINE, ONLINE, Command, Event, WireError, state_payload, table_topic
+
+log = logging.getLogger("bidbox.uplink")
+
+SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session while it is away
+
+
+@dataclass(frozen=True)
+class BrokerSettings:
+    host: str = "127.0.0.1"
+    port: int = 1883
+    username: str | None = None
+    password: str | None = None
+    cafile: str | None = None     # TLS when set: the CA that signed the broker's certificate
+    certfile: str | None = None   # optional client certificate
+    keyfile: str | None = None
+    keepalive: int = 15
+
+    @classmethod
+    def from_url(cls, url: str, **overrides: Any) -> BrokerSettings:
+        """``mqtt://user:pass@host:port`` or ``mqtts://...`` (TLS with the system CAs)."""
+        from urllib.parse import unquote, urlsplit
+
+        parts = urlsplit(url)
+        if parts.scheme not in ("mqtt", "mqtts"):
+            raise ValueError(f"broker URL {url!r}: the scheme is mqtt:// or mqtts://")
+        settings = cls(host=parts.hostname or "127.0.0.1",
+                       port=parts.port or (8883 if parts.scheme == "mqtts" else 1883),
+                       username=unquote(parts.username) if parts.username else None,
+                       password=unquote(parts.password) if parts.password else None,
+                       cafile="" if parts.scheme == "mqtts" else None)
+        return cls(**{**settings.__dict__, **overrides})
+
+
+class Uplink:
+    """One table's connection to the broker."""
+
+    def __init__(self, event: str, table: int, settings: BrokerSettings,
+                 inbox: queue.Queue[Any], *, client_id: str | None = None,
+                 max_inflight: int = 100) -> None:
+        self.event = event
+        self.table = table
+        self.settings = settings
+        self.inbox = inbox
+        self.topics = {kind: table_topic(event, table, kind)
+                       for kind in ("status", "events", "state", "cmd")}
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                  client_id=client_id or f"bidbox-{event}-table-{table}",
+                                  protocol=mqtt.MQTTv5)
+        if settings.username is not None:
+            self.client.username_pw_set(settings.username, settings.password)
+        if settings.cafile is not None:
+            self.client.tls_set(ca_certs=settings.cafile or None, certfile=settings.certfile,
+                                keyfile=settings.keyfile, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        self.client.will_set(self.topics["status"], OFFLINE, qos=1, retain=True)
+        self.client.max_inflight_messages_set(max_inflight)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=16)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
+        self.client.on_message = self._on_message
+
+    # -- life cycle ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        properties.SessionExpiryInterval = SESSION_EXPIRY
+        self.client.connect_async(self.settings.host, self.settings.port,
+                                  keepalive=self.settings.keepalive, clean_start=False,
+                                  properties=properties)
+        self.client.loop_start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        """Clean shutdown: an explicit retained ``offline`` (the will is not sent then)."""
+        if self.client.is_connected():
+            info = self.client.publish(self.topics["status"], OFFLINE, qos=1, retain=True)
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError) as error:
+                log.warning("table %s: offline status not confirmed: %s", self.table, error)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    # -- publishing (table thread) -------------------------------------------------------------
+
+    def publish_event(self, event: Event) -> int | None:
+        info = self.client.publish(self.topics["events"], event.to_payload(), qos=1)
+        if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
+            log.warning("table %s: event %s not queued (%s)", self.table, event.seq,
+                        mqtt.error_string(info.rc))
+            return None
+        return info.mid
+
+    def publish_state(self, snapshot: Mapping[str, Any]) -> None:
+        self.client.publish(self.topics["state"], state_payload(snapshot), qos=1, retain=True)
+
+    # -- callbacks (paho's thread): put on the inbox and return --------------------------------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                    properties: Any) -> None:
+        if reason_code.is_failure:
+            self.inbox.put(LinkStatus(False, f"refused: {reason_code}"))
+            return
+        client.publish(self.topics["status"], ONLINE, qos=1, retain=True)
+        client.subscribe(self.topics["cmd"], qos=1)
+        self.inbox.put(LinkStatus(True, "session resumed" if flags.session_present else ""))
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                       properties: Any) -> None:
+        self.inbox.put(LinkStatus(False, str(reason_code)))
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any,
+                    properties: Any) -> None:
+        if reason_code.is_failure:
+            # The broker refused it (a wrong ACL, say): it stays in the outbox.
+            log.error("table %s: the broker refused message %s: %s", self.table, mid,
+                      reason_code)
+            return
+        self.inbox.put(Acked(mid))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any,
+                    message: mqtt.MQTTMessage) -> None:
+        try:
+            self.inbox.put(Command.from_payload(bytes(message.payload)))
+        except WireError as error:
+            self.inbox.put(BadCommand(str(error)))
