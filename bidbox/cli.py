@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bidbox import replay_cmd, score_cmd
+from bidbox import replay_cmd, score_cmd, simulate_cmd, table_cmd
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -15,6 +15,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     replay_cmd.add_parser(commands)
     score_cmd.add_parser(commands)
+    table_cmd.add_parser(commands)
+    simulate_cmd.add_parser(commands)
     return parser
 
 

@@ -104,6 +104,8 @@ class TableDaemon:
         self.refused = 0          # inputs refused with a notice
         self.changed = threading.Condition()
         self._shown: dict[Seat, list[str]] = {}
+        # Called on the table thread after each event is durable and applied (bench, tests).
+        self.listeners: list[Callable[[Event], None]] = []
         self._thread: threading.Thread | None = None
 
     # -- life cycle ----------------------------------------------------------------------------
@@ -195,6 +197,8 @@ class TableDaemon:
         event = self.journal.append(proposed.type, proposed.board, proposed.data, self.clock())
         self.state.apply(event)
         self.publish(event)
+        for listener in self.listeners:
+            listener(event)
         return event
 
     def signal(self, accepted: int, outcome: Outcome) -> None:

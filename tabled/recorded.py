@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from tabled.rules import Bid, Card, Seat
+from tabled.rules import Bid, Board, Card, Seat, Side
 from tabled.rules.auction import Auction
 from tabled.rules.calls import DOUBLE, PASS, REDOUBLE, Strain
 from tabled.rules.play import Play
@@ -21,6 +21,7 @@ from tabled.rules.records import AuctionItem, Record
 from tabled.rules.replay import ReplayResult, replay
 
 from .simtable import SimulatedTable
+from .state import BoardState, Phase
 
 STRAIN_KEYS = {Strain.C: "C", Strain.D: "D", Strain.H: "H", Strain.S: "S", Strain.NT: "NT"}
 DIGIT_KEYS = {1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "C", 9: "D", 0: "S"}
@@ -87,8 +88,51 @@ def card_sequence(record: Record, play: Play) -> Iterator[Card]:
             yield card
 
 
+@dataclass
+class BoardScript:
+    """What the players of a record do at the table, worked out once from the record."""
+
+    board: int
+    hands: dict[Seat, list[Card]]
+    calls: list[AuctionItem]
+    cards: list[Card]
+    claim: tuple[Seat, int] | None  # who claims and the tricks their side takes of the rest
+
+    @classmethod
+    def of(cls, record: Record) -> BoardScript:
+        deal = record.deal
+        assert record.board is not None and deal is not None
+        hands = {seat: sorted(deal[seat], key=lambda c: c.index) for seat in Seat}
+        dealer = record.auction_dealer or record.dealer or Board(record.board).dealer
+        auction = Auction(dealer)
+        # A board the record only says was passed out is four passes (Law 22A).
+        calls = list(record.auction) or [AuctionItem(PASS)] * 4
+        for item in calls:
+            auction.make_call(item.call)
+        cards: list[Card] = []
+        claim = None
+        if not auction.is_passed_out:
+            contract, declarer = auction.contract, auction.declarer
+            assert contract is not None and declarer is not None
+            play = Play(contract, declarer, deal)
+            for card in card_sequence(record, play):
+                if play.is_over:
+                    break
+                play.play(card)
+                cards.append(card)
+            if not play.is_over:
+                expected = replay(record).tricks
+                assert expected is not None
+                claim = (declarer, expected - play.declarer_tricks_played)
+        return cls(record.board, hands, calls, cards, claim)
+
+
 class RecordedPlayers:
-    """Four players at one simulated table who play recorded boards."""
+    """Four players at one simulated table who play recorded boards.
+
+    ``step`` looks at the table's state and does the one thing that comes next, so the
+    players pick up wherever the table is, after a restart too.
+    """
 
     def __init__(self, table: SimulatedTable, *, speed: float = 0.0,
                  sleep: Callable[[float], None] = time.sleep) -> None:
@@ -102,58 +146,61 @@ class RecordedPlayers:
 
     def enter_players(self, numbers: dict[Seat, int]) -> None:
         for seat in Seat:
-            self.table.press(seat, *number_keys(numbers[seat]), "OK")
+            if seat not in self.table.state.players:
+                self.table.press(seat, *number_keys(numbers[seat]), "OK")
 
-    def play_board(self, record: Record) -> None:
+    def play_board(self, record: Record | BoardScript) -> None:
+        script = record if isinstance(record, BoardScript) else BoardScript.of(record)
+        while self.step(script):
+            pass
+
+    def step(self, script: BoardScript) -> bool:
+        """Do the next thing for ``script``'s board; False once its result is confirmed."""
         table = self.table
-        assert record.board is not None
-        table.press(Seat.N, *number_keys(record.board), "OK")
-        board = table.state.board
-        if board is None or board.number != record.board:
-            raise RuntimeError(f"the table did not take board {record.board}")
-        deal = record.deal
-        assert deal is not None
-        for seat in Seat:
-            for card in sorted(deal[seat], key=lambda c: c.index):
-                self.pause("scan")
-                table.scan(card, seat)
-        dealer = record.auction_dealer or record.dealer or board.dealer
-        auction = Auction(dealer)
-        # A board the record only says was passed out is four passes (Law 22A).
-        items = record.auction or [AuctionItem(PASS)] * 4
-        for item in items:
-            seat = auction.seat_at(len(auction))
-            self.pause("call")
-            table.press(seat, *call_keys(item.call))
-            auction.make_call(item.call, seat)
-            if item.alert:
-                table.press(seat.partner, "ALERT")
-        if auction.is_passed_out:
-            self.confirm()
-            return
-        contract, declarer = auction.contract, auction.declarer
-        assert contract is not None and declarer is not None
-        play = Play(contract, declarer, record.deal)
-        for card in card_sequence(record, play):
-            if play.is_over:
-                break
+        state = table.state
+        if script.board in state.results:
+            return False
+        phase = state.phase
+        board = state.board
+        if phase is Phase.BOARD or board is None:
+            table.press(Seat.N, *number_keys(script.board), "OK")
+            return True
+        if board.number != script.board:
+            raise RuntimeError(f"board {board.number} is on the table, not {script.board}")
+        if phase is Phase.SETUP and any(len(board.scans[s]) < 13 for s in Seat):
+            seat = next(s for s in Seat if len(board.scans[s]) < 13)
+            self.pause("scan")
+            table.scan(script.hands[seat][len(board.scans[seat])], seat)
+        elif phase in (Phase.SETUP, Phase.AUCTION):
+            entries = board.auction.entries
+            if entries and script.calls[len(entries) - 1].alert and not entries[-1].alert:
+                table.press(entries[-1].seat.partner, "ALERT")
+            else:
+                self.pause("call")
+                table.press(board.auction.seat_at(len(entries)),
+                            *call_keys(script.calls[len(entries)].call))
+        elif phase in (Phase.LEAD, Phase.PLAY):
+            self._play_step(script, board)
+        elif phase is Phase.RESULT:
+            self.pause("confirm")
+            side = {s.side for s in board.confirmed}
+            table.press(Seat.N if Side.NS not in side else Seat.E, "OK")
+        else:
+            raise RuntimeError(f"board {script.board}: nothing to do in phase {phase}")
+        return True
+
+    def _play_step(self, script: BoardScript, board: BoardState) -> None:
+        play = board.play
+        assert play is not None
+        if play.claim is not None:
+            waiting = play.claim.needs(play.declarer) - play.claim.agreed_by
+            self.table.press(min(waiting, key=lambda s: s.value), "OK")
+        elif len(board.cards) < len(script.cards):
             self.pause("card")
-            table.scan(card)  # one reader for the table: the known hands say whose card
-            play.play(card)
-        if not play.is_over:
-            self.claim(play, declarer, record)
-        self.confirm()
-
-    def claim(self, play: Play, declarer: Seat, record: Record) -> None:
-        """Declarer claims what the record's result says is left for the declaring side."""
-        expected = replay(record).tricks
-        assert expected is not None
-        tricks = expected - play.declarer_tricks_played
-        self.table.press(declarer, *number_keys(tricks), "OK")
-        for opponent in (declarer.lho, declarer.rho):
-            self.table.press(opponent, "OK")
-
-    def confirm(self) -> None:
-        self.pause("confirm")
-        self.table.press(Seat.N, "OK")
-        self.table.press(Seat.E, "OK")
+            # One reader for the table: the known hands say whose card it is.
+            self.table.scan(script.cards[len(board.cards)])
+        elif script.claim is not None:
+            claimer, tricks = script.claim
+            self.table.press(claimer, *number_keys(tricks), "OK")
+        else:
+            raise RuntimeError(f"board {script.board}: the play is over but no result")

@@ -1,0 +1,129 @@
+"""``bidbox simulate --tables N --records FILE.pbn``: N simulated tables, the real table
+daemon on simulated keypads and card reader, whose players replay the records' boards.
+
+Without ``--broker`` it starts a private Mosquitto on a free loopback port with a password per
+table (docs/broker.md) and publishes there; with ``--broker URL --credentials FILE`` it uses
+an existing broker and the users file that ``bidbox.broker`` wrote for it; ``--offline`` keeps
+the tables off the network (the journals still hold everything). Each board's result is
+checked against what ``bidbox replay`` computes for its record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from tabled.rules import RulesError
+from tabled.rules.formats import load_path
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "simulate", help="simulated tables replaying recorded boards",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=4, help="number of tables (default 4)")
+    parser.add_argument("--records", type=Path, required=True, help="a PBN or LIN file")
+    parser.add_argument("--broker", help="mqtt://host:port of an existing broker")
+    parser.add_argument("--credentials", type=Path,
+                        help="with --broker: the users file (JSON) of bidbox.broker")
+    parser.add_argument("--offline", action="store_true", help="no MQTT at all")
+    parser.add_argument("--event", default="sim", help="event name in the topics (default sim)")
+    parser.add_argument("--speed", type=float, default=0.0,
+                        help="1 = human pauses, 0 = as fast as possible (default)")
+    parser.add_argument("--boards-per-round", type=int, default=4)
+    parser.add_argument("--journals", type=Path, help="folder for the journals (default: temp)")
+    parser.add_argument("--json", action="store_true", help="one JSON line per board")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.ERROR, format="%(name)s %(levelname)s %(message)s")
+    from tabled.recorded import playable
+
+    if args.tables < 1:
+        print("bidbox simulate: --tables must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        records = load_path(args.records)
+    except (OSError, RulesError) as error:
+        print(f"bidbox simulate: {args.records}: {error}", file=sys.stderr)
+        return 2
+    good, skipped = playable(records, str(args.records))
+    for reason in skipped:
+        print(f"skipped {reason}", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="bidbox-simulate-") as scratch:
+        folder = args.journals or Path(scratch) / "journals"
+        folder.mkdir(parents=True, exist_ok=True)
+        return _simulate(args, good, folder, Path(scratch))
+
+
+def _simulate(args: argparse.Namespace, good: list[Any], folder: Path, scratch: Path) -> int:
+    from bidbox.broker import Broker, BrokerConfig, BrokerUsers, find_mosquitto
+    from tabled.simulation import BoardOutcome, Simulation
+    from tabled.uplink import BrokerSettings
+
+    broker: Broker | None = None
+    broker_for: Callable[[int], BrokerSettings | None] = _offline
+    if args.broker:
+        if args.credentials is None:
+            print("bidbox simulate: --broker needs --credentials", file=sys.stderr)
+            return 2
+        users = BrokerUsers.loads(args.credentials.read_text(encoding="utf-8"))
+        base = BrokerSettings.from_url(args.broker)
+        broker_for = _settings(base, users)
+    elif not args.offline:
+        if find_mosquitto() is None:
+            print("bidbox simulate: mosquitto is not installed (sudo apt-get install "
+                  "mosquitto), or use --offline", file=sys.stderr)
+            return 2
+        users = BrokerUsers.generate(args.event, range(1, args.tables + 1))
+        broker = Broker(BrokerConfig(scratch / "broker", users))
+        broker.start()
+        broker_for = _settings(BrokerSettings.from_url(broker.url), users)
+        print(f"private broker at {broker.url}", file=sys.stderr)
+
+    def report(outcome: BoardOutcome) -> None:
+        if args.json:
+            print(json.dumps({"table": outcome.table, "record": outcome.record,
+                              "board": outcome.board, "agrees": outcome.agrees,
+                              "result": outcome.got, "replay": outcome.expected}), flush=True)
+        elif not outcome.agrees:
+            print(f"table {outcome.table} board {outcome.board}: {outcome.got} but replay "
+                  f"says {outcome.expected}", flush=True)
+
+    try:
+        simulation = Simulation(good, tables=args.tables, folder=folder, event=args.event,
+                                boards_per_round=args.boards_per_round, speed=args.speed,
+                                broker_for=broker_for, on_result=report)
+        runs = simulation.run()
+    finally:
+        if broker is not None:
+            broker.stop()
+    played = sum(len(r.outcomes) for r in runs)
+    wrong = sum(not o.agrees for r in runs for o in r.outcomes)
+    for failed in (r for r in runs if r.error):
+        print(f"table {failed.number} stopped: {failed.error}", file=sys.stderr)
+    events = sum(r.events for r in runs)
+    print(f"{played} boards at {args.tables} tables in {simulation.seconds:.1f} s, "
+          f"{events} events; {wrong} disagree with bidbox replay", file=sys.stderr)
+    return 1 if wrong or any(r.error for r in runs) else 0
+
+
+def _offline(table: int) -> None:
+    return None
+
+
+def _settings(base: Any, users: Any) -> Callable[[int], Any]:
+    from tabled.uplink import BrokerSettings
+
+    def settings(table: int) -> BrokerSettings:
+        credentials = users.table(table)
+        return BrokerSettings(base.host, base.port, credentials.username, credentials.password,
+                              base.cafile)
+    return settings

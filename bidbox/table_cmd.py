@@ -1,0 +1,108 @@
+"""``bidbox table --config table.toml``: the table daemon on a Pi.
+``bidbox table --sim``: the same daemon on simulated hardware, driven from the terminal.
+
+In simulator mode each line typed is one action:
+
+    N 1 H OK          North presses 1, H, OK (keys as on the pad: 1-7 C D H S NT PASS X XX
+                      ALERT UNDO INFO DIR OK)
+    scan SA [N]       the card reader reads the ace of spades (at North's slot)
+    assign 1 1 2 1-4  round 1: NS pair 1, EW pair 2, boards 1 to 4 (what the director's
+                      server sends; with a broker the server's commands arrive by MQTT)
+    quit
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import logging
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from tabled.rules import Card, RulesError, Seat
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "table", help="run the table daemon (on a Pi, or simulated with --sim)",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--config", type=Path, help="the table's TOML configuration")
+    mode.add_argument("--sim", action="store_true", help="simulated hardware on this terminal")
+    parser.add_argument("--broker", help="simulator: mqtt://user:password@host:port")
+    parser.add_argument("--event", default="sim", help="simulator: event name (default sim)")
+    parser.add_argument("--number", type=int, default=1, help="simulator: table number")
+    parser.add_argument("--journal", type=Path, help="simulator: journal file (default: temp)")
+    parser.add_argument("--language", default="en", choices=["en", "es"])
+    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
+                        format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if args.config is not None:
+        return _run_config(args.config)
+    return _run_sim(args, sys.stdin, sys.stdout)
+
+
+def _run_config(path: Path) -> int:
+    from tabled.config import ConfigError, load
+    from tabled.runner import Table
+
+    try:
+        config = load(path)
+    except ConfigError as error:
+        print(f"bidbox table: {error}", file=sys.stderr)
+        return 2
+    Table(config).run_until_signal()
+    return 0
+
+
+def _run_sim(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from hardware.display import TerminalDisplay
+    from hardware.feedback import TerminalFeedback
+    from tabled.simtable import SimulatedTable
+    from tabled.uplink import BrokerSettings
+
+    broker = BrokerSettings.from_url(args.broker) if args.broker else None
+    with tempfile.TemporaryDirectory(prefix="bidbox-sim-") as folder:
+        journal = args.journal or Path(folder) / "table.db"
+        displays = {seat: TerminalDisplay(seat, stdout) for seat in Seat}
+        with SimulatedTable(journal, event=args.event, number=args.number, broker=broker,
+                            displays=displays, feedback=TerminalFeedback(stream=stdout),
+                            language=args.language) as table:
+            print(__doc__.split("\n\n", 1)[1], file=stdout)
+            commands = itertools.count(1)
+            for line in stdin:
+                words = line.split()
+                if not words:
+                    continue
+                if words[0] == "quit":
+                    break
+                try:
+                    _sim_action(table, words, commands)
+                except (ValueError, RulesError) as error:
+                    print(f"? {error}", file=stdout)
+    return 0
+
+
+def _sim_action(table: Any, words: list[str], commands: Any) -> None:
+    from tabled.wire import Command
+
+    head = words[0].upper()
+    if head == "SCAN":
+        seat = Seat.from_str(words[2]) if len(words) > 2 else None
+        table.scan(Card.from_str(words[1]), seat)
+    elif head == "ASSIGN":
+        if len(words) != 5:
+            raise ValueError("assign ROUND NS-PAIR EW-PAIR FIRST-LAST")
+        first, _, last = words[4].partition("-")
+        boards = list(range(int(first), int(last or first) + 1))
+        table.daemon.inbox.put(Command(f"local-{next(commands)}", "assign", {
+            "round": int(words[1]), "ns": int(words[2]), "ew": int(words[3]),
+            "boards": boards}))
+    else:
+        table.press(Seat.from_str(words[0]), *(w.upper() for w in words[1:]))

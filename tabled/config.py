@@ -1,0 +1,118 @@
+"""The table's configuration file (TOML): which table it is, where its journal lives, how to
+reach the broker, and the hardware. docs/table.md and deploy/table.example.toml show every key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tabled.rules import Seat
+
+from .i18n import LANGUAGES
+from .uplink import BrokerSettings
+
+
+class ConfigError(ValueError):
+    """The configuration file is wrong; the message names the key."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    event: str
+    number: int
+    journal: Path
+    language: str = "es"
+    broker: BrokerSettings | None = None
+    keypad_layout: Path | None = None           # default: hardware/keypad.toml
+    reader_url: str | None = None               # e.g. /dev/ttyACM0; None: no card reader
+    reader_tags: Path | None = None             # a registered deck's tag table (JSON)
+    display: str = "lcd"                        # lcd | terminal | none
+    i2c_bus: int = 1
+    lcd_addresses: dict[Seat, int] = field(default_factory=dict)
+    buzzer: int | None = 16
+    ok_led: int | None = 20
+    error_led: int | None = 21
+
+
+def _get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str,
+         default: Any = ...) -> Any:
+    if key not in table:
+        if default is ...:
+            raise ConfigError(f"{where}: '{key}' is missing")
+        return default
+    value = table[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise ConfigError(f"{where}: '{key}' = {value!r} has the wrong type")
+    return value
+
+
+def load(path: str | Path) -> TableConfig:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as error:
+        raise ConfigError(f"{path}: {error}") from None
+    return parse(data, path.parent, str(path))
+
+
+def parse(data: dict[str, Any], base: Path, name: str = "config") -> TableConfig:
+    def resolve(value: str | None) -> Path | None:
+        return None if value is None else (base / value).resolve()
+
+    table = _get(data, "table", dict, name)
+    where = f"{name} [table]"
+    language = _get(table, "language", str, where, "es")
+    if language not in LANGUAGES:
+        raise ConfigError(f"{where}: language {language!r} is not one of {LANGUAGES}")
+    number = _get(table, "number", int, where)
+    if number < 1:
+        raise ConfigError(f"{where}: number {number} is not a table number")
+    broker = None
+    if "broker" in data:
+        section = _get(data, "broker", dict, name)
+        where_b = f"{name} [broker]"
+        password = _get(section, "password", str, where_b, None)
+        secret = _get(section, "password_file", str, where_b, None)
+        if secret is not None:
+            secret_path = resolve(secret)
+            assert secret_path is not None
+            try:
+                password = secret_path.read_text(encoding="utf-8").strip()
+            except OSError as error:
+                raise ConfigError(f"{where_b}: password_file: {error}") from None
+        try:
+            broker = BrokerSettings.from_url(_get(section, "url", str, where_b))
+        except ValueError as error:
+            raise ConfigError(f"{where_b}: {error}") from None
+        cafile = _get(section, "cafile", str, where_b, None)
+        broker = BrokerSettings(
+            broker.host, broker.port,
+            _get(section, "username", str, where_b, broker.username or f"table-{number}"),
+            password if password is not None else broker.password,
+            str(resolve(cafile)) if cafile else broker.cafile,
+            str(resolve(c)) if (c := _get(section, "certfile", str, where_b, None)) else None,
+            str(resolve(k)) if (k := _get(section, "keyfile", str, where_b, None)) else None)
+    hw = _get(data, "hardware", dict, name, {})
+    where_h = f"{name} [hardware]"
+    display = _get(hw, "display", str, where_h, "lcd")
+    if display not in ("lcd", "terminal", "none"):
+        raise ConfigError(f"{where_h}: display {display!r} is not lcd, terminal or none")
+    addresses = _get(hw, "lcd_addresses", dict, where_h, {"N": 0x27, "E": 0x26, "S": 0x25,
+                                                         "W": 0x23})
+    try:
+        lcds = {Seat.from_str(seat): int(address) for seat, address in addresses.items()}
+    except (ValueError, TypeError) as error:
+        raise ConfigError(f"{where_h}: lcd_addresses: {error}") from None
+    return TableConfig(
+        event=_get(table, "event", str, where), number=number,
+        journal=resolve(_get(table, "journal", str, where)) or Path("table.db"),
+        language=language, broker=broker,
+        keypad_layout=resolve(_get(hw, "keypad_layout", str, where_h, None)),
+        reader_url=_get(hw, "card_reader", str, where_h, None),
+        reader_tags=resolve(_get(hw, "deck_tags", str, where_h, None)),
+        display=display, i2c_bus=_get(hw, "i2c_bus", int, where_h, 1), lcd_addresses=lcds,
+        buzzer=_get(hw, "buzzer", int, where_h, 16), ok_led=_get(hw, "ok_led", int, where_h, 20),
+        error_led=_get(hw, "error_led", int, where_h, 21))

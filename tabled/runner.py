@@ -1,0 +1,101 @@
+"""Assemble a table from its configuration: journal, daemon, drivers, uplink; run until told
+to stop. ``pin_factory`` and ``i2c_bus`` are injectable so the same assembly runs in tests on
+gpiozero's MockFactory and a fake bus."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from hardware.cardreader import CardReader
+from hardware.display import SeatDisplay, TerminalDisplay
+from hardware.feedback import BuzzerLeds, Feedback
+from hardware.keypad import MatrixKeypad
+from hardware.layout import KeypadLayout
+from hardware.lcd import CharacterLcd
+from hardware.tags import TagTable
+from tabled.rules import Seat
+
+from .config import TableConfig
+from .daemon import TableDaemon
+from .journal import Journal
+from .uplink import Uplink
+
+log = logging.getLogger("bidbox.table")
+
+
+class Table:
+    """A configured table: start() brings every part up, stop() takes it down in order."""
+
+    def __init__(self, config: TableConfig, *, pin_factory: Any = None,
+                 i2c_bus: Any = None) -> None:
+        self.config = config
+        self._inputs: list[Callable[[], None]] = []   # closed before the table thread stops
+        self._outputs: list[Callable[[], None]] = []  # closed after it
+        layout = (KeypadLayout.load(config.keypad_layout) if config.keypad_layout
+                  else KeypadLayout.load())
+        self.journal = Journal(config.journal, identity={"event": config.event,
+                                                         "table": str(config.number)})
+        displays: dict[Seat, SeatDisplay] = {}
+        if config.display == "terminal":
+            displays = {seat: TerminalDisplay(seat) for seat in Seat}
+        elif config.display == "lcd":
+            bus = config.i2c_bus if i2c_bus is None else i2c_bus
+            for seat in Seat:
+                lcd = CharacterLcd(bus, config.lcd_addresses.get(seat, 0x27))
+                displays[seat] = lcd
+                self._outputs.append(lcd.close)
+        feedback: Feedback | None = None
+        if config.buzzer is not None or config.ok_led is not None:
+            leds = BuzzerLeds(config.buzzer, config.ok_led, config.error_led,
+                              pin_factory=pin_factory)
+            feedback = leds
+            self._outputs.append(leds.close)
+        self.daemon = TableDaemon(self.journal, displays=displays, feedback=feedback,
+                                  language=config.language, digit=layout.digit)
+        self.keypad = MatrixKeypad(self.daemon.inbox, layout, pin_factory=pin_factory)
+        self._inputs.append(self.keypad.close)
+        self.reader: CardReader | None = None
+        if config.reader_url:
+            tags = TagTable.load(config.reader_tags) if config.reader_tags else None
+            self.reader = CardReader(config.reader_url, self.daemon.inbox, tags=tags)
+            self._inputs.append(self.reader.close)
+        self.uplink: Uplink | None = None
+        if config.broker is not None:
+            self.uplink = Uplink(config.event, config.number, config.broker, self.daemon.inbox)
+            self.daemon.publisher = self.uplink
+
+    def start(self) -> None:
+        if self.uplink is not None:
+            self.uplink.start()
+        self.daemon.start()
+        self.keypad.start()
+        if self.reader is not None:
+            self.reader.start()
+
+    def stop(self) -> None:
+        """Inputs first, then the table thread, then the uplink (explicit offline)."""
+        for close in self._inputs:
+            with contextlib.suppress(Exception):
+                close()
+        self.daemon.stop()
+        for close in self._outputs:
+            with contextlib.suppress(Exception):
+                close()
+        if self.uplink is not None:
+            self.uplink.stop()
+        self.journal.close()
+
+    def run_until_signal(self) -> None:
+        stopping = threading.Event()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, lambda *_: stopping.set())
+        self.start()
+        log.info("table %s of %s running (journal %s)", self.config.number, self.config.event,
+                 self.config.journal)
+        stopping.wait()
+        self.stop()
