@@ -106,6 +106,7 @@ def parse(data: dict[str, Any], base: Path, name: str = "config") -> TableConfig
         lcds = {Seat.from_str(seat): int(address) for seat, address in addresses.items()}
     except (ValueError, TypeError) as error:
         raise ConfigError(f"{where_h}: lcd_addresses: {error}") from None
+    feedback = _get(hw, "feedback", bool, where_h, True)  # false: no buzzer and no LEDs
     return TableConfig(
         event=_get(table, "event", str, where), number=number,
         journal=resolve(_get(table, "journal", str, where)) or Path("table.db"),
@@ -114,5 +115,6 @@ def parse(data: dict[str, Any], base: Path, name: str = "config") -> TableConfig
         reader_url=_get(hw, "card_reader", str, where_h, None),
         reader_tags=resolve(_get(hw, "deck_tags", str, where_h, None)),
         display=display, i2c_bus=_get(hw, "i2c_bus", int, where_h, 1), lcd_addresses=lcds,
-        buzzer=_get(hw, "buzzer", int, where_h, 16), ok_led=_get(hw, "ok_led", int, where_h, 20),
-        error_led=_get(hw, "error_led", int, where_h, 21))
+        buzzer=_get(hw, "buzzer", int, where_h, 16) if feedback else None,
+        ok_led=_get(hw, "ok_led", int, where_h, 20) if feedback else None,
+        error_led=_get(hw, "error_led", int, where_h, 21) if feedback else None)

@@ -50,7 +50,7 @@ class Table:
                 displays[seat] = lcd
                 self._outputs.append(lcd.close)
         feedback: Feedback | None = None
-        if config.buzzer is not None or config.ok_led is not None:
+        if any(p is not None for p in (config.buzzer, config.ok_led, config.error_led)):
             leds = BuzzerLeds(config.buzzer, config.ok_led, config.error_led,
                               pin_factory=pin_factory)
             feedback = leds
