@@ -13,8 +13,8 @@ from pathlib import Path
 
 from tabled.daemon import snapshot
 from tabled.recorded import BoardScript, RecordedPlayers, playable
-from tabled.rules.formats import load_path
 from tabled.rules import Seat
+from tabled.rules.formats import load_path
 from tabled.simtable import SimulatedTable
 from tabled.wire import Command, Event
 
