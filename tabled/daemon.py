@@ -99,6 +99,7 @@ class TableDaemon:
         self.notices: dict[Seat, Notice] = {}
         self.inflight: dict[int, int] = {}  # paho mid -> event seq
         self.connected = False
+        self.reader_lost = False
         self.handled = 0          # items taken from the inbox
         self.inputs = 0           # of which keys and cards: simulators wait on this
         self.refused = 0          # inputs refused with a notice
@@ -165,6 +166,14 @@ class TableDaemon:
         elif isinstance(item, ReaderStatus):
             log.warning("card reader %s %s", item.url,
                         "connected" if item.connected else "disconnected")
+            # The reader thread reopens the port by itself; the players should know meanwhile.
+            if item.connected != self.reader_lost:
+                return  # the first connection is no news
+            self.reader_lost = not item.connected
+            notice = Notice("reader_lost" if self.reader_lost else "reader_back",
+                            error=self.reader_lost)
+            self.notices.update({seat: notice for seat in Seat})
+            self.redraw()
         elif isinstance(item, ReaderMessage):
             log.info("card reader says %s", item.message)
         else:

@@ -62,6 +62,8 @@ TEXTS: dict[str, tuple[str, str]] = {
     "unknown_card": ("Card not known", "Carta desconocida"),
     "no_card_now": ("No card now", "Ahora no hay carta"),
     "fouled": ("Fouled board? Dir", "Tablero erroneo? Dir"),
+    "reader_lost": ("Card reader lost", "Lector desconectado"),
+    "reader_back": ("Card reader back", "Lector conectado"),
     "journal_full": ("DISK FULL: director", "DISCO LLENO: director"),
     "law": ("Not allowed", "No permitido"),
     "auction": ("Auction", "Subasta"),

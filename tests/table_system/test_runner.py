@@ -75,3 +75,22 @@ def test_the_assembled_table_takes_keys_and_drives_its_lcds(tmp_path: Path) -> N
         table.stop()
         factory.close()
     assert table.journal.path == str(tmp_path / "table.db")
+
+
+def test_an_unplugged_reader_is_said_on_every_display(tmp_path: Path) -> None:
+    from hardware.events import ReaderStatus
+    from tabled.daemon import TableDaemon
+    from tabled.journal import Journal
+
+    journal = Journal(tmp_path / "t.db")
+    daemon = TableDaemon(journal, language="es")
+    try:
+        daemon.handle(ReaderStatus(True, "/dev/ttyACM0", 0.0))
+        assert all(daemon.view(seat)[3] == "" for seat in Seat)  # first connection: no news
+        daemon.handle(ReaderStatus(False, "/dev/ttyACM0", 1.0))
+        assert all(daemon.view(seat)[3] == "Lector desconectado" for seat in Seat)
+        daemon.handle(ReaderStatus(True, "/dev/ttyACM0", 2.0))
+        assert daemon.view(Seat.S)[3] == "Lector conectado"
+        assert journal.last_seq == 0  # the reader's comings and goings are not table events
+    finally:
+        journal.close()
