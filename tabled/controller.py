@@ -90,6 +90,13 @@ class Controller:
         self.digit = digit
         self.entries: dict[Seat, SeatEntry] = {seat: SeatEntry() for seat in Seat}
 
+    def forget_entries(self) -> None:
+        """The phase or the board changed: half-typed keys and a pending change of call
+        belong to what is gone."""
+        for entry in self.entries.values():
+            entry.keys.clear()
+            entry.replacing = False
+
     # -- keys ----------------------------------------------------------------------------------
 
     def key(self, seat: Seat, key: str) -> Outcome:
@@ -137,7 +144,7 @@ class Controller:
                 entry.keys.pop()
             return False, None
         if key == "OK":
-            digits = "".join(str(self.digit(k)) for k in entry.keys)
+            digits = "".join(str(d) for d in map(self.digit, entry.keys) if d is not None)
             entry.keys.clear()
             return True, int(digits) if digits else None
         if self.digit(key) is not None and len(entry.keys) < MAX_DIGITS:
@@ -229,6 +236,8 @@ class Controller:
                                          {"seat": str(seat), "call": str(call)})])
             board.auction.check(call, seat)
         except IllegalActionError as error:
+            if board.auction.can_replace(seat) is None:
+                entry.replacing = False  # Law 25A: too late now; the next call is a new call
             return Outcome().tell([seat], _refusal(error))
         return Outcome([Proposed("call", board.number, {"seat": str(seat), "call": str(call)})])
 
@@ -245,6 +254,9 @@ class Controller:
             return self._calling(seat, key, entry)  # Law 25A3: until the lead is faced
         if entry.replacing and (key in LEVELS or key in STRAINS or key in CALL_KEYS):
             return self._calling(seat, key, entry)
+        if key in CALL_KEYS or key in ("H", "NT") or (key == "OK" and self._is_call(entry)):
+            # A call after the auction: the auction refuses it (Law 39), naming the law.
+            return self._calling(seat, key, entry)
         done, tricks = self._number(seat, key, entry)
         if not done:
             return Outcome()
@@ -258,6 +270,10 @@ class Controller:
         return Outcome([Proposed("claim", board.number,
                                  {"seat": str(seat), "tricks": tricks})]).tell(
             Seat, Notice("claimed", {"seat": str(seat), "tricks": tricks}, error=False))
+
+    def _is_call(self, entry: SeatEntry) -> bool:
+        return self._entered_call(entry) is not None and any(
+            self.digit(k) is None for k in entry.keys)
 
     def _claim_answer(self, seat: Seat, key: str, board: BoardState) -> Outcome:
         assert board.play is not None
@@ -387,7 +403,11 @@ class Controller:
             if busy:
                 return self._refuse(command, f"board {state.board.number if state.board else ''}"
                                              " is being played; end the round first")
-            return Outcome([Proposed("assign", None, {"cmd": command.id, **command.data})])
+            proposed = Proposed("assign", None, {"cmd": command.id, **command.data})
+            reason = self._trial(proposed)
+            if reason is not None:
+                return self._refuse(command, reason)
+            return Outcome([proposed])
         reason = self._ruling_refusal(command.data)
         if reason is not None:
             return self._refuse(command, reason)
@@ -399,6 +419,17 @@ class Controller:
         return Outcome([Proposed("refused", self._board_number(),
                                  {"cmd": command.id, "reason": reason})])
 
+    def _trial(self, proposed: Proposed) -> str | None:
+        """Apply ``proposed`` to a copy of the state: why it cannot be applied, or None.
+        What comes from outside is tried before it is journalled: a journal must replay."""
+        trial = copy.deepcopy(self.state)
+        try:
+            trial.apply(Event(trial.seq + 1, proposed.type, 0.0, proposed.board,
+                              proposed.data))
+        except (IllegalActionError, ValueError, KeyError, TypeError, RuntimeError) as error:
+            return str(error) or type(error).__name__
+        return None
+
     def _ruling_refusal(self, data: Mapping[str, Any]) -> str | None:
         """Why this ruling cannot be applied now, or None. A trial copy takes it first."""
         kind = data["kind"]
@@ -407,13 +438,9 @@ class Controller:
         board = self.state.board
         if board is None:
             return "no board on the table"
-        trial = copy.deepcopy(self.state)
-        trial.commands.clear()
-        try:
-            trial.apply(Event(trial.seq + 1, "ruling", 0.0, board.number,
-                              {"cmd": "trial", **data}))
-        except (IllegalActionError, ValueError, KeyError, TypeError, RuntimeError) as error:
-            return f"{kind}: {error}"
+        reason = self._trial(Proposed("ruling", board.number, {"cmd": "trial", **data}))
+        if reason is not None:
+            return f"{kind}: {reason}"
         if kind in ("take_back", "require_pass") and board.cards:
             return f"{kind}: the play has started"
         return None

@@ -182,6 +182,7 @@ class TableDaemon:
     def apply(self, outcome: Outcome) -> None:
         """Append each proposed event durably, apply it, then the events the laws add."""
         accepted = 0
+        before = (self.state.phase, self.state.board and self.state.board.number)
         pending = list(outcome.events)
         try:
             while pending:
@@ -198,6 +199,8 @@ class TableDaemon:
         if accepted:
             self.notices = {}
             self.publish_state()
+            if (self.state.phase, self.state.board and self.state.board.number) != before:
+                self.controller.forget_entries()  # what was typed for the last phase
         self.notices.update(outcome.notices)
         self.signal(accepted, outcome)
         self.redraw()
@@ -227,7 +230,7 @@ class TableDaemon:
 
     def view(self, seat: Seat) -> list[str]:
         return seat_view(seat, self.state, self.controller.entries[seat], self.notices.get(seat),
-                         self.language)
+                         self.language, reader_lost=self.reader_lost)
 
     def redraw(self) -> None:
         for seat, display in self.displays.items():

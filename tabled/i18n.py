@@ -38,6 +38,7 @@ TEXTS: dict[str, tuple[str, str]] = {
     "claim_director": ("Claim: director", "Reclamo: director"),
     "result": ("{contract} {declarer} {tricks}", "{contract} {declarer} {tricks}"),
     "passed_out": ("Passed out", "Todos pasan"),
+    "assigned": ("Assigned", "Asignado"),
     "score": ("NS {score}", "NS {score}"),
     "confirm": ("OK to confirm", "OK para confirmar"),
     "confirmed": ("Confirmed", "Confirmado"),
@@ -71,35 +72,52 @@ TEXTS: dict[str, tuple[str, str]] = {
 
 #: Why the laws refused something, by the law the engine names: short enough for a line.
 LAW_TEXTS: dict[str, tuple[str, str]] = {
-    "25": ("Change: UNDO first", "Cambio: UNDO antes"),
-    "25A": ("Too late to change", "Ya no puede cambiar"),
-    "25A2": ("Too late to change", "Ya no puede cambiar"),
+    "25": ("UNDO to change", "UNDO y cambie"),
+    "25A": ("Too late", "Ya no cambia"),
+    "25A2": ("Too late", "Ya no cambia"),
     "27": ("Insufficient bid", "Voz insuficiente"),
     "30": ("Not your turn", "No es su turno"),
     "31": ("Not your turn", "No es su turno"),
     "32": ("Not your turn", "No es su turno"),
-    "36": ("Cannot double that", "Doblo no permitido"),
+    "36": ("No such double", "Doblo invalido"),
     "37": ("You must pass", "Debe pasar"),
     "38": ("No such bid", "Voz imposible"),
-    "39": ("Auction is over", "Subasta terminada"),
-    "26": ("Lead restricted", "Salida restringida"),
-    "44": ("Play is over", "Juego terminado"),
+    "39": ("Auction over", "Subasta acabada"),
+    "26": ("Lead limited", "Salida limitada"),
+    "44": ("Play is over", "Juego acabado"),
     "44C": ("Follow suit", "Asista al palo"),
     "45A": ("Wrong hand", "Mano equivocada"),
-    "54": ("Lead out of turn", "Salida fuera turno"),
-    "55": ("Lead out of turn", "Salida fuera turno"),
-    "56": ("Lead out of turn", "Salida fuera turno"),
-    "57": ("Not this hand's turn", "No es su turno"),
-    "68": ("Claim not allowed", "Reclamo no valido"),
-    "68D": ("Play stopped: claim", "Juego parado"),
-    "69": ("No claim to answer", "Sin reclamo"),
-    "69A": ("Not yours to answer", "No le toca"),
-    "43A1(c)": ("Dummy cannot claim", "Muerto no reclama"),
-    "87": ("Fouled board? Dir", "Tablero erroneo? Dir"),
+    "54": ("Wrong lead", "Salida fuera"),
+    "55": ("Wrong lead", "Salida fuera"),
+    "56": ("Wrong lead", "Salida fuera"),
+    "57": ("Not its turn", "No es su turno"),
+    "68": ("Bad claim", "Reclamo malo"),
+    "68D": ("Play stopped", "Juego parado"),
+    "69": ("No claim", "Sin reclamo"),
+    "69A": ("Not yours", "No le toca"),
+    "43A1(c)": ("Dummy", "Muerto"),
+    "87": ("Board? Dir", "Tablero? Dir"),
 }
 
 _CALLS_ES = {"Pass": "Paso", "X": "Doblo", "XX": "Redoblo"}
 _SEATS_ES = {"W": "O"}
+
+
+RULINGS: dict[str, tuple[str, str]] = {
+    "take_back": ("calls back", "voces"),
+    "undo_cards": ("cards back", "cartas"),
+    "require_pass": ("must pass", "debe pasar"),
+    "lead_restriction": ("lead limit", "salida"),
+    "claim": ("claim", "reclamo"),
+    "score": ("score", "resultado"),
+    "director_ack": ("coming", "en camino"),
+    "end_round": ("round over", "fin ronda"),
+}
+
+
+def ruling(kind: str, language: str) -> str:
+    english, spanish = RULINGS.get(kind, (kind, kind))
+    return spanish if language == "es" else english
 
 
 def text(key: str, language: str, **args: Any) -> str:

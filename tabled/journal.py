@@ -52,7 +52,11 @@ class Journal:
         row = self._db.execute("SELECT max(seq) FROM events").fetchone()
         self._seq: int = row[0] or 0
         if identity:
-            self._check_identity(identity)
+            try:
+                self._check_identity(identity)
+            except JournalError:
+                self._db.close()
+                raise
 
     def _check_identity(self, identity: Mapping[str, str]) -> None:
         """Refuse to continue another table's or another event's journal."""

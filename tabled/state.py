@@ -244,7 +244,7 @@ class TableState:
         board = self._board(event)
         if not len(board.auction):
             # Hands are recorded only whole: a half-scanned hand stays unknown.
-            board.scans = {s: list(c) for s, c in board.scans.items() if len(c) == 13}
+            board.scans = {s: c if len(c) == 13 else [] for s, c in board.scans.items()}
         board.auction.make_call(Call.from_str(data["call"]), Seat.from_str(data["seat"]),
                                 alert=bool(data.get("alert")))
         self._after_call(board)
@@ -320,6 +320,8 @@ class TableState:
             # Laws 17E2, 36A, 38B, 39A: the director cancels calls back to a point.
             board.auction.take_back(data["calls"])
             board.cards.clear()
+            board.result = None
+            board.confirmed = set()
             self._after_call(board)
         elif kind == "require_pass":
             board.auction.require_pass(Seat.from_str(data["seat"]), data.get("law") or "",

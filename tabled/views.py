@@ -12,7 +12,7 @@ from __future__ import annotations
 from tabled.rules import Seat, Side
 
 from . import i18n
-from .controller import Notice, SeatEntry
+from .controller import DIGITS, Notice, SeatEntry
 from .state import BoardState, Guidance, Phase, TableState
 
 WIDTH = 20
@@ -27,7 +27,7 @@ def _header(board: BoardState, language: str) -> str:
     vul = str(board.vulnerability)
     if language == "es":
         vul = _VUL_ES.get(vul, vul)
-    left = _t("board", language, board=board.number, dealer=str(board.dealer))
+    left = _t("board", language, board=board.number, dealer=i18n.seat(str(board.dealer), language))
     right = _t("vul", language, vul=vul)
     return f"{left} {right}" if len(left) + len(right) < WIDTH else left
 
@@ -40,10 +40,12 @@ def _recent_calls(board: BoardState, language: str, count: int) -> str:
     return " ".join(words)
 
 
-def _typed(entry: SeatEntry, language: str) -> str:
+def _typed(entry: SeatEntry, language: str, numeric: bool) -> str:
     keys = entry.keys
     if not keys:
         return ""
+    if numeric and all(k in DIGITS for k in keys):
+        return "> " + "".join(str(DIGITS[k]) for k in keys)
     if keys[0] in ("PASS", "X", "XX"):
         shown = i18n.call({"PASS": "Pass"}.get(keys[0], keys[0]), language, short=False)
     else:
@@ -58,6 +60,8 @@ def _notice_line(notice: Notice, language: str) -> str:
         return i18n.law_text(notice.law, language)
     args = dict(notice.args)
     args.setdefault("board", "")
+    if notice.key == "ruling":
+        args["kind"] = i18n.ruling(str(args.get("kind")), language)
     return _t(notice.key, language, **args)
 
 
@@ -115,7 +119,8 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
     play = board.play
     assert play is not None
     contract = i18n.call(str(play.contract), language)
-    first = _t("contract", language, contract=contract, declarer=str(play.declarer))
+    first = _t("contract", language, contract=contract,
+               declarer=i18n.seat(str(play.declarer), language))
     claim = play.claim
     if claim is not None:
         if claim.state.value == "disputed":
@@ -141,31 +146,38 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
 def _result_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
     result = board.result
     assert result is not None
-    if result.contract is None:
+    score = _t("score", language, score=f"{result.score_ns:+d}" if result.score_ns else "0")
+    if result.adjusted:  # the director's text (A60/40) or, if none, "assigned"
+        first = (_t("assigned", language) if result.adjusted == "assigned"
+                 else result.adjusted)
+    elif result.contract is None:
         first = _t("passed_out", language)
     else:
         tricks = "" if result.tricks is None else str(result.tricks)
         first = _t("result", language, contract=i18n.call(result.contract_text, language),
-                   declarer=str(result.declarer or ""), tricks=tricks)
-    score = f"{result.score_ns:+d}" if result.score_ns else "0"
-    if result.adjusted:
-        score += f" ({result.adjusted})"
+                   declarer=i18n.seat(str(result.declarer or ""), language), tricks=tricks)
+    line = f"{first} {score}" if len(first) + len(score) < WIDTH else first
     done = any(s.side is seat.side for s in board.confirmed)
-    return [first, _t("score", language, score=score),
-            _t("confirmed", language) if done else _t("confirm", language)]
+    return [line, _t("confirmed", language) if done else _t("confirm", language)]
 
 
 def seat_view(seat: Seat, state: TableState, entry: SeatEntry, notice: Notice | None = None,
-              language: str = "en") -> list[str]:
-    """The four lines ``seat``'s display shows now."""
+              language: str = "en", *, reader_lost: bool = False) -> list[str]:
+    """The four lines ``seat``'s display shows now; ``reader_lost`` while the card
+    reader is unplugged."""
     lines = _body(seat, state, entry, language)[:3]
     while len(lines) < 3:
         lines.append("")
-    typed = _typed(entry, language)
+    phase = state.phase
+    numeric = phase in (Phase.PLAYERS, Phase.BOARD) or (
+        phase in (Phase.LEAD, Phase.PLAY) and not entry.replacing)
+    typed = _typed(entry, language, numeric)
     if typed:
         last = typed
     elif notice is not None:
         last = _notice_line(notice, language)
+    elif reader_lost:
+        last = _t("reader_lost", language)
     elif state.open_director_calls:
         last = _t("director_open", language)
     else:

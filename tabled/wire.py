@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,7 @@ MAX_PAYLOAD = 64 * 1024
 """Bytes: the biggest payload either end accepts (a command with 36 deals is ~4 KB)."""
 TOPIC_KINDS = ("status", "events", "state", "cmd")
 ONLINE = b"online"
+_NUMBER = re.compile(r"-?[0-9]{1,6}")  # ASCII digits only: int() would take " 1" or "١"
 OFFLINE = b"offline"
 
 
@@ -46,10 +48,9 @@ def parse_topic(topic: str) -> tuple[str, int, str]:
     if (len(parts) != 6 or f"{parts[0]}/{parts[1]}" != ROOT or parts[3] != "table"
             or parts[5] not in TOPIC_KINDS or not parts[2]):
         raise WireError(f"not a bidbox table topic: {topic!r}")
-    try:
-        table = int(parts[4])
-    except ValueError:
-        raise WireError(f"table number {parts[4]!r} in {topic!r} is not a number") from None
+    if not _NUMBER.fullmatch(parts[4]):
+        raise WireError(f"table number {parts[4]!r} in {topic!r} is not a number")
+    table = int(parts[4])
     if table < 1:
         raise WireError(f"table number {table} in {topic!r} is not positive")
     return parts[2], table, parts[5]
@@ -120,7 +121,7 @@ def _deals(value: Any) -> dict[str, str]:
     if not isinstance(value, dict) or len(value) > 64:
         raise WireError(f"{value!r} is not a map of at most 64 board numbers to PBN deals")
     for board, pbn in value.items():
-        if not board.isdigit():
+        if not isinstance(board, str) or not _NUMBER.fullmatch(board) or int(board) > 999:
             raise WireError(f"deal key {board!r} is not a board number")
         _parsed(Deal.from_pbn)(pbn)
     return value
@@ -225,8 +226,9 @@ COMMANDS: dict[str, Schema] = {
 # -- envelopes ---------------------------------------------------------------------------------
 
 def _load(payload: bytes | str, what: str) -> dict[str, Any]:
-    if len(payload) > MAX_PAYLOAD:
-        raise WireError(f"{what} of {len(payload)} bytes is over the {MAX_PAYLOAD}-byte limit")
+    size = len(payload.encode() if isinstance(payload, str) else payload)
+    if size > MAX_PAYLOAD:
+        raise WireError(f"{what} of {size} bytes is over the {MAX_PAYLOAD}-byte limit")
     try:
         value = json.loads(payload)
     except (ValueError, UnicodeDecodeError) as error:

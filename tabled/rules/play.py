@@ -241,6 +241,9 @@ class Play:
         owner = self._owners.get(card)
         if seat is None:
             seat = owner if owner is not None else turn
+        if owner is None and seat in self._hands:
+            # Law 45A: a known hand plays only its own cards.
+            return IllegalCardError(f"{card} is not in {seat}'s hand", "45A")
         if owner is not None and owner is not seat:
             return IllegalCardError(f"{card} is in {owner}'s hand, not {seat}'s", "45A")
         trick = self.tricks[-1]

@@ -62,6 +62,17 @@ def test_refused_cards_name_the_law(played: str, card: str, seat: Seat | None,
     assert len(play.played_cards()) == len(played.split())
 
 
+def test_a_known_hand_plays_only_its_own_cards_when_others_are_unknown() -> None:
+    # Law 45A: only East's hand is known; a card of no known hand is not East's either.
+    east_only = Deal({Seat.E: DEAL[Seat.E]})
+    play = Play(Contract.from_str("1NT"), Seat.N, east_only)
+    with pytest.raises(IllegalCardError) as raised:
+        play.play(Card.from_str("SA"))  # the turn is East's, and SA is South's
+    assert raised.value.law == "45A"
+    play.play(Card.from_str("D4"))      # East's own card
+    assert play.play(Card.from_str("SA")).seat is Seat.S  # unknown hands take the turn's
+
+
 def test_legal_cards_follow_suit_with_known_hands() -> None:
     play = Play(Contract.from_str("1NT"), Seat.N, DEAL)
     assert set(play.legal_cards()) == DEAL[Seat.E]

@@ -121,9 +121,6 @@ def test_three_passes_after_a_bid_end_the_auction(setup: Table) -> None:
     assert str(board.play.contract) == "1NT" and board.play.declarer is N
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Controller._playing reads every key after the "
-                   "auction as claim digits; a call is not refused under Law 39, and 1 NT OK "
-                   "becomes a claim of one trick")
 @pytest.mark.parametrize("keys", [["PASS", "OK"], ["1", "NT", "OK"]])
 def test_a_call_after_the_auction_is_refused_by_law_39(setup: Table, keys: list[str]) -> None:
     setup.calls("1NT", "Pass", "Pass", "Pass")
@@ -134,9 +131,6 @@ def test_a_call_after_the_auction_is_refused_by_law_39(setup: Table, keys: list[
     assert notice is not None and notice.law == "39"
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="bug: keys typed but not confirmed during the auction stay in the "
-                   "SeatEntry; after the auction OK reads them as digits and int('2None') raises")
 def test_keys_left_from_the_auction_do_not_break_the_next_phase(setup: Table) -> None:
     setup.calls("1NT", "Pass", "Pass")
     setup.press(E, "2", "NT")          # East types over the last pass, never confirms
@@ -252,9 +246,6 @@ def test_no_change_after_the_opening_lead(setup: Table) -> None:
     assert "change" not in setup.new_types()
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Controller._confirm_call clears "
-                   "SeatEntry.replacing only after a successful change; once partner has "
-                   "called, every later call of that seat is refused under Law 25A2")
 def test_refused_change_does_not_block_the_seats_next_call(setup: Table) -> None:
     setup.calls("1C")
     setup.press(N, "UNDO")               # North means to change 1C ...

@@ -261,9 +261,6 @@ def test_pbn_of_the_assignment_is_the_deal_played(lead: Table) -> None:
     assert board.deal.to_pbn() == PBN
 
 
-@pytest.mark.xfail(strict=True, reason="bug: tabled/rules/play.py Play._refusal accepts from a "
-                   "known hand any card whose owner is unknown; a card that hand cannot hold is "
-                   "played from it and the last trick can no longer be completed")
 def test_a_card_outside_a_known_hand_is_not_played_from_it(table: Table) -> None:
     table.start([1, 2])
     for card in DEAL[N]:             # only North's hand is known

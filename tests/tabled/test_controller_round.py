@@ -210,7 +210,7 @@ def test_four_passes_give_a_result_of_zero(table: Table) -> None:
     assert dict(events[-1].data) == {"contract": "Pass", "declarer": None, "tricks": None,
                                      "score_ns": 0}
     assert table.phase is Phase.RESULT
-    assert table.view(N)[1:3] == ["Passed out", "NS 0"]
+    assert table.view(N)[1:3] == ["Passed out NS 0", "OK to confirm"]
 
 
 @pytest.mark.parametrize(("first", "second", "done"), [
@@ -239,9 +239,6 @@ def test_other_keys_at_the_result_explain_how_to_confirm(table: Table) -> None:
     assert table.view(E)[3] == "OK confirms; DIR"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: views._result_lines gives three lines after the "
-                   "header and seat_view keeps three body lines, so 'OK to confirm' and "
-                   "'Confirmed' are never shown")
 def test_result_display_says_who_still_has_to_confirm(table: Table) -> None:
     table.start([1, 2])
     table.calls("Pass", "Pass", "Pass", "Pass")

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pytest
-
 from hardware.events import KeyEvent, ReaderStatus
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
@@ -103,9 +101,6 @@ def test_lost_reader_is_said_on_every_display_and_its_return_too(journal: Journa
     assert {daemon.view(seat)[3] for seat in Seat} == {"Card reader back"}
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the reader_lost notice is an ordinary notice: "
-                   "TableDaemon.apply clears every notice after any accepted event (and a key "
-                   "press clears its seat's), so 'Card reader lost' goes before the reader is back")
 def test_lost_reader_stays_on_the_displays_until_it_is_back(journal: Journal) -> None:
     daemon = TableDaemon(journal)
     daemon.handle(ReaderStatus(True, "loop://", 0.0))

@@ -173,10 +173,6 @@ def test_replay_refuses_a_card_before_the_play() -> None:
         TableState.replay(events)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="bug: the wire passes deal key '²' (str.isdigit), the "
-                   "daemon journals the assign event and then TableState._on_assign fails on "
-                   "int('²'): the journal holds an event its own replay cannot apply")
 def test_a_command_the_wire_accepts_never_breaks_the_journal(table: Table) -> None:
     payload = json.dumps({"v": 1, "id": "c1", "type": "assign", "data": {
         "round": 1, "ns": 1, "ew": 2, "boards": [1], "deals": {"\u00b2": PBN}}})

@@ -183,21 +183,22 @@ def test_claim_lines(make_table: MakeTable, language: str, claim: str, ask: str,
     assert table.view(W)[2] == disputed
 
 
-@pytest.mark.parametrize(("language", "first", "passed"), [
-    ("en", "1NT N 7", "Passed out"),
-    ("es", "1ST N 7", "Todos pasan"),
+@pytest.mark.parametrize(("language", "first", "passed", "confirm"), [
+    ("en", "1NT N 7", "Passed out", "OK to confirm"),
+    ("es", "1ST N 7", "Todos pasan", "OK para confirmar"),
 ])
-def test_result_lines(make_table: MakeTable, language: str, first: str, passed: str) -> None:
+def test_result_lines(make_table: MakeTable, language: str, first: str, passed: str,
+                      confirm: str) -> None:
     table = make_table(language)
     reach(table, Phase.LEAD)
     table.press(N, "7", "OK")
     table.press(E, "OK")
     table.press(W, "OK")
-    assert table.view(S)[1:3] == [first, "NS +90"]
+    assert table.view(S)[1:3] == [f"{first} NS +90", confirm]
     other = make_table(language)
     reach(other, Phase.SETUP)
     other.calls("Pass", "Pass", "Pass", "Pass")
-    assert other.view(S)[1:3] == [passed, "NS 0"]
+    assert other.view(S)[1:3] == [f"{passed} NS 0", confirm]
 
 
 @pytest.mark.parametrize(("language", "law_line", "turn_line"), [
@@ -242,13 +243,11 @@ def test_view_is_a_pure_function_of_the_state(table: Table) -> None:
     assert table.state.seq == seq
     # Only the seat's own entry and notice are added to what the state shows.
     assert seat_view(N, table.state, SeatEntry(keys=["2", "C"]))[:3] == first[N][:3]
-    assert seat_view(N, table.state, SeatEntry(keys=["2", "C"]))[3] == "> 2C"
+    assert seat_view(N, table.state, SeatEntry(keys=["2", "C"]))[3] == "> 28"  # a claim of 28
 
 
-# -- bugs -----------------------------------------------------------------------------------
+# -- faults found in review, now fixed -----------------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="bug: views._header and _play_lines/_result_lines pass "
-                   "dealer and declarer unlocalised; Spanish shows W where i18n says O")
 def test_spanish_west_is_o_everywhere(make_table: MakeTable) -> None:
     table = make_table("es")
     table.assign([4])                    # board 4: West deals
@@ -260,8 +259,6 @@ def test_spanish_west_is_o_everywhere(make_table: MakeTable) -> None:
     assert lines[1] == "1ST por O"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: views._typed shows the key names while a number "
-                   "is typed, so the player number 18 reads '> 1C' and 10 reads '> 1S'")
 @pytest.mark.parametrize(("keys", "shown"), [(["1", "C"], "> 18"), (["1", "S"], "> 10")])
 def test_typed_number_shows_its_digits(table: Table, keys: list[str], shown: str) -> None:
     table.assign()
@@ -273,8 +270,6 @@ def overlong(texts: dict[str, str]) -> dict[str, str]:
     return {key: text for key, text in texts.items() if len(text) > WIDTH}
 
 
-@pytest.mark.xfail(strict=True, reason="bug: i18n.LAW_TEXTS plus ' L<law>' is longer than a "
-                   "line for 23 of the texts, so seat_view cuts off the law's number")
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_law_text_fits_a_line_with_its_number(language: str) -> None:
     texts = {law: i18n.law_text(law, language) for law in i18n.LAW_TEXTS}
@@ -288,10 +283,8 @@ def test_short_law_texts_keep_their_number(law: str, language: str) -> None:
     assert len(i18n.law_text(law, language)) <= WIDTH
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the ruling notice is 'Ruling: <kind>' with the "
-                   "wire's kind name; lead_restriction (and in Spanish require_pass, "
-                   "director_ack) overflow the line")
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_ruling_notice_fits_a_line(language: str) -> None:
-    texts = {kind: i18n.text("ruling", language, kind=kind) for kind in RULINGS}
+    texts = {kind: i18n.text("ruling", language, kind=i18n.ruling(kind, language))
+             for kind in RULINGS}
     assert overlong(texts) == {}
