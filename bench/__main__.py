@@ -1,7 +1,17 @@
-"""Run every benchmark in turn."""
+"""Run every benchmark in turn; ``--seconds S`` is passed to each."""
 
+import argparse
 import sys
 
-from bench import replay
+from bench import replay, table
 
-sys.exit(replay.main(sys.argv[1:]))
+parser = argparse.ArgumentParser(prog="python3 -m bench", description=__doc__)
+parser.add_argument("--seconds", type=float, default=None)
+args = parser.parse_args()
+shared = [] if args.seconds is None else ["--seconds", str(args.seconds)]
+status = 0
+for number, bench in enumerate((replay, table)):
+    if number:
+        print()
+    status = max(status, bench.main(shared))
+sys.exit(status)
