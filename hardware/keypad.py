@@ -141,7 +141,16 @@ class MatrixKeypad:
         self._thread.start()
 
     def _run(self) -> None:
-        while not self._stop.wait(self.period):
+        # A fixed rate: the next scan is due one period after the last was due, not one
+        # period after it ended, so a press is recognised within debounce x period.
+        due = time.monotonic()
+        while True:
+            due += self.period
+            now = time.monotonic()
+            if due < now:
+                due = now  # fell behind (a slow bus): start again from now, do not burst
+            if self._stop.wait(due - now):
+                return
             try:
                 self.scan_once()
             except Exception:

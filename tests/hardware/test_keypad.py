@@ -30,6 +30,7 @@ class Rig:
     def __init__(self, factory: MockFactory, layout: KeypadLayout, **options: Any) -> None:
         self.events: queue.Queue[KeyEvent] = queue.Queue()
         self.clock = FakeClock()
+        options.setdefault("debounce", 3)  # the algorithm's tests count three scans
         self.sim = MatrixSimulator(factory, layout, key_diodes=options.get("key_diodes"))
         self.keypad = MatrixKeypad(self.events, layout, clock=self.clock, settle=0.0,
                                    pin_factory=factory, **options)

@@ -37,7 +37,7 @@ def test_digits_follow_a_phone_keypad(layout: KeypadLayout) -> None:
 
 
 def test_default_scan_settings(layout: KeypadLayout) -> None:
-    assert layout.scan.debounce == 3
+    assert (layout.scan.period, layout.scan.debounce) == (0.003, 2)  # 2 x 3 ms: bench.table
     assert layout.scan.repeat_delay == 0  # auto-repeat off
     assert layout.scan.key_diodes is False
 
