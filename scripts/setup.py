@@ -16,7 +16,9 @@ import sys
 
 PYTHON_MODULES = ["pytest", "hypothesis", "mypy", "ruff", "gpiozero", "serial", "paho",
                   "smbus2", "endplay"]
-DEBIAN_PACKAGES: dict[str, str] = {}  # command -> package; the table and server issues add theirs
+# command -> Debian package: the MQTT tests start a private Mosquitto of their own.
+DEBIAN_PACKAGES: dict[str, str] = {"mosquitto": "mosquitto"}
+SYSTEM_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
 
 
 def missing_modules() -> list[str]:
@@ -35,7 +37,8 @@ def main() -> int:
     if missing_modules() or not bidbox_installed() or shutil.which("bidbox") is None:
         subprocess.check_call([sys.executable, "-m", "pip", "install", "-q",
                                "--disable-pip-version-check", "-e", ".[table,server,dds,dev]"])
-    absent = sorted({pkg for cmd, pkg in DEBIAN_PACKAGES.items() if shutil.which(cmd) is None})
+    absent = sorted({pkg for cmd, pkg in DEBIAN_PACKAGES.items()
+                     if shutil.which(cmd, path=SYSTEM_PATH) is None})
     if absent:
         if os.geteuid() != 0:
             print(f"please install: sudo apt-get install -y {' '.join(absent)}", file=sys.stderr)
