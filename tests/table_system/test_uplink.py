@@ -130,6 +130,16 @@ def assign(table: SimulatedTable, board: int) -> None:
     assert table.daemon.wait_for(lambda s: s.assignment is not None, TIMEOUT)
 
 
+def seated(table: SimulatedTable, collector: Collector,
+           script: BoardScript) -> RecordedPlayers:
+    """The table online, its round assigned, its players seated: ready for the board."""
+    assert collector.wait_for(lambda c: c.statuses[-1:] == [b"online"])
+    assign(table, script.board)
+    players = RecordedPlayers(table)
+    players.enter_players({seat: 10 + i for i, seat in enumerate(Seat)})
+    return players
+
+
 def journal_events(table: SimulatedTable) -> list[dict[str, Any]]:
     return [e.to_json() for e in table.journal.events()]
 
@@ -139,10 +149,7 @@ def test_a_board_arrives_once_in_order_and_the_outbox_drains(
         script: BoardScript) -> None:
     with SimulatedTable(tmp_path / "t1.db", event=EVENT, number=1,
                         broker=settings(broker, broker_users)) as table:
-        assert collector.wait_for(lambda c: c.statuses[-1:] == [b"online"])
-        assign(table, script.board)
-        players = RecordedPlayers(table)
-        players.enter_players({seat: 10 + i for i, seat in enumerate(Seat)})
+        players = seated(table, collector, script)
         players.play_board(script)
         total = table.journal.last_seq
         assert collector.wait_for(lambda c: c.contiguous() == total)
@@ -181,10 +188,7 @@ def test_the_broker_killed_mid_board_loses_nothing(
         script: BoardScript) -> None:
     with SimulatedTable(tmp_path / "t1.db", event=EVENT, number=1,
                         broker=settings(broker, broker_users)) as table:
-        assert collector.wait_for(lambda c: c.statuses[-1:] == [b"online"])
-        assign(table, script.board)
-        players = RecordedPlayers(table)
-        players.enter_players({seat: 10 + i for i, seat in enumerate(Seat)})
+        players = seated(table, collector, script)
         for _ in range(40):  # the hand scans of North, East, part of South's
             players.step(script)
         broker.kill()
