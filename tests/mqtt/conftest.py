@@ -95,6 +95,10 @@ class MqttClient:
     def close(self) -> None:
         self.paho.disconnect()
         self.paho.loop_stop()
+        # paho 2.2's loop_start opens a loopback socket pair that only Client.__del__ closes,
+        # and its thread keeps the Client in a reference cycle: the garbage collector may
+        # finalize the sockets first, and their ResourceWarning fails the run.
+        self.paho._reset_sockets()
 
     def _wait_ack(self, mid: int) -> Any:
         with self._acked:
