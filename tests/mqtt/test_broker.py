@@ -211,6 +211,24 @@ def test_restart_keeps_a_persistent_session_queue(broker: Broker, broker_users: 
     table.expect(topic(1, "cmd"), b'{"id":1}')
 
 
+def test_another_tables_client_id_gets_none_of_its_queue(broker_users: BrokerUsers,
+                                                         mqtt_connect: MqttConnect) -> None:
+    # mosquitto 2.0.11 does not tie a client id to a user: table 2 may take table 1's session
+    # (and kick table 1 off), but the read ACL still keeps table 1's cmds from it.
+    session = {"client_id": "table-1", "clean_start": False, "session_expiry": 300}
+    table1 = mqtt_connect(broker_users.table(1), **session)
+    table1.subscribe(topic(1, "cmd"))
+    table1.close()
+    server = mqtt_connect(broker_users.server)
+    assert server.publish(topic(1, "cmd"), b"for table 1").value == 0
+    thief = mqtt_connect(broker_users.table(2), **session)
+    assert thief.session_present
+    thief.subscribe(topic(2, "cmd"))
+    assert server.publish(topic(2, "cmd"), b"marker").value == 0
+    thief.expect(topic(2, "cmd"), b"marker")
+    assert thief.seen == []
+
+
 def test_start_after_kill_on_the_same_port(broker: Broker, broker_users: BrokerUsers,
                                            mqtt_connect: MqttConnect) -> None:
     pid = broker.pid
