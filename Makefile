@@ -15,6 +15,7 @@ lint:
 typecheck:
 	$(PYTHON) -m mypy --strict tabled
 	$(PYTHON) -m mypy --strict hardware
+	$(PYTHON) -m mypy --strict bidbox/broker.py
 
 bench: setup
 	$(PYTHON) -m bench

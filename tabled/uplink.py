@@ -64,6 +64,14 @@ class BrokerSettings:
         return cls(**{**settings.__dict__, **overrides})
 
 
+def close_sockets(client: mqtt.Client) -> None:
+    """Close the loopback socket pair paho 2.2's loop_start opens and only ``__del__``
+    closes (its thread keeps the client in a reference cycle, so that may be late)."""
+    reset = getattr(client, "_reset_sockets", None)
+    if reset is not None:
+        reset()
+
+
 class Uplink:
     """One table's connection to the broker."""
 
@@ -112,6 +120,7 @@ class Uplink:
                 log.warning("table %s: offline status not confirmed: %s", self.table, error)
         self.client.disconnect()
         self.client.loop_stop()
+        close_sockets(self.client)
 
     # -- publishing (table thread) -------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from tabled.recorded import BoardScript, RecordedPlayers, playable
 from tabled.rules import Seat
 from tabled.rules.formats import load_path
 from tabled.simtable import SimulatedTable
-from tabled.uplink import BrokerSettings
+from tabled.uplink import BrokerSettings, close_sockets
 from tabled.wire import Command, Event, table_topic
 from tests.mqtt.conftest import EVENT, TIMEOUT
 
@@ -102,6 +102,7 @@ class Collector:
     def close(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+        close_sockets(self.client)
 
 
 @pytest.fixture
@@ -257,6 +258,7 @@ def test_every_realbridge_record_played_at_four_tables_publishes_replays_result(
     finally:
         server.disconnect()
         server.loop_stop()
+        close_sockets(server)
     for run in runs:
         played = [item for round_ in run.rounds for item in round_]
         wire = results[run.number]
