@@ -28,8 +28,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
-TOPIC_VERSION = "bidbox/v1"
-TABLE_WRITES = ("status", "events", "state")
+from tabled import wire
+
+TOPIC_VERSION = wire.ROOT
+TABLE_WRITES = tuple(kind for kind in wire.TOPIC_KINDS if kind != "cmd")
 """The leaves below ``table/<t>/`` that a table publishes; it reads only ``cmd``."""
 
 SALT_BYTES = 12  # what mosquitto_passwd uses; the broker accepts any length it can decode
@@ -100,8 +102,8 @@ def event_topic(event: str) -> str:
 
 
 def table_topic(event: str, table: int, leaf: str) -> str:
-    """``bidbox/v1/<event>/table/<t>/<leaf>``."""
-    return f"{event_topic(event)}/table/{table}/{leaf}"
+    """``bidbox/v1/<event>/table/<t>/<leaf>``, as the tables and the server name it."""
+    return wire.table_topic(check_event_name(event), table, leaf)
 
 
 def table_username(table: int) -> str:

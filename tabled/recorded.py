@@ -99,7 +99,8 @@ class BoardScript:
     claim: tuple[Seat, int] | None  # who claims and the tricks their side takes of the rest
 
     @classmethod
-    def of(cls, record: Record) -> BoardScript:
+    def of(cls, record: Record, tricks: int | None = None) -> BoardScript:
+        """``tricks``: declarer's tricks by ``bidbox replay``, when the caller has them."""
         deal = record.deal
         assert record.board is not None and deal is not None
         hands = {seat: sorted(deal[seat], key=lambda c: c.index) for seat in Seat}
@@ -121,7 +122,7 @@ class BoardScript:
                 play.play(card)
                 cards.append(card)
             if not play.is_over:
-                expected = replay(record).tricks
+                expected = tricks if tricks is not None else replay(record).tricks
                 assert expected is not None
                 claim = (declarer, expected - play.declarer_tricks_played)
         return cls(record.board, hands, calls, cards, claim)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tabled.rules import Seat
 
-from .recorded import Playable, RecordedPlayers
+from .recorded import BoardScript, Playable, RecordedPlayers
 from .simtable import SimulatedTable
 from .state import TableState
 from .uplink import BrokerSettings
@@ -128,7 +128,7 @@ class Simulation:
                 raise RuntimeError(f"table {run.number} did not take round {number}")
             players.enter_players({seat: 100 * run.number + i for i, seat in enumerate(Seat)})
             for item in boards:
-                players.play_board(item.record)
+                players.play_board(BoardScript.of(item.record, item.expected.tricks))
                 assert item.record.board is not None
                 result = table.state.results[item.record.board]
                 outcome = BoardOutcome(
