@@ -7,7 +7,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bidbox import replay_cmd, score_cmd, simulate_cmd, table_cmd
+from bidbox import replay_cmd, score_cmd, server_cmd, simulate_cmd, table_cmd
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,6 +17,7 @@ def build_parser() -> argparse.ArgumentParser:
     score_cmd.add_parser(commands)
     table_cmd.add_parser(commands)
     simulate_cmd.add_parser(commands)
+    server_cmd.add_parser(commands)
     return parser
 
 

@@ -15,9 +15,11 @@ import subprocess
 import sys
 
 PYTHON_MODULES = ["pytest", "hypothesis", "mypy", "ruff", "gpiozero", "serial", "paho",
-                  "smbus2", "endplay"]
-# command -> Debian package: the MQTT tests start a private Mosquitto of their own.
-DEBIAN_PACKAGES: dict[str, str] = {"mosquitto": "mosquitto"}
+                  "smbus2", "endplay", "flask", "sqlalchemy", "alembic", "waitress", "psycopg",
+                  "playwright"]
+# command -> Debian package: the MQTT tests start a private Mosquitto of their own; the browser
+# tests drive Debian's Chromium through Playwright (no browser download from Playwright).
+DEBIAN_PACKAGES: dict[str, str] = {"mosquitto": "mosquitto", "chromium": "chromium"}
 SYSTEM_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
 
 

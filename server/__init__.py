@@ -1,1 +1,50 @@
-"""bidbox: server."""
+"""bidbox's aggregator: the director's server.
+
+``create_app(test_config=None)`` builds the Flask app: storage (SQLAlchemy Core, SQLite or
+PostgreSQL, migrated by Alembic), the live hub, ingest and, when a broker is configured, the
+MQTT worker; one blueprint per concern (auth, the JSON API, the director console, the live
+results display). ``bidbox server`` serves it with waitress.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    app = Flask(__name__, instance_relative_config=True)
+    app.config.from_mapping(
+        SECRET_KEY=secrets.token_hex(32),
+        DATABASE=os.path.join(app.instance_path, "bidbox.db"),
+        EVENT="club",
+        BROKER_URL=None,  # mqtt://user:password@host:port; None = no MQTT (tests, exports)
+        BROKER_CAFILE=None,
+        DIRECTOR_USERNAME="director",
+        DIRECTOR_PASSWORD=None,  # set at start: the console's first director
+        LANGUAGE="es",  # the room's language; a visitor may switch to the other
+        ANALYSIS=True,  # double-dummy and par in the background when endplay is installed
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+    )
+    if test_config is None:
+        app.config.from_prefixed_env("BIDBOX")
+    else:
+        app.config.from_mapping(test_config)
+    if "://" not in str(app.config["DATABASE"]):
+        os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
+
+    from server import api, auth, console, display, i18n
+    from server.services import Services
+
+    Services.init_app(app)
+    i18n.init_app(app)
+    app.register_blueprint(auth.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(console.bp)
+    app.register_blueprint(display.bp)
+    return app

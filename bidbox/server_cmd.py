@@ -1,0 +1,84 @@
+"""``bidbox server --db URL --broker URL``: the director's aggregator.
+
+Serves the director console and the live results display with waitress (threads hold the
+live streams), and ingests the tables' events from the broker. ``--db`` is a SQLite file
+(default ``bidbox.db``) or a ``postgresql://`` URL; the schema is migrated at start. Without
+``--broker`` nothing is ingested (set up a session, export, look at results).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import secrets
+import signal
+import sys
+import threading
+from typing import Any
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "server", help="the director's aggregator: ingest, console, live results",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--db", default="bidbox.db",
+                        help="SQLite file or postgresql://user@host/db URL (default bidbox.db)")
+    parser.add_argument("--broker", help="mqtt://user:password@host:port of the event's broker")
+    parser.add_argument("--cafile", help="with mqtts://: the CA that signed the broker")
+    parser.add_argument("--event", default="club", help="the event name in the MQTT topics")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to serve on (0.0.0.0 for the club's network)")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--threads", type=int, default=32,
+                        help="web threads; each open live page holds one")
+    parser.add_argument("--language", choices=("es", "en"), default="es")
+    parser.add_argument("--director", default="director", help="the console's user name")
+    parser.add_argument("--password-env", default="BIDBOX_DIRECTOR_PASSWORD",
+                        help="environment variable holding the director's password; when "
+                             "unset, a password is generated and printed")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    try:
+        import waitress
+
+        from server import create_app
+    except ImportError as error:
+        print(f"bidbox server needs the server extra: pip install 'bidbox[server]' ({error})",
+              file=sys.stderr)
+        return 2
+    password = os.environ.get(args.password_env)
+    generated = password is None
+    if password is None:
+        password = secrets.token_urlsafe(9)
+    app = create_app({
+        "DATABASE": args.db, "EVENT": args.event, "BROKER_URL": args.broker,
+        "BROKER_CAFILE": args.cafile, "LANGUAGE": args.language,
+        "DIRECTOR_USERNAME": args.director, "DIRECTOR_PASSWORD": password,
+        "SECRET_KEY": os.environ.get("BIDBOX_SECRET_KEY") or secrets.token_hex(32),
+    })
+    server = waitress.create_server(app, host=args.host, port=args.port, threads=args.threads,
+                                    channel_timeout=120)
+    address = f"http://{args.host}:{server.effective_port}"  # type: ignore[union-attr]
+    print(f"live results:     {address}/", flush=True)
+    print(f"director console: {address}/console/  (user {args.director}"
+          + (f", password {password})" if generated else ")"), flush=True)
+    stop = threading.Event()
+
+    def shut(signum: int, frame: Any) -> None:
+        stop.set()
+        server.close()
+
+    signal.signal(signal.SIGTERM, shut)
+    signal.signal(signal.SIGINT, shut)
+    try:
+        server.run()
+    except OSError:
+        if not stop.is_set():
+            raise
+    finally:
+        app.extensions["bidbox"].close()
+    return 0

@@ -1,0 +1,68 @@
+"""The JSON API, version 1 (docs/api.md).
+
+Public, read-only, and under the same release rule as the pages: a board's results appear only
+once every table scheduled to play it has finished it or the director released it. A signed-in
+director sees every result (``?all=1``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, session
+
+from server import standings
+from server.services import services
+from server.tables import table_grid
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+def _no_session() -> Response:
+    response = jsonify({"error": "no session has been set up"})
+    response.status_code = 404
+    return response
+
+
+def _director() -> bool:
+    return bool(session.get("director"))
+
+
+@bp.get("/results")
+def results() -> Any:
+    found = services().session
+    if found is None:
+        return _no_session()
+    from flask import request
+    everything = _director() and request.args.get("all") == "1"
+    rows = (standings.all_results(services().db, found) if everything
+            else standings.public_results(services().db, found))
+    released = sorted(standings.released_boards(services().db, found))
+    return jsonify({"event": found.event, "released": released,
+                    "results": [row.to_json() for row in rows]})
+
+
+@bp.get("/rankings")
+def rankings() -> Any:
+    found = services().session
+    if found is None:
+        return _no_session()
+    scored = standings.field(services().db, found, public=True)
+    participants = standings.participants_of(services().db, found)
+    return jsonify({"event": found.event, "method": scored.method, "rankings": [
+        {"participant": st.participant, "label": participants[st.participant].label
+         if st.participant in participants else str(st.participant),
+         "names": participants[st.participant].names if st.participant in participants
+         else "", "group": st.group, "boards": st.boards, "score": round(st.score, 2),
+         "percent": None if st.percent is None else round(st.percent, 2),
+         "rank": st.rank, "rank_label": st.rank_label} for st in scored.standings]})
+
+
+@bp.get("/tables")
+def tables() -> Any:
+    found = services().session
+    now = time.time()
+    return jsonify({"event": services().event, "round": found.current_round if found else 0,
+                    "tables": [row.to_json(now) for row in table_grid(services().db,
+                                                                      services().event)]})

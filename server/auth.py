@@ -1,0 +1,106 @@
+"""Director sign-in and protection against cross-site request forgery.
+
+The console needs a signed-in director (``login_required``). Every form a console page posts
+carries the session's CSRF token (``csrf_field()`` in a template; the ``X-CSRF-Token`` header
+for scripts), checked before any POST, PUT, PATCH or DELETE of this app is handled. The public
+display and API only read.
+"""
+
+from __future__ import annotations
+
+import functools
+import hmac
+import secrets
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from markupsafe import Markup
+from sqlalchemy import select
+from werkzeug.security import check_password_hash
+
+from server import schema as s
+from server.i18n import t
+from server.services import services
+
+bp = Blueprint("auth", __name__, url_prefix="/console")
+F = TypeVar("F", bound=Callable[..., Any])
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def csrf_token() -> str:
+    token = session.get("csrf")
+    if not isinstance(token, str):
+        token = secrets.token_urlsafe(32)
+        session["csrf"] = token
+    return token
+
+
+def csrf_field() -> Markup:
+    return Markup('<input type="hidden" name="csrf" value="{}">').format(csrf_token())
+
+
+@bp.before_app_request
+def check_csrf() -> None:
+    g.director = session.get("director")
+    if request.method not in UNSAFE:
+        return
+    sent = request.form.get("csrf") or request.headers.get("X-CSRF-Token") or ""
+    expected = session.get("csrf")
+    if not isinstance(expected, str) or not hmac.compare_digest(sent, expected):
+        abort(400, description=t("csrf_failed"))
+
+
+@bp.app_context_processor
+def template_helpers() -> dict[str, Any]:
+    return {"csrf_field": csrf_field, "csrf_token": csrf_token,
+            "director": session.get("director")}
+
+
+def login_required(view: F) -> F:
+    @functools.wraps(view)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        if not session.get("director"):
+            return redirect(url_for("auth.login", next=request.full_path))
+        return view(*args, **kwargs)
+    return wrapped  # type: ignore[return-value]
+
+
+def check_login(username: str, password: str) -> bool:
+    with services().db.read() as conn:
+        hashed = conn.execute(select(s.directors.c.password_hash).where(
+            s.directors.c.username == username)).scalar()
+    return hashed is not None and check_password_hash(hashed, password)
+
+
+@bp.route("/login", methods=("GET", "POST"))
+def login() -> Any:
+    if request.method == "POST":
+        username = request.form.get("username", "")
+        if check_login(username, request.form.get("password", "")):
+            target = request.args.get("next") or ""
+            session.clear()
+            session["director"] = username
+            csrf_token()
+            # Only a path of this site: never a redirect to somewhere else.
+            if not target.startswith("/") or target.startswith("//"):
+                target = url_for("console.index")
+            return redirect(target)
+        flash(t("login_failed"))
+    return render_template("login.html")
+
+
+@bp.route("/logout", methods=("POST",))
+def logout() -> Any:
+    session.clear()
+    return redirect(url_for("auth.login"))

@@ -1,0 +1,226 @@
+"""The server's MQTT side: the ingest worker and the command outbox.
+
+paho-mqtt 2, MQTT v5, QoS 1, a persistent session (``clean_start`` false with a session expiry)
+and manual acknowledgement: a message is acknowledged to the broker only after the transaction
+that stored it commits, so nothing is lost while the server restarts; the broker redelivers
+what was not acknowledged, and ingest stores each event once.
+
+paho's callbacks only put items on a queue; one worker thread stores batches, acknowledges,
+publishes the commands ingest asks for (resend) and those the console queued in ``commands``.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from sqlalchemy import select, update
+
+from server import schema as s
+from server.ingest import Ingest, Outcome
+from server.live import Hub
+from tabled.uplink import BrokerSettings, close_sockets
+from tabled.wire import ROOT, Command, table_topic
+
+log = logging.getLogger(__name__)
+
+SESSION_EXPIRY = 24 * 3600
+"""Seconds the broker keeps our subscriptions and queued messages while the server is away."""
+BATCH = 500
+
+
+@dataclass(frozen=True)
+class _Connected:
+    ok: bool
+    detail: str
+
+
+@dataclass(frozen=True)
+class _Published:
+    command_id: str
+
+
+class _Wake:
+    pass
+
+
+class Bus:
+    """Subscribes to every table of one event; stores, acknowledges, sends commands."""
+
+    def __init__(self, ingest: Ingest, hub: Hub, settings: BrokerSettings, *,
+                 client_id: str | None = None, shared_group: str | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.ingest = ingest
+        self.db = ingest.db
+        self.event = ingest.event
+        self.hub = hub
+        self.clock = clock
+        self.inbox: queue.Queue[Any] = queue.Queue()
+        self.connected = threading.Event()
+        self.stored = 0
+        self.batches = 0
+        base = f"{ROOT}/{self.event}/table/+/"
+        # MQTT v5 shared subscription: several ingest workers split one stream.
+        prefix = f"$share/{shared_group}/" if shared_group else ""
+        self.topics = [(f"{prefix}{base}events", 1), (f"{prefix}{base}status", 1),
+                       (f"{prefix}{base}state", 1)]
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                  client_id=client_id or f"bidbox-server-{self.event}",
+                                  protocol=mqtt.MQTTv5, manual_ack=True)
+        if settings.username is not None:
+            self.client.username_pw_set(settings.username, settings.password)
+        if settings.cafile is not None:
+            import ssl
+            self.client.tls_set(ca_certs=settings.cafile or None, certfile=settings.certfile,
+                                keyfile=settings.keyfile, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        self.client.max_inflight_messages_set(200)
+        self.client.max_queued_messages_set(0)
+        self.client.reconnect_delay_set(min_delay=1, max_delay=16)
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
+        self.settings = settings
+        self._pending: dict[int, str] = {}  # mid -> command id, until PUBACK
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+        properties.SessionExpiryInterval = SESSION_EXPIRY
+        self.client.connect_async(self.settings.host, self.settings.port,
+                                  keepalive=self.settings.keepalive, clean_start=False,
+                                  properties=properties)
+        self._thread = threading.Thread(target=self.run, name="ingest", daemon=True)
+        self._thread.start()
+        self.client.loop_start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stopping.set()
+        self.inbox.put(_Wake())
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self.client.disconnect()
+        self.client.loop_stop()
+        close_sockets(self.client)
+
+    def wake(self) -> None:
+        """New commands are waiting in the outbox (called by the console)."""
+        self.inbox.put(_Wake())
+
+    # -- the worker thread -------------------------------------------------------------------
+
+    def run(self) -> None:
+        while not self._stopping.is_set():
+            items = [self.inbox.get()]
+            while len(items) < BATCH:
+                try:
+                    items.append(self.inbox.get_nowait())
+                except queue.Empty:
+                    break
+            try:
+                self._handle(items)
+            except Exception:  # the database away for a moment: the broker will redeliver
+                log.exception("ingest batch failed; its messages stay unacknowledged")
+
+    def _handle(self, items: list[Any]) -> None:
+        messages = [i for i in items if isinstance(i, mqtt.MQTTMessage)]
+        send = any(isinstance(i, _Wake) for i in items)
+        for item in items:
+            if isinstance(item, _Connected):
+                if item.ok:
+                    send = True
+                log.info("broker: %s", item.detail)
+            elif isinstance(item, _Published):
+                self._mark_sent(item.command_id)
+        if messages:
+            outcomes = self.ingest.many(
+                [(m.topic, bytes(m.payload)) for m in messages])
+            for message in messages:  # stored (or rejected for good): now the broker may forget
+                if message.qos > 0:
+                    self.client.ack(message.mid, message.qos)
+            self._after(outcomes)
+        if send:
+            self.send_pending()
+
+    def _after(self, outcomes: list[Outcome]) -> None:
+        changed: set[str] = set()
+        for outcome in outcomes:
+            self.stored += outcome.stored
+            changed |= outcome.changed
+            for table, command in outcome.commands:
+                self._publish(table, command)
+        self.batches += 1
+        self.hub.notify(changed)
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def send_pending(self) -> None:
+        """Publish every queued command not yet acknowledged by the broker."""
+        if not self.client.is_connected():
+            return
+        with self.db.read() as conn:
+            rows = conn.execute(select(s.commands).where(
+                s.commands.c.event == self.event, s.commands.c.sent_at.is_(None)).order_by(
+                s.commands.c.created_at)).all()
+        for row in rows:
+            import json
+            command = Command(row.id, row.type, json.loads(row.data))
+            self._publish(row.table_no, command, track=True)
+
+    def _publish(self, table: int, command: Command, *, track: bool = False) -> None:
+        info = self.client.publish(table_topic(self.event, table, "cmd"),
+                                   command.to_payload(), qos=1)
+        if track and info.rc == mqtt.MQTT_ERR_SUCCESS:
+            with self._lock:
+                self._pending[info.mid] = command.id
+
+    def _mark_sent(self, command_id: str) -> None:
+        with self.db.write() as conn:
+            conn.execute(update(s.commands).where(s.commands.c.id == command_id).values(
+                sent_at=self.clock()))
+        self.hub.notify({"commands"})
+
+    # -- paho callbacks: queue and return ----------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                    properties: Any) -> None:
+        if reason_code.is_failure:
+            self.inbox.put(_Connected(False, f"refused: {reason_code}"))
+            return
+        client.subscribe(self.topics)
+        self.connected.set()
+        self.inbox.put(_Connected(True, "session resumed" if flags.session_present
+                                  else "connected"))
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
+                       properties: Any) -> None:
+        self.connected.clear()
+        self.inbox.put(_Connected(False, f"disconnected: {reason_code}"))
+
+    def _on_message(self, client: mqtt.Client, userdata: Any,
+                    message: mqtt.MQTTMessage) -> None:
+        self.inbox.put(message)
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason_code: Any,
+                    properties: Any) -> None:
+        with self._lock:
+            command_id = self._pending.pop(mid, None)
+        if command_id is None:
+            return
+        if reason_code.is_failure:
+            log.error("the broker refused command %s: %s", command_id, reason_code)
+            return
+        self.inbox.put(_Published(command_id))

@@ -1,0 +1,199 @@
+"""The aggregator's tables, in SQLAlchemy Core.
+
+Two kinds of rows: what the tables sent (``events``, kept exactly as received, once each), and
+what the server derives from them or the director decides (results, calls, table status,
+corrections). Anything derived can be rebuilt from ``events``; nothing derived is trusted from
+a table (a result's score is recomputed with ``tabled.rules``).
+
+Alembic migrations in ``server/migrations`` create these tables; a change here needs a new
+revision there (``tests/server/test_migrations.py`` compares the two).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+
+#: One session of an event: its movement, scoring and where it stands.
+sessions = Table(
+    "sessions", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("event", String(64), nullable=False, unique=True),  # the MQTT event name
+    Column("title", String(200), nullable=False),
+    Column("movement", String(16), nullable=False),  # mitchell, howell, teams, individual
+    Column("scoring", String(16), nullable=False),  # mp, imps_cross, imps_butler, teams, ...
+    Column("tables", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("boards_per_round", Integer, nullable=False),
+    Column("first_board", Integer, nullable=False, default=1),
+    Column("participants", Integer, nullable=False),
+    Column("current_round", Integer, nullable=False, default=0),  # 0 = not started
+    Column("created_at", Float, nullable=False),
+)
+
+#: The pairs, teams or players of a session, as the movement numbers them.
+participants = Table(
+    "participants", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("label", String(64), nullable=False),
+    Column("grp", String(8), nullable=False, default=""),  # ranking group: NS, EW or ""
+    Column("names", String(200), nullable=False, default=""),
+    Column("phantom", Boolean, nullable=False, default=False),
+)
+
+#: The hand records of a session, from a PBN file or made by the project.
+deals = Table(
+    "deals", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("pbn", String(80), nullable=False),
+    Column("analysis", Text),  # JSON: double-dummy tricks and par, computed in the background
+    Column("analysis_error", String(200)),
+)
+
+#: Every event a table sent, once: the source of truth on this side.
+events = Table(
+    "events", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event", String(64), nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("type", String(16), nullable=False),
+    Column("board", Integer),
+    Column("ts", Float, nullable=False),
+    Column("data", Text, nullable=False),  # the validated JSON object
+    Column("received_at", Float, nullable=False),
+    UniqueConstraint("event", "table_no", "seq", name="uq_events_table_seq"),
+)
+Index("ix_events_board", events.c.event, events.c.table_no, events.c.board)
+
+#: What the server knows of each table: presence, where it is, and how far its log is stored.
+table_status = Table(
+    "table_status", metadata,
+    Column("event", String(64), primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("online", Boolean, nullable=False, default=False),
+    Column("phase", String(16)),
+    Column("round", Integer),
+    Column("board", Integer),
+    Column("contiguous_seq", Integer, nullable=False, default=0),  # every seq up to this stored
+    Column("highest_seq", Integer, nullable=False, default=0),
+    Column("last_action_at", Float),  # the table's clock of its last event
+    Column("seen_at", Float),  # our clock when we last heard from it
+    Column("resend_asked_at", Float),
+)
+
+#: One row per table and board: the result the laws give, recomputed here.
+results = Table(
+    "results", metadata,
+    Column("event", String(64), primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("round", Integer),
+    Column("ns", Integer),
+    Column("ew", Integer),
+    Column("contract", String(8)),  # "4HX", "Pass", or null for an artificial score
+    Column("declarer", String(1)),
+    Column("tricks", Integer),
+    Column("lead", String(2)),
+    Column("score_ns", Integer),  # ours, from tabled.rules; null for an artificial score
+    Column("table_score_ns", Integer),  # what the table said, kept to spot a disagreement
+    Column("adjusted", String(16)),
+    Column("source_seq", Integer, nullable=False),  # the event that set this row
+    Column("finished_at", Float, nullable=False),
+    Column("corrected_by", String(64)),  # the director, when a correction set this row
+)
+
+#: Director calls from the tables' DIR key, and what the director did about them.
+director_calls = Table(
+    "director_calls", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event", String(64), nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("board", Integer),
+    Column("seat", String(1)),
+    Column("reason", String(32), nullable=False),
+    Column("law", String(16)),
+    Column("detail", String(200)),
+    Column("called_at", Float, nullable=False),
+    Column("acknowledged_at", Float),
+    Column("acknowledged_by", String(64)),
+    Column("resolved_at", Float),
+    Column("resolved_by", String(64)),
+    UniqueConstraint("event", "table_no", "seq", name="uq_director_calls_seq"),
+)
+
+#: Commands to tables (assignments, rulings): an outbox, and the audit trail of corrections.
+commands = Table(
+    "commands", metadata,
+    Column("id", String(64), primary_key=True),
+    Column("event", String(64), nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("type", String(16), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(64)),  # the director, or null for the movement
+    Column("board", Integer),
+    Column("note", String(200)),  # the director's reason for a ruling
+    Column("sent_at", Float),
+    Column("answer_seq", Integer),
+    Column("answer", String(16)),  # the answering event's type: assign, ruling, refused
+    Column("answer_reason", String(200)),
+)
+Index("ix_commands_unsent", commands.c.event, commands.c.sent_at)
+
+#: Corrections the director made on the server (a result fixed after the table moved on):
+#: with the rulings sent to tables (``commands``), the session's record of who did what, when.
+corrections = Table(
+    "corrections", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("event", String(64), nullable=False),
+    Column("table_no", Integer, nullable=False),
+    Column("board", Integer),
+    Column("kind", String(32), nullable=False),
+    Column("detail", Text, nullable=False),  # JSON: what was before and after
+    Column("note", String(200)),
+    Column("made_by", String(64), nullable=False),
+    Column("made_at", Float, nullable=False),
+)
+
+#: Boards the director released before every scheduled table finished them.
+releases = Table(
+    "releases", metadata,
+    Column("event", String(64), primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("released_at", Float, nullable=False),
+    Column("released_by", String(64), nullable=False),
+)
+
+#: Who may sign in to the console.
+directors = Table(
+    "directors", metadata,
+    Column("username", String(64), primary_key=True),
+    Column("password_hash", String(200), nullable=False),
+)
+
+#: Payloads ingest refused, with the reason: bounded, for the director and the fuzz tests.
+rejections = Table(
+    "rejections", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("topic", String(200), nullable=False),
+    Column("reason", String(300), nullable=False),
+    Column("size", Integer, nullable=False),
+)

@@ -1,0 +1,156 @@
+"""What every request and the workers share: the database, the live hub, ingest, the bus.
+
+Views call the small service modules (session, standings, rulings, exports) with these; no
+view holds SQL of its own.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from flask import Flask, current_app
+from sqlalchemy import select, update
+from werkzeug.security import generate_password_hash
+
+from server import schema as s
+from server.db import Database
+from server.ingest import Ingest, Seated
+from server.live import Hub
+from server.session import Session, current
+
+if TYPE_CHECKING:
+    from server.analysis import Analyser, Analysis
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Services:
+    db: Database
+    event: str
+    hub: Hub
+    ingest: Ingest
+    bus: Any = None  # server.bus.Bus when a broker is configured
+    analyser: Analyser | None = None
+    config: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def init_app(cls, app: Flask) -> Services:
+        db = Database(str(app.config["DATABASE"]))
+        db.upgrade()
+        event = str(app.config["EVENT"])
+        hub = Hub()
+        services = cls(db, event, hub, Ingest(db, event), config=dict(app.config))
+        services.ingest.seating = services.planned_seating
+        services.ensure_director(app.config["DIRECTOR_USERNAME"],
+                                 app.config.get("DIRECTOR_PASSWORD"))
+        if app.config.get("ANALYSIS"):
+            from server.analysis import Analyser
+            services.analyser = Analyser(services._analysed)
+            services.analyser.start()
+            watcher = threading.Thread(target=services._watch_releases, name="releases",
+                                       daemon=True)
+            watcher.start()
+        if app.config.get("BROKER_URL"):
+            from server.bus import Bus
+            from tabled.uplink import BrokerSettings
+            settings = BrokerSettings.from_url(app.config["BROKER_URL"])
+            if app.config.get("BROKER_CAFILE"):
+                settings = BrokerSettings(**{**settings.__dict__,
+                                             "cafile": app.config["BROKER_CAFILE"]})
+            services.bus = Bus(services.ingest, hub, settings)
+            services.bus.start()
+        app.extensions["bidbox"] = services
+        return services
+
+    def close(self) -> None:
+        if self.bus is not None:
+            self.bus.stop()
+        if self.analyser is not None:
+            self.analyser.stop()
+        self.hub.close()
+        self.db.dispose()
+
+    # -- helpers the service modules share ---------------------------------------------------
+
+    @property
+    def session(self) -> Session | None:
+        return current(self.db, self.event)
+
+    def planned_seating(self, table: int, board: int) -> Seated | None:
+        session = self.session
+        if session is None:
+            return None
+        seating = session.plan.find(table, board)
+        return None if seating is None else Seated(seating.round, seating.ns, seating.ew)
+
+    def commands_queued(self) -> None:
+        """The console queued commands: the bus sends them now (or when it connects)."""
+        if self.bus is not None:
+            self.bus.wake()
+        self.hub.notify({"commands"})
+
+    def ensure_director(self, username: str, password: str | None) -> None:
+        if not password:
+            return
+        with self.db.write() as conn:
+            found = conn.execute(select(s.directors.c.username).where(
+                s.directors.c.username == username)).first()
+            hashed = generate_password_hash(password)
+            if found is None:
+                conn.execute(s.directors.insert().values(username=username,
+                                                         password_hash=hashed))
+            else:
+                conn.execute(update(s.directors).where(
+                    s.directors.c.username == username).values(password_hash=hashed))
+
+    def analyse_released(self, boards: set[int]) -> None:
+        """Queue the double-dummy analysis of released boards that have none yet."""
+        session = self.session
+        if self.analyser is None or session is None:
+            return
+        with self.db.read() as conn:
+            rows = conn.execute(select(s.deals.c.board, s.deals.c.pbn).where(
+                s.deals.c.session_id == session.id, s.deals.c.analysis.is_(None),
+                s.deals.c.analysis_error.is_(None))).all()
+        for row in rows:
+            if row.board in boards:
+                self.analyser.submit(row.board, row.pbn)
+
+    def _watch_releases(self) -> None:
+        """Released boards get their double-dummy analysis in the background, never in a
+        request: this thread wakes when results change and queues what became public."""
+        from server.standings import released_boards
+        seen = -1
+        while not self.hub.closed:
+            seen, kinds = self.hub.wait(seen, 60.0)
+            if seen and kinds and "results" not in kinds:
+                continue
+            session = self.session
+            if session is not None:
+                try:
+                    self.analyse_released(released_boards(self.db, session))
+                except Exception:  # the database away for a moment: next change retries
+                    log.exception("could not queue the analysis of released boards")
+
+    def _analysed(self, board: int, deal: str, analysis: Analysis | None,
+                  error: str | None) -> None:
+        session = self.session
+        if session is None:
+            return
+        with self.db.write() as conn:
+            conn.execute(update(s.deals).where(
+                s.deals.c.session_id == session.id, s.deals.c.board == board,
+                s.deals.c.pbn == deal).values(
+                analysis=None if analysis is None else json.dumps(analysis.to_json()),
+                analysis_error=None if error is None else error[:200]))
+        self.hub.notify({"analysis"})
+
+
+def services() -> Services:
+    found: Services = current_app.extensions["bidbox"]
+    return found

@@ -1,0 +1,202 @@
+"""The session: its set-up, its movement, and the rounds sent to the tables.
+
+A server runs one session at a time, named by its MQTT event. Setting it up stores the
+participants the movement numbers and the hand records (imported from PBN or dealt here,
+seeded so a deal can be made again); starting a round queues one ``assign`` command per
+table in the ``commands`` outbox, which the bus publishes. The command ids are fixed by event,
+round and table, so sending a round twice changes nothing at a table (it answers the same id
+once).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, delete, insert, select, update
+
+from server import schema as s
+from server.db import Database
+from server.movements import PHANTOM, Movement, MovementError, Seating, movement
+from tabled.rules import Card, Deal, RecordError, RulesError
+from tabled.rules.board import hand_to_pbn
+from tabled.rules.pbn import loads as load_pbn
+
+MOVEMENTS = ("mitchell", "howell", "teams", "individual")
+SCORINGS = ("mp", "cross_imps", "butler", "teams", "club", "rubber", "chicago")
+"""mp: matchpoints; cross_imps/butler: IMPs pairs; teams: IMPs of a match; club, rubber,
+chicago: the engine's social schemes, each result scored on its own and totalled."""
+
+
+class SessionError(ValueError):
+    """A set-up the director must change; the message says what."""
+
+
+@dataclass(frozen=True)
+class Session:
+    id: int
+    event: str
+    title: str
+    movement: str
+    scoring: str
+    tables: int
+    rounds: int
+    boards_per_round: int
+    first_board: int
+    participants: int
+    current_round: int
+
+    @property
+    def plan(self) -> Movement:
+        return _movement(self.movement, self.participants, self.boards_per_round, self.rounds,
+                         self.first_board)
+
+
+@functools.lru_cache(maxsize=32)
+def _movement(kind: str, participants: int, boards_per_round: int, rounds: int,
+              first_board: int) -> Movement:
+    return movement(kind, participants, boards_per_round, rounds, first_board)
+
+
+def create_session(db: Database, *, event: str, title: str, kind: str, participants: int,
+                   boards_per_round: int, rounds: int | None = None, scoring: str = "mp",
+                   first_board: int = 1, names: Mapping[int, str] | None = None,
+                   deals: Mapping[int, str] | None = None, seed: int | None = None,
+                   clock: Any = time.time) -> Session:
+    """Store a new session for ``event`` (replacing none: one event, one session)."""
+    if kind not in MOVEMENTS:
+        raise SessionError(f"unknown movement {kind!r}; one of {', '.join(MOVEMENTS)}")
+    if scoring not in SCORINGS:
+        raise SessionError(f"unknown scoring {scoring!r}; one of {', '.join(SCORINGS)}")
+    try:
+        plan = movement(kind, participants, boards_per_round, rounds, first_board)
+    except MovementError as error:
+        raise SessionError(str(error)) from None
+    with db.write() as conn:
+        if conn.execute(select(s.sessions.c.id).where(s.sessions.c.event == event)).first():
+            raise SessionError(f"event {event!r} already has a session")
+        session_id = conn.execute(insert(s.sessions).values(
+            event=event, title=title, movement=kind, scoring=scoring, tables=plan.tables,
+            rounds=plan.rounds, boards_per_round=plan.boards_per_round,
+            first_board=first_board, participants=participants, current_round=0,
+            created_at=clock())).inserted_primary_key[0]
+        conn.execute(insert(s.participants), [
+            {"session_id": session_id, "number": p.number, "label": p.label, "grp": p.group,
+             "names": (names or {}).get(p.number, ""), "phantom": p.phantom}
+            for p in plan.participants])
+        boards = plan.boards()
+        if deals is None and seed is not None:
+            deals = {board: dealt(seed, board) for board in boards}
+        if deals:
+            _store_deals(conn, session_id, {b: d for b, d in deals.items() if b in boards})
+    found = current(db, event)
+    assert found is not None
+    return found
+
+
+def current(db: Database, event: str) -> Session | None:
+    with db.read() as conn:
+        row = conn.execute(select(s.sessions).where(s.sessions.c.event == event)).first()
+    if row is None:
+        return None
+    return Session(row.id, row.event, row.title, row.movement, row.scoring, row.tables,
+                   row.rounds, row.boards_per_round, row.first_board, row.participants,
+                   row.current_round)
+
+
+def dealt(seed: int, board: int) -> str:
+    """A deal made here: the same seed and board always give the same hands."""
+    deck = [Card.from_str(f"{suit}{rank}") for suit in "SHDC" for rank in "AKQJT98765432"]
+    random.Random(f"{seed}:{board}").shuffle(deck)
+    hands = " ".join(hand_to_pbn(deck[i * 13:(i + 1) * 13]) for i in range(4))
+    return Deal.from_pbn(f"N:{hands}").to_pbn()
+
+
+def import_deals(db: Database, session: Session, pbn: str | bytes) -> int:
+    """The hand records of a PBN file: one deal per board number the movement uses."""
+    try:
+        records = load_pbn(pbn)
+    except (RecordError, RulesError) as error:
+        raise SessionError(f"not a PBN file: {error}") from None
+    wanted = set(session.plan.boards())
+    deals = {r.board: r.deal.to_pbn() for r in records
+             if r.board in wanted and r.deal is not None}
+    if not deals:
+        raise SessionError("the file has no deal for any board of this session")
+    with db.write() as conn:
+        _store_deals(conn, session.id, deals)
+    return len(deals)
+
+
+def _store_deals(conn: Connection, session_id: int, deals: Mapping[int, str]) -> None:
+    for board, pbn in deals.items():
+        Deal.from_pbn(pbn)  # validates: 52 different cards, 13 each
+    conn.execute(delete(s.deals).where(s.deals.c.session_id == session_id,
+                                       s.deals.c.board.in_(list(deals))))
+    conn.execute(insert(s.deals), [{"session_id": session_id, "board": b, "pbn": p}
+                                   for b, p in sorted(deals.items())])
+
+
+def deals_of(db: Database, session: Session) -> dict[int, str]:
+    with db.read() as conn:
+        rows = conn.execute(select(s.deals.c.board, s.deals.c.pbn).where(
+            s.deals.c.session_id == session.id)).all()
+    return {row.board: row.pbn for row in rows}
+
+
+def assignment(session: Session, seating: Seating, deals: Mapping[int, str]) -> dict[str, Any]:
+    """The ``assign`` command's data for one table (docs/mqtt.md)."""
+    data: dict[str, Any] = {"round": seating.round, "ns": seating.ns, "ew": seating.ew,
+                            "boards": list(seating.boards)}
+    known = {str(b): deals[b] for b in seating.boards if b in deals}
+    if known:
+        data["deals"] = known
+    if seating.round < session.rounds:
+        data["next"] = {"ns": seating.next_ns, "ew": seating.next_ew,
+                        "boards": seating.next_boards}
+    return data
+
+
+def start_round(db: Database, session: Session, number: int, *, by: str | None = None,
+                clock: Any = time.time) -> list[str]:
+    """Queue the round's assignment for every table that plays in it; the command ids."""
+    if not 1 <= number <= session.rounds:
+        raise SessionError(f"round {number} is not between 1 and {session.rounds}")
+    deals = deals_of(db, session)
+    queued: list[str] = []
+    with db.write() as conn:
+        for seating in session.plan.round(number):
+            if PHANTOM in (seating.ns, seating.ew) or not seating.boards:
+                continue  # a sit-out: the real pair is told by the director, no table plays
+            ident = f"assign-{session.event}-r{number}-t{seating.table}"
+            queued.append(ident)
+            if conn.execute(select(s.commands.c.id).where(s.commands.c.id == ident)).first():
+                continue
+            conn.execute(insert(s.commands).values(
+                id=ident, event=session.event, table_no=seating.table, type="assign",
+                data=json.dumps(assignment(session, seating, deals)), created_at=clock(),
+                created_by=by))
+        conn.execute(update(s.sessions).where(s.sessions.c.id == session.id).values(
+            current_round=max(session.current_round, number)))
+    return queued
+
+
+def participants_of(db: Database, session: Session) -> dict[int, Any]:
+    with db.read() as conn:
+        rows = conn.execute(select(s.participants).where(
+            s.participants.c.session_id == session.id).order_by(
+            s.participants.c.number)).all()
+    return {row.number: row for row in rows}
+
+
+def set_names(db: Database, session: Session, names: Mapping[int, str]) -> None:
+    with db.write() as conn:
+        for number, text in names.items():
+            conn.execute(update(s.participants).where(
+                s.participants.c.session_id == session.id,
+                s.participants.c.number == number).values(names=text[:200]))

@@ -1,0 +1,203 @@
+"""Results, the release rule, and the field's scores and rankings.
+
+The release rule: a board's results (its traveller, its hand record, its part in the
+rankings) are public only once every table the movement schedules to play it has a result
+for it, or the director has released it. Nobody in the room learns a board before playing it.
+The director's console sees everything; the public pages and API see only released boards,
+and the public rankings count released boards only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import insert, select
+
+from server import fieldscore as fs
+from server import schema as s
+from server.db import Database
+from server.movements import PHANTOM
+from server.session import Session, participants_of
+from tabled.rules import Board, RulesError, Seat, parse_contract
+from tabled.rules.scoring import deal_score
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One table's result on one board, as the API gives it."""
+
+    section: str
+    round: int | None
+    board: int
+    table: int
+    ns_pair: int | None
+    ew_pair: int | None
+    contract: str | None
+    declarer: str | None
+    tricks: int | None
+    lead: str | None
+    score_ns: int | None
+    adjusted: str | None
+    table_score_ns: int | None
+    finished_at: float
+    corrected_by: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"section": self.section, "round": self.round, "board": self.board,
+                "table": self.table, "ns_pair": self.ns_pair, "ew_pair": self.ew_pair,
+                "contract": self.contract, "declarer": self.declarer, "tricks": self.tricks,
+                "lead": self.lead, "score_ns": self.score_ns, "adjusted": self.adjusted}
+
+
+SECTION = "A"  # one section per event for now; the field is in every payload for the future
+
+
+def all_results(db: Database, session: Session) -> list[ResultRow]:
+    with db.read() as conn:
+        rows = conn.execute(select(s.results).where(s.results.c.event == session.event)
+                            .order_by(s.results.c.board, s.results.c.table_no)).all()
+    return [ResultRow(SECTION, r.round, r.board, r.table_no, r.ns, r.ew, r.contract,
+                      r.declarer, r.tricks, r.lead, r.score_ns, r.adjusted, r.table_score_ns,
+                      r.finished_at, r.corrected_by) for r in rows]
+
+
+def released_boards(db: Database, session: Session,
+                    results: Iterable[ResultRow] | None = None) -> set[int]:
+    """Boards every scheduled table has finished, and those the director released."""
+    rows = list(all_results(db, session) if results is None else results)
+    finished = {(r.table, r.board) for r in rows}
+    with db.read() as conn:
+        by_director = set(conn.execute(select(s.releases.c.board).where(
+            s.releases.c.event == session.event)).scalars())
+    plan = session.plan
+    released = set(by_director)
+    for board in plan.boards():
+        tables = [seat.table for seat in plan.schedule(board)
+                  if PHANTOM not in (seat.ns, seat.ew)]
+        if tables and all((table, board) in finished for table in tables):
+            released.add(board)
+    return released
+
+
+def release(db: Database, session: Session, board: int, by: str,
+            clock: Any = time.time) -> None:
+    """The director shows a board before every table has finished it (late play)."""
+    with db.write() as conn:
+        if conn.execute(select(s.releases.c.board).where(
+                s.releases.c.event == session.event, s.releases.c.board == board)).first():
+            return
+        conn.execute(insert(s.releases).values(event=session.event, board=board,
+                                               released_at=clock(), released_by=by))
+
+
+def public_results(db: Database, session: Session) -> list[ResultRow]:
+    rows = all_results(db, session)
+    released = released_boards(db, session, rows)
+    return [r for r in rows if r.board in released]
+
+
+def missing(db: Database, session: Session) -> list[tuple[int, int, int]]:
+    """(round, table, board) the movement scheduled up to the current round, with no result."""
+    done = {(r.table, r.board) for r in all_results(db, session)}
+    plan = session.plan
+    return [(seat.round, seat.table, board)
+            for number in range(1, session.current_round + 1)
+            for seat in plan.round(number) if PHANTOM not in (seat.ns, seat.ew)
+            for board in seat.boards if (seat.table, board) not in done]
+
+
+# -- the field's scores ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Field:
+    scored: dict[int, list[fs.Scored]]  # board -> its results with their field scores
+    standings: list[fs.Standing]
+    method: str  # "mp", "imps" or "points"
+
+
+def _board_result(row: ResultRow) -> fs.BoardResult | None:
+    if row.ns_pair in (None, PHANTOM) or row.ew_pair in (None, PHANTOM):
+        return None
+    try:
+        adjusted = fs.parse_adjusted(row.adjusted)
+    except ValueError:
+        adjusted = None
+    if adjusted is None and row.score_ns is None:
+        return None  # a result the laws could not score: the console shows it to be fixed
+    return fs.BoardResult(row.board, row.ns_pair, row.ew_pair,
+                          None if adjusted is not None else row.score_ns, adjusted, row.table,
+                          row.round)
+
+
+def field(db: Database, session: Session, *, public: bool) -> Field:
+    rows = public_results(db, session) if public else all_results(db, session)
+    by_board: dict[int, list[fs.BoardResult]] = defaultdict(list)
+    for row in rows:
+        result = _board_result(row)
+        if result is not None:
+            by_board[result.board].append(result)
+    groups = {number: p.grp for number, p in participants_of(db, session).items()}
+    if session.scoring in ("club", "rubber", "chicago"):
+        return _social(session, rows, groups)
+    method = "mp" if session.scoring == "mp" else "imps"
+    scorer = {"mp": _matchpoints(by_board), "cross_imps": fs.cross_imps,
+              "butler": fs.butler, "teams": fs.team_match}[session.scoring]
+    scored = {board: scorer(results) for board, results in sorted(by_board.items())}
+    standings = fs.rankings([x for board in scored.values() for x in board], groups,
+                            method=method)
+    return Field(scored, standings, method)
+
+
+def _matchpoints(by_board: dict[int, list[fs.BoardResult]]) -> Any:
+    # The session's top: the most results any board has, less one (Neuberg scales the rest).
+    top = max((len(v) for v in by_board.values()), default=1) - 1
+
+    def score(results: list[fs.BoardResult]) -> list[fs.Scored]:
+        return fs.matchpoints(results, top=top)
+    return score
+
+
+def _social(session: Session, rows: list[ResultRow], groups: dict[int, str]) -> Field:
+    """Rubber, Chicago or the club's scheme: each result scored on its own (seed 004), the
+    partnership's points credited to both its members."""
+    scored: dict[int, list[fs.Scored]] = defaultdict(list)
+    totals: dict[int, float] = defaultdict(float)
+    counts: dict[int, int] = defaultdict(int)
+    plan = session.plan
+    for row in rows:
+        result = _board_result(row)
+        if result is None or row.contract is None:
+            continue
+        try:
+            contract = parse_contract(row.contract)
+            declarer = Seat.from_str(row.declarer) if row.declarer else None
+            vulnerable = (declarer is not None
+                          and Board(row.board).vulnerability.is_vulnerable(declarer))
+            points = deal_score(session.scoring, contract, vulnerable, row.tricks).net
+        except RulesError:
+            continue
+        ns_points = points if declarer is None or declarer in (Seat.N, Seat.S) else -points
+        scored[row.board].append(fs.Scored(result, ns_points, -ns_points, None, None))
+        seating = plan.find(row.table, row.board)
+        ns_side: Iterable[int] = (seating.ns_players if seating and seating.ns_players
+                                  else (result.ns,))
+        ew_side: Iterable[int] = (seating.ew_players if seating and seating.ew_players
+                                  else (result.ew,))
+        for player in ns_side:
+            totals[player] += ns_points
+            counts[player] += 1
+        for player in ew_side:
+            totals[player] -= ns_points
+            counts[player] += 1
+    ranked = sorted(totals.items(), key=lambda item: -item[1])
+    standings: list[fs.Standing] = []
+    for number, total in ranked:
+        rank = 1 + sum(1 for _, other in ranked if other > total)
+        tied = sum(1 for _, other in ranked if other == total) > 1
+        standings.append(fs.Standing(number, groups.get(number, ""), counts[number], total,
+                                     None, rank, f"{rank}{'=' if tied else ''}"))
+    return Field(dict(scored), standings, "points")

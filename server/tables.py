@@ -1,0 +1,46 @@
+"""The tables as the director sees them: presence, phase, board, time since the last action."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select
+
+from server import schema as s
+from server.db import Database
+
+
+@dataclass(frozen=True)
+class TableRow:
+    table: int
+    online: bool
+    phase: str | None
+    round: int | None
+    board: int | None
+    events: int  # stored with no gap
+    missing: int  # numbers above a gap, asked again
+    last_action_at: float | None
+    open_calls: int
+
+    def idle_seconds(self, now: float) -> float | None:
+        return None if self.last_action_at is None else max(0.0, now - self.last_action_at)
+
+    def to_json(self, now: float) -> dict[str, Any]:
+        idle = self.idle_seconds(now)
+        return {"table": self.table, "online": self.online, "phase": self.phase,
+                "round": self.round, "board": self.board, "events": self.events,
+                "missing": self.missing, "open_calls": self.open_calls,
+                "idle_s": None if idle is None else round(idle, 1)}
+
+
+def table_grid(db: Database, event: str) -> list[TableRow]:
+    with db.read() as conn:
+        calls = dict(conn.execute(select(s.director_calls.c.table_no, func.count()).where(
+            s.director_calls.c.event == event, s.director_calls.c.resolved_at.is_(None))
+            .group_by(s.director_calls.c.table_no)).all())
+        rows = conn.execute(select(s.table_status).where(s.table_status.c.event == event)
+                            .order_by(s.table_status.c.table_no)).all()
+    return [TableRow(r.table_no, bool(r.online), r.phase, r.round, r.board, r.contiguous_seq,
+                     r.highest_seq - r.contiguous_seq, r.last_action_at,
+                     int(calls.get(r.table_no, 0))) for r in rows]

@@ -1,0 +1,90 @@
+"""Storage: SQLite set up for one writer and many readers; the schema only from migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect, text
+
+from server.db import Database, database_url
+from server.schema import metadata
+
+
+@pytest.mark.parametrize(("given", "expected"), [
+    ("bidbox.db", "sqlite:///"),
+    ("sqlite:///x.db", "sqlite:///x.db"),
+    ("postgresql://u@h/db", "postgresql+psycopg://u@h/db"),
+    ("postgres://u:p@h:5433/db", "postgresql+psycopg://u:p@h:5433/db"),
+])
+def test_database_url(given: str, expected: str) -> None:
+    assert database_url(given).startswith(expected)
+
+
+def test_sqlite_is_wal_with_a_busy_timeout(tmp_path: Path) -> None:
+    db = Database(str(tmp_path / "x.db"))
+    with db.read() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 10_000
+    db.dispose()
+
+
+def test_a_write_takes_the_write_lock_at_begin(tmp_path: Path) -> None:
+    """BEGIN IMMEDIATE: a second writer cannot start while a write transaction is open, even
+    before it has written anything; a reader still can."""
+    path = tmp_path / "x.db"
+    db = Database(str(path))
+    db.upgrade()
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        with db.write():
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                other.execute("BEGIN IMMEDIATE")
+            other.execute("BEGIN")
+            assert other.execute("SELECT count(*) FROM events").fetchone() == (0,)
+            other.execute("ROLLBACK")
+        other.execute("BEGIN IMMEDIATE")  # released at commit
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+        db.dispose()
+
+
+def test_a_read_does_not_block_a_writer(tmp_path: Path) -> None:
+    path = tmp_path / "x.db"
+    db = Database(str(path))
+    db.upgrade()
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        with db.read() as conn:
+            conn.execute(text("SELECT count(*) FROM events")).scalar()
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+    finally:
+        other.close()
+        db.dispose()
+
+
+def test_migrations_make_exactly_the_schema(database: str) -> None:
+    """The Alembic revisions and server/schema.py describe the same tables (both DBs)."""
+    db = Database(database)
+    db.upgrade()
+    with db.engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), metadata)
+        names = set(inspect(conn).get_table_names())
+    db.dispose()
+    assert diff == []
+    assert set(metadata.tables) <= names
+    assert "alembic_version" in names
+
+
+def test_upgrade_twice_changes_nothing(tmp_path: Path) -> None:
+    db = Database(str(tmp_path / "x.db"))
+    db.upgrade()
+    db.upgrade()
+    with db.read() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+    db.dispose()

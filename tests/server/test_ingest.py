@@ -1,0 +1,323 @@
+"""Ingest: every payload checked, each event stored once, gaps asked again, scores ours."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select
+
+from server import schema as s
+from server.db import Database
+from server.ingest import RESEND_AGAIN_AFTER, Ingest, Seated
+from tabled.wire import MAX_PAYLOAD, Event, table_topic
+
+EVENT = "test"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Iterator[Database]:
+    database = Database(str(tmp_path / "ingest.db"))
+    database.upgrade()
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def ingest(db: Database, clock: Clock) -> Ingest:
+    return Ingest(db, EVENT, clock=clock)
+
+
+def topic(table: int = 1, kind: str = "events", event: str = EVENT) -> str:
+    return table_topic(event, table, kind)
+
+
+def payload(seq: int, type_: str, board: int | None = None, ts: float = 500.0,
+            **data: Any) -> bytes:
+    return Event(seq, type_, ts + seq, board, data).to_payload()
+
+
+def result(seq: int, board: int, contract: str = "4H", declarer: str = "S", tricks: int = 10,
+           score_ns: int = 420, **more: Any) -> bytes:
+    return payload(seq, "result", board, contract=contract, declarer=declarer, tricks=tricks,
+                   score_ns=score_ns, **more)
+
+
+def count(db: Database, table: Any) -> int:
+    with db.read() as conn:
+        return int(conn.execute(select(func.count()).select_from(table)).scalar_one())
+
+
+def status(db: Database, table_no: int = 1) -> Any:
+    with db.read() as conn:
+        return conn.execute(select(s.table_status).where(
+            s.table_status.c.table_no == table_no)).one()
+
+
+def stored_result(db: Database, table_no: int = 1, board: int = 1) -> Any:
+    with db.read() as conn:
+        return conn.execute(select(s.results).where(s.results.c.table_no == table_no,
+                                                    s.results.c.board == board)).one()
+
+
+# -- each event once -------------------------------------------------------------------------
+
+def test_an_event_is_stored_once(ingest: Ingest, db: Database) -> None:
+    first = ingest(topic(), payload(1, "player", seat="N", number=7))
+    again = ingest(topic(), payload(1, "player", seat="N", number=7))
+    assert (first.stored, first.duplicate) == (1, False)
+    assert (again.stored, again.duplicate, again.rejected) == (0, True, None)
+    assert count(db, s.events) == 1
+    assert status(db).contiguous_seq == 1
+
+
+def test_a_replay_with_other_content_is_rejected_and_changes_nothing(
+        ingest: Ingest, db: Database) -> None:
+    ingest(topic(), payload(1, "player", seat="N", number=7))
+    forged = ingest(topic(), payload(1, "player", seat="N", number=99))
+    assert forged.rejected is not None and "other content" in forged.rejected
+    with db.read() as conn:
+        data = conn.execute(select(s.events.c.data)).scalar_one()
+    assert json.loads(data)["number"] == 7
+    assert count(db, s.rejections) == 1
+
+
+def test_tables_are_kept_apart(ingest: Ingest, db: Database) -> None:
+    ingest(topic(1), payload(1, "player", seat="N", number=7))
+    outcome = ingest(topic(2), payload(1, "player", seat="N", number=8))
+    assert outcome.stored == 1
+    assert count(db, s.events) == 2
+
+
+# -- bad input -------------------------------------------------------------------------------
+
+BAD: list[tuple[str, str, bytes | str, str]] = [
+    ("not json", topic(), b"{oops", "not JSON"),
+    ("not an object", topic(), b"[1, 2]", "not a JSON object"),
+    ("wrong version", topic(), b'{"v":2,"seq":1,"type":"player","ts":1,"board":null,"data":{}}',
+     "version"),
+    ("unknown type", topic(), b'{"v":1,"seq":1,"type":"teleport","ts":1,"board":null,"data":{}}',
+     "unknown type"),
+    ("seq zero", topic(), b'{"v":1,"seq":0,"type":"confirm","ts":1,"board":1,"data":{"seat":"N"}}',
+     "between"),
+    ("type confusion", topic(),
+     b'{"v":1,"seq":1,"type":"card","ts":1,"board":1,"data":{"seat":"N","card":7}}', "text"),
+    ("a card that is not one", topic(),
+     b'{"v":1,"seq":1,"type":"card","ts":1,"board":1,"data":{"seat":"N","card":"S1"}}', "card"),
+    ("nan time", topic(), b'{"v":1,"seq":1,"type":"confirm","ts":NaN,"board":1,"data":{"seat":"N"}}',
+     "time"),
+    ("oversized", topic(), b"{" + b" " * MAX_PAYLOAD + b"}", "limit"),
+    ("not utf-8", topic(), b"\xff\xfe\x00", "not JSON"),
+    ("another event", topic(event="other"), payload(1, "confirm", 1, seat="N"), "not this"),
+    ("not a table topic", "bidbox/v1/test/table/x/events", payload(1, "confirm", 1, seat="N"),
+     "not a number"),
+    ("a command topic", topic(kind="cmd"), b"{}", "does not read"),
+    ("garbage status", topic(kind="status"), b"maybe", "neither"),
+    ("garbage state", topic(kind="state"), b'{"v":1,"seq":"x","phase":"auction"}', "seq"),
+    ("unknown phase", topic(kind="state"), b'{"v":1,"seq":3,"phase":"dancing"}', "phase"),
+]
+
+
+@pytest.mark.parametrize(("name", "where", "body", "reason"), BAD, ids=[b[0] for b in BAD])
+def test_bad_input_is_logged_and_dropped(ingest: Ingest, db: Database, name: str, where: str,
+                                         body: bytes | str, reason: str) -> None:
+    outcome = ingest(where, body)
+    assert outcome.rejected is not None and reason in outcome.rejected, outcome.rejected
+    assert outcome.stored == 0
+    assert count(db, s.events) == 0
+    with db.read() as conn:
+        row = conn.execute(select(s.rejections)).one()
+    assert reason in row.reason and row.topic == where[:200]
+    # ... and the next good message is stored as if nothing happened.
+    assert ingest(topic(), payload(1, "player", seat="N", number=1)).stored == 1
+
+
+def test_rejections_are_bounded(ingest: Ingest, db: Database, monkeypatch: Any) -> None:
+    monkeypatch.setattr("server.ingest.KEEP_REJECTIONS", 5)
+    ingest.many([(topic(), b"junk")] * 12)
+    assert count(db, s.rejections) == 5
+    assert ingest.rejected == 12
+
+
+# -- gaps ------------------------------------------------------------------------------------
+
+def test_a_gap_asks_the_table_to_resend(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), payload(1, "player", seat="N", number=1))
+    outcome = ingest(topic(), payload(4, "player", seat="E", number=2))
+    [(table, command)] = outcome.commands
+    assert table == 1 and command.type == "resend"
+    assert dict(command.data) == {"since": 2, "until": 3}
+    assert (status(db).contiguous_seq, status(db).highest_seq) == (1, 4)
+    ingest(topic(), payload(3, "player", seat="S", number=3))
+    assert status(db).contiguous_seq == 1
+    ingest(topic(), payload(2, "player", seat="W", number=4))
+    assert status(db).contiguous_seq == 4  # the resent events close the gap
+
+
+def test_the_same_gap_is_asked_again_only_after_a_while(ingest: Ingest, clock: Clock) -> None:
+    ingest(topic(), payload(1, "player", seat="N", number=1))
+    assert ingest(topic(), payload(3, "player", seat="E", number=2)).commands
+    clock.now += RESEND_AGAIN_AFTER / 2
+    assert not ingest(topic(), payload(4, "player", seat="S", number=3)).commands
+    clock.now += RESEND_AGAIN_AFTER
+    [(_, command)] = ingest(topic(), payload(5, "player", seat="W", number=4)).commands
+    assert dict(command.data) == {"since": 2, "until": 4}
+
+
+def test_a_state_ahead_of_the_stored_events_asks_for_them(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), payload(1, "player", seat="N", number=1))
+    outcome = ingest(topic(kind="state"), b'{"v":1,"seq":6,"phase":"auction","round":1,'
+                                          b'"board":3,"ts":1.0}')
+    [(_, command)] = outcome.commands
+    assert dict(command.data) == {"since": 2, "until": 6}
+    row = status(db)
+    assert (row.phase, row.round, row.board) == ("auction", 1, 3)
+
+
+def test_a_state_in_step_asks_nothing(ingest: Ingest) -> None:
+    ingest(topic(), payload(1, "player", seat="N", number=1))
+    assert not ingest(topic(kind="state"), b'{"v":1,"seq":1,"phase":"players"}').commands
+
+
+def test_presence(ingest: Ingest, db: Database) -> None:
+    ingest(topic(kind="status"), b"online")
+    assert status(db).online
+    ingest(topic(kind="status"), b"offline")
+    assert not status(db).online
+
+
+# -- results ---------------------------------------------------------------------------------
+
+def test_the_score_is_recomputed_not_trusted(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), result(1, board=1, contract="4H", declarer="S", tricks=10, score_ns=9999))
+    row = stored_result(db)
+    assert row.score_ns == 420  # board 1: nobody vulnerable, 4H made
+    assert row.table_score_ns == 9999
+
+
+@pytest.mark.parametrize(("board", "contract", "declarer", "tricks", "expected"), [
+    (1, "4H", "S", 10, 420),
+    (2, "4H", "S", 10, 620),  # board 2: NS vulnerable
+    (2, "4HX", "E", 8, 300),  # Law 77: EW not vulnerable, doubled two down
+    (3, "3NT", "W", 9, -600),  # board 3: EW vulnerable
+    (4, "Pass", None, None, 0),
+    (7, "6NTXX", "N", 13, 2510),  # board 7: both vulnerable; 760 + 500 + 750 + 100 + 400
+])
+def test_results_score_under_law_77(ingest: Ingest, db: Database, board: int, contract: str,
+                                    declarer: str | None, tricks: int | None,
+                                    expected: int) -> None:
+    ingest(topic(), payload(1, "result", board, contract=contract, declarer=declarer,
+                            tricks=tricks, score_ns=0))
+    assert stored_result(db, board=board).score_ns == expected
+
+
+def test_a_result_knows_who_sat_there_and_the_lead(ingest: Ingest, db: Database) -> None:
+    ingest(topic(3), payload(1, "assign", cmd="a", round=2, ns=3, ew=7, boards=[5, 6]))
+    ingest(topic(3), payload(2, "card", 5, seat="W", card="SQ"))
+    ingest(topic(3), payload(3, "card", 5, seat="N", card="S2"))
+    ingest(topic(3), result(4, board=5))
+    row = stored_result(db, table_no=3, board=5)
+    assert (row.round, row.ns, row.ew, row.lead) == (2, 3, 7, "SQ")
+
+
+def test_a_late_lead_fills_in(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), result(3, board=1))
+    assert stored_result(db).lead is None
+    ingest(topic(), payload(2, "card", 1, seat="W", card="HA"))
+    assert stored_result(db).lead == "HA"
+
+
+def test_the_movement_says_who_sat_there_without_an_assignment(db: Database,
+                                                               clock: Clock) -> None:
+    ingest = Ingest(db, EVENT, clock=clock, seating=lambda t, b: Seated(1, t, t + 10))
+    ingest(topic(4), result(1, board=2))
+    row = stored_result(db, table_no=4, board=2)
+    assert (row.round, row.ns, row.ew) == (1, 4, 14)
+
+
+def test_a_later_result_supersedes_an_earlier_one(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), result(5, board=1, tricks=10))
+    ingest(topic(), result(9, board=1, tricks=9, score_ns=-50))
+    assert stored_result(db).score_ns == -50
+    ingest(topic(), result(7, board=1, tricks=11, score_ns=450))  # resent, older
+    assert stored_result(db).score_ns == -50
+
+
+def test_an_artificial_score_has_no_points(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), payload(1, "result", 1, contract=None, declarer=None, tricks=None,
+                            score_ns=0, adjusted="A60/40"))
+    row = stored_result(db)
+    assert (row.score_ns, row.adjusted) == (None, "A60/40")
+
+
+def test_an_assigned_score_is_the_directors(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), payload(1, "result", 1, contract="4H", declarer="S", tricks=None,
+                            score_ns=-100, adjusted="assigned"))
+    assert stored_result(db).score_ns == -100
+
+
+# -- the director ----------------------------------------------------------------------------
+
+def test_director_calls_are_queued_and_acknowledged_by_the_table(ingest: Ingest,
+                                                                 db: Database) -> None:
+    outcome = ingest(topic(2), payload(1, "director", 3, seat="E", reason="revoke", law="64"))
+    assert "calls" in outcome.changed
+    with db.read() as conn:
+        call = conn.execute(select(s.director_calls)).one()
+    assert (call.table_no, call.seat, call.reason, call.law, call.acknowledged_at) == (
+        2, "E", "revoke", "64", None)
+    ingest(topic(2), payload(2, "ruling", 3, cmd="c1", kind="director_ack", call=1))
+    with db.read() as conn:
+        assert conn.execute(select(s.director_calls.c.acknowledged_by)).scalar() == "table"
+
+
+def test_a_command_is_marked_with_its_answer(ingest: Ingest, db: Database) -> None:
+    with db.write() as conn:
+        conn.execute(s.commands.insert().values(id="r1", event=EVENT, table_no=1, type="ruling",
+                                                data="{}", created_at=1.0))
+    ingest(topic(), payload(1, "refused", cmd="r1", reason="no auction to take back"))
+    with db.read() as conn:
+        row = conn.execute(select(s.commands)).one()
+    assert (row.answer, row.answer_seq, row.answer_reason) == (
+        "refused", 1, "no auction to take back")
+
+
+def test_a_batch_is_one_transaction_and_reports_each(ingest: Ingest, db: Database) -> None:
+    outcomes = ingest.many([(topic(), payload(n, "confirm", 1, seat="N")) for n in (1, 2, 2, 3)]
+                           + [(topic(), b"junk")])
+    assert [o.stored for o in outcomes] == [1, 1, 0, 1, 0]
+    assert outcomes[2].duplicate and outcomes[4].rejected
+    assert count(db, s.events) == 3 and status(db).contiguous_seq == 3
+
+
+def test_ingest_on_both_databases(database: str) -> None:
+    db = Database(database)
+    db.upgrade()
+    try:
+        ingest = Ingest(db, EVENT)
+        ingest(topic(), payload(1, "assign", cmd="a", round=1, ns=1, ew=2, boards=[1]))
+        assert ingest(topic(), payload(3, "card", 1, seat="W", card="D2")).commands
+        ingest(topic(), payload(2, "card", 1, seat="W", card="C2"))
+        ingest(topic(), result(4, board=1))
+        assert ingest(topic(), result(4, board=1)).duplicate
+        assert status(db).contiguous_seq == 4
+        row = stored_result(db)
+        assert (row.score_ns, row.lead, row.ns, row.ew) == (420, "C2", 1, 2)
+    finally:
+        db.dispose()
