@@ -1,0 +1,369 @@
+"""Movements: who sits where, which boards each table plays, and where everyone goes next.
+
+Pure: no I/O. A movement is built once from the director's set-up (kind, number of pairs,
+boards per round, rounds) and then only answered questions. The rules we follow, and how
+pairs are numbered, are in docs/movements.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Final, NamedTuple
+
+PHANTOM: Final = 0  # pair number meaning "nobody": the opposite pair sits out this round
+
+KINDS: Final = ("mitchell", "howell", "teams", "individual")
+
+# A Howell this big already takes 31 rounds; larger fields play a Mitchell.
+MAX_HOWELL_PAIRS: Final = 32
+
+
+class MovementError(ValueError):
+    """A set-up no movement here can play: the message is meant for the director."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One table in one round. A ``next_*`` of None: keeps its seat, is finished, or this is
+    the last round."""
+
+    round: int  # from 1
+    table: int  # from 1
+    ns: int  # participant number, or PHANTOM; in the individual, a partnership number
+    ew: int
+    boards: tuple[int, ...]  # empty at a sit-out table
+    next_ns: int | None  # the table the NS pair plays at next round
+    next_ew: int | None
+    next_boards: int | None  # the table these boards lie at next
+    ns_players: tuple[int, int] | None = None  # the individual only: (North, South)
+    ew_players: tuple[int, int] | None = None  # (East, West)
+
+    @property
+    def sit_out(self) -> bool:
+        return PHANTOM in (self.ns, self.ew)
+
+
+@dataclass(frozen=True)
+class Participant:
+    """A pair, team or player; ``group`` is the ranking group ("NS"/"EW" in a Mitchell, else
+    ""). A phantom is listed so that pair numbers do not shift, but never seated."""
+
+    number: int
+    label: str
+    group: str
+    phantom: bool = False
+
+
+@dataclass(frozen=True)
+class Movement:
+    """Every seating of a session, and the questions the aggregator asks of them."""
+
+    kind: str
+    tables: int
+    rounds: int
+    boards_per_round: int
+    participants: tuple[Participant, ...]
+    seatings: tuple[Seating, ...]  # in order of round, then table
+
+    def round(self, number: int) -> list[Seating]:
+        if not 1 <= number <= self.rounds:
+            raise MovementError(f"this movement has rounds 1 to {self.rounds}, not {number}")
+        return [seating for seating in self.seatings if seating.round == number]
+
+    def at(self, round: int, table: int) -> Seating:
+        for seating in self.round(round):
+            if seating.table == table:
+                return seating
+        raise MovementError(f"this movement has tables 1 to {self.tables}, not {table}")
+
+    def boards(self) -> list[int]:
+        return sorted({board for seating in self.seatings for board in seating.boards})
+
+    def schedule(self, board: int) -> list[Seating]:
+        return [seating for seating in self.seatings if board in seating.boards]
+
+    def find(self, table: int, board: int) -> Seating | None:
+        for seating in self.schedule(board):
+            if seating.table == table:
+                return seating
+        return None
+
+
+class _Place(NamedTuple):
+    """One table in one round as a design lays it out: ``board_set`` is the set lying on the
+    table, an id of the design's own choosing; it is not played if the table is a sit-out."""
+
+    ns: int
+    ew: int
+    board_set: int
+    ns_players: tuple[int, int] | None = None
+    ew_players: tuple[int, int] | None = None
+
+
+_Design = Sequence[Sequence[_Place]]  # rounds, then tables
+
+
+def _played(place: _Place) -> bool:
+    return PHANTOM not in (place.ns, place.ew)
+
+
+def _set_numbers(design: _Design) -> dict[int, int]:
+    """Number the board sets in the order they are first played, so that round 1 has boards
+    1, 2, 3... at tables 1, 2, 3... and a curtailed movement uses the lowest numbers."""
+    order: dict[int, None] = {}
+    for played_only in (True, False):
+        for places in design:
+            for place in places:
+                if _played(place) or not played_only:
+                    order.setdefault(place.board_set, None)
+    return {board_set: index for index, board_set in enumerate(order)}
+
+
+def _next_seat(design: _Design, round: int, table: int, who: int, side: str) -> int | None:
+    """The table ``who`` sits at next round; None if the seat is the same, or there is no
+    next round, or ``who`` is a partnership of the individual (they exist one round only).
+    A team sits at both tables, so its pair keeps its seat."""
+    if who == PHANTOM or round + 1 == len(design):
+        return None
+    seats = [(next_table, next_side) for next_table, place in enumerate(design[round + 1])
+             for next_side, there in (("ns", place.ns), ("ew", place.ew)) if there == who]
+    if not seats or (table, side) in seats:
+        return None
+    return seats[0][0] + 1
+
+
+def _next_boards(design: _Design, round: int, table: int) -> int | None:
+    """The table where this table's boards lie next: next round, or, when they go to a
+    Howell's relay stand, the table that plays them after the rest; None if they are not
+    played again. They never stay: no table sees a board set twice."""
+    board_set = design[round][table].board_set
+    for places in design[round + 1:]:
+        tables = [index for index, place in enumerate(places) if place.board_set == board_set]
+        if tables:
+            return tables[0] + 1
+    return None
+
+
+def _build(kind: str, participants: Sequence[Participant], design: _Design,
+           boards_per_round: int, first_board: int) -> Movement:
+    numbers = _set_numbers(design)
+    seatings = []
+    for round, places in enumerate(design):
+        for table, place in enumerate(places):
+            first = first_board + numbers[place.board_set] * boards_per_round
+            boards = tuple(range(first, first + boards_per_round)) if _played(place) else ()
+            seatings.append(Seating(
+                round=round + 1, table=table + 1, ns=place.ns, ew=place.ew, boards=boards,
+                next_ns=_next_seat(design, round, table, place.ns, "ns"),
+                next_ew=_next_seat(design, round, table, place.ew, "ew"),
+                next_boards=_next_boards(design, round, table),
+                ns_players=place.ns_players, ew_players=place.ew_players,
+            ))
+    return Movement(kind=kind, tables=len(design[0]), rounds=len(design),
+                    boards_per_round=boards_per_round, participants=tuple(participants),
+                    seatings=tuple(seatings))
+
+
+def _check_boards(boards_per_round: int, first_board: int) -> None:
+    if boards_per_round < 1:
+        raise MovementError(f"each round needs at least 1 board, not {boards_per_round}")
+    if first_board < 1:
+        raise MovementError(f"boards are numbered from 1; the first board cannot be {first_board}")
+
+
+def _check_rounds(rounds: int | None, most: int, what: str, why: str) -> int:
+    if rounds is None:
+        return most
+    if not 1 <= rounds <= most:
+        raise MovementError(f"{what} plays 1 to {most} rounds, not {rounds}: {why}")
+    return rounds
+
+
+# Mitchell ----------------------------------------------------------------------------------
+
+def mitchell(pairs: int, boards_per_round: int, rounds: int | None = None,
+             first_board: int = 1) -> Movement:
+    """NS pairs stay at their tables, EW pairs move up one table and boards down one.
+
+    With an even number of tables the EW pairs skip a table after half the rounds: without
+    the skip they would meet, at round T/2 + 1, the boards they played in round 1.
+    """
+    _check_boards(boards_per_round, first_board)
+    if pairs < 5:
+        raise MovementError(f"a Mitchell needs at least 5 pairs (3 tables), not {pairs}; "
+                            "4 pairs play a Howell")
+    tables = (pairs + 1) // 2
+    rounds = _check_rounds(rounds, tables, f"a {tables}-table Mitchell",
+                           "more would replay boards")
+    odd = pairs % 2 == 1
+    skip = tables % 2 == 0
+    design = []
+    for round in range(rounds):
+        moved = round + (1 if skip and round >= tables // 2 else 0)
+        # The missing pair is NS at the last table, so the sit-out table never moves.
+        design.append([
+            _Place(ns=PHANTOM if odd and table == tables - 1 else table + 1,
+                   ew=tables + (table - moved) % tables + 1,
+                   board_set=(table + round) % tables)
+            for table in range(tables)
+        ])
+    participants = [Participant(table, f"{table} NS", "NS", phantom=odd and table == tables)
+                    for table in range(1, tables + 1)]
+    participants += [Participant(tables + table, f"{table} EW", "EW")
+                     for table in range(1, tables + 1)]
+    return _build("mitchell", participants, design, boards_per_round, first_board)
+
+
+# Howell ------------------------------------------------------------------------------------
+
+# Three sizes have no cyclic pattern (see _strong_starter) and are tabled: for each round, the
+# (match, board set) at each table. A table must never see a set twice, or a result could not
+# be told by its table and board. No Howell avoids shared boards for 3 or 5 moving pairs (there
+# is no Room square of side 3 or 5): both tables share every round of the 4-pair Howell, and
+# all three share the last round of the 6-pair one. The 10-pair one was found by search: a Room
+# square of side 9 on the circle's rounds, its matches then spread over the tables.
+_HOWELL_TABLED: Final[dict[int, tuple[tuple[tuple[int, int], ...], ...]]] = {
+    3: (((0, 0), (1, 0)), ((0, 1), (1, 1)), ((0, 2), (1, 2))),
+    5: (((0, 1), (1, 2), (2, 3)), ((0, 3), (2, 4), (1, 2)), ((0, 4), (2, 3), (1, 1)),
+        ((0, 2), (1, 1), (2, 4)), ((0, 0), (1, 0), (2, 0))),
+    9: (((0, 0), (1, 1), (2, 2), (3, 3), (4, 4)), ((0, 2), (3, 3), (4, 5), (1, 1), (2, 0)),
+        ((0, 3), (1, 6), (4, 0), (2, 2), (3, 7)), ((0, 1), (1, 7), (2, 3), (3, 4), (4, 5)),
+        ((0, 5), (1, 2), (2, 6), (3, 8), (4, 3)), ((0, 6), (3, 8), (2, 4), (4, 5), (1, 1)),
+        ((0, 8), (4, 4), (1, 1), (3, 7), (2, 6)), ((0, 7), (4, 5), (2, 8), (3, 0), (1, 2)),
+        ((0, 4), (3, 0), (2, 7), (1, 6), (4, 8))),
+}
+
+
+@cache
+def _strong_starter(moving: int) -> tuple[int, ...]:
+    """Offsets g, g[0] = 0, such that match k of round r may play set r + g[k].
+
+    A moving pair p meets match k = ±(p - r) in round r, so over the rounds it plays the sets
+    p + g[k] ∓ k: all different when {g[0]} and the pairs {g[k] - k, g[k] + k} cover Z_m
+    once. The g[k] all differing means no two tables share a set in a round. This is a strong
+    starter in Z_m (translated and halved); the search finds one for every odd m up to 31
+    but 3, 5 and 9.
+    """
+    matches = (moving + 1) // 2
+    offsets = [0] * matches
+    covered = {0}
+
+    def place(k: int) -> bool:
+        if k == 0:
+            return True
+        for offset in range(1, moving):
+            low, high = (offset - k) % moving, (offset + k) % moving
+            if offset in offsets[k + 1:] or low in covered or high in covered:
+                continue
+            covered.update((low, high))
+            offsets[k] = offset
+            if place(k - 1):
+                return True
+            covered.difference_update((low, high))
+        return False
+
+    if not place(matches - 1):
+        raise MovementError(f"no Howell pattern for {moving + 1} pairs")  # 3, 5, 9: tabled
+    return tuple(offsets)
+
+
+def _howell_round(moving: int, round: int) -> tuple[tuple[int, int], ...]:
+    """The (match, board set) at each table; match k sits at table k + 1 in the cyclic case,
+    so that a table's sets r + g[k] all differ."""
+    if moving in _HOWELL_TABLED:
+        return _HOWELL_TABLED[moving][round]
+    return tuple((k, (round + offset) % moving) for k, offset in enumerate(_strong_starter(moving)))
+
+
+def howell(pairs: int, boards_per_round: int, rounds: int | None = None,
+           first_board: int = 1) -> Movement:
+    """Every pair meets every other once: the circle method, with the highest-numbered pair
+    stationary NS at table 1 and the others turning round the circle one place a round."""
+    _check_boards(boards_per_round, first_board)
+    if pairs < 4:
+        raise MovementError(f"a Howell needs at least 4 pairs, not {pairs}: with fewer, each "
+                            "board is played at one table only and there is nothing to compare")
+    if pairs > MAX_HOWELL_PAIRS:
+        raise MovementError(f"a Howell is for at most {MAX_HOWELL_PAIRS} pairs, not {pairs}; "
+                            "play a Mitchell")
+    tables = (pairs + 1) // 2
+    moving = 2 * tables - 1
+    rounds = _check_rounds(rounds, moving, f"a Howell for {pairs} pairs",
+                           "by then every pair has met every other")
+    # With an odd number of pairs the stationary seat is the phantom: table 1 is the sit-out.
+    stationary = 2 * tables if pairs % 2 == 0 else PHANTOM
+    design = []
+    for round in range(rounds):
+        # Match 0 is the stationary pair's; match k pairs the two pairs k places either side
+        # of this round's pair on the circle, so every pair meets every other exactly once.
+        design.append([
+            _Place(ns=stationary, ew=round + 1, board_set=board_set) if k == 0 else
+            _Place(ns=(round + k) % moving + 1, ew=(round - k) % moving + 1, board_set=board_set)
+            for k, board_set in _howell_round(moving, round)
+        ])
+    participants = [Participant(number, str(number), "") for number in range(1, moving + 1)]
+    participants.append(Participant(2 * tables, str(2 * tables), "", phantom=pairs % 2 == 1))
+    return _build("howell", participants, design, boards_per_round, first_board)
+
+
+# Teams and the individual ------------------------------------------------------------------
+
+def teams(boards_per_round: int, rounds: int, first_board: int = 1) -> Movement:
+    """A two-table match: team 1 NS at table 1 and EW at table 2; both tables play the same
+    boards each round, exchanging them half-way."""
+    _check_boards(boards_per_round, first_board)
+    if rounds < 1:
+        raise MovementError(f"a teams match plays at least 1 round, not {rounds}")
+    design = [[_Place(1, 2, round), _Place(2, 1, round)] for round in range(rounds)]
+    participants = [Participant(1, "Team 1", ""), Participant(2, "Team 2", "")]
+    return _build("teams", participants, design, boards_per_round, first_board)
+
+
+# Seed 004, "ORGANIZACION DEL JUEGO": player 1 (the highest card) keeps the South seat for
+# the three partidas; the others sit as its drawings show (North top, West left, East right).
+# Each row is (N, S, E, W) for one partida.
+_SEED_004_SEATS: Final = ((3, 1, 4, 2), (4, 1, 2, 3), (2, 1, 3, 4))
+_SEED_004_BOARDS: Final = 4  # "En cada partida se juegan cuatro manos"
+
+
+def partnership(player: int, partner: int) -> int:
+    """The number of a partnership of the individual: players 1 and 3 are partnership 13."""
+    return 10 * min(player, partner) + max(player, partner)
+
+
+def individual(first_board: int = 1) -> Movement:
+    """Seed 004's game for four: three partidas of four deals, each player partnering each
+    other once, at one table."""
+    _check_boards(_SEED_004_BOARDS, first_board)
+    design = [[_Place(ns=partnership(north, south), ew=partnership(east, west),
+                      board_set=round, ns_players=(north, south), ew_players=(east, west))]
+              for round, (north, south, east, west) in enumerate(_SEED_004_SEATS)]
+    participants = [Participant(player, f"Player {player}", "") for player in range(1, 5)]
+    return _build("individual", participants, design, _SEED_004_BOARDS, first_board)
+
+
+def movement(kind: str, participants: int, boards_per_round: int, rounds: int | None = None,
+             first_board: int = 1) -> Movement:
+    """Build the movement the director asked for by name; ``participants`` counts pairs,
+    teams or players as the kind requires."""
+    name = kind.strip().lower()
+    if name == "mitchell":
+        return mitchell(participants, boards_per_round, rounds, first_board)
+    if name == "howell":
+        return howell(participants, boards_per_round, rounds, first_board)
+    if name == "teams":
+        if participants != 2:
+            raise MovementError(f"a teams match is between 2 teams, not {participants}")
+        if rounds is None:
+            raise MovementError("say how many rounds the teams match has")
+        return teams(boards_per_round, rounds, first_board)
+    if name == "individual":
+        if participants != 4:
+            raise MovementError(f"the individual is for 4 players, not {participants}")
+        if boards_per_round != _SEED_004_BOARDS or rounds not in (None, len(_SEED_004_SEATS)):
+            raise MovementError("the individual is 3 rounds of 4 boards (seed 004), not "
+                                f"{rounds or 3} rounds of {boards_per_round}")
+        return individual(first_board)
+    raise MovementError(f"unknown movement {kind!r}: choose one of {', '.join(KINDS)}")
