@@ -71,7 +71,7 @@ def login_required(view: F) -> F:
     @functools.wraps(view)
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if not session.get("director"):
-            return redirect(url_for("auth.login", next=request.full_path))
+            return redirect(url_for("auth.login", next=request.full_path.rstrip("?")))
         return view(*args, **kwargs)
     return wrapped  # type: ignore[return-value]
 

@@ -206,10 +206,17 @@ class Ingest:
         row = self.result_row(conn, table, event)
         key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
                    s.results.c.board == board)
-        current = conn.execute(select(s.results.c.source_seq).where(key)).first()
+        current = conn.execute(select(s.results.c.source_seq, s.results.c.corrected_by)
+                               .where(key)).first()
         if current is None:
             conn.execute(insert(s.results).values(event=self.event, table_no=table,
                                                   board=board, **row))
+        elif current.corrected_by is not None:
+            # The director corrected this board on the server: the table's result is kept in
+            # its events, but the correction stands until the director changes it.
+            log.warning("table %d board %d: result event %d left aside, the director's "
+                        "correction stands", table, board, event.seq)
+            return
         elif current.source_seq < event.seq:  # a later result supersedes (a ruling's score)
             conn.execute(update(s.results).where(key).values(**row))
         outcome.changed.add("results")
@@ -309,6 +316,8 @@ class Ingest:
 
     def _on_ruling(self, conn: Connection, table: int, event: Event, outcome: Outcome) -> None:
         self._answer(conn, event, outcome)
+        if event.data["kind"] == "score" and event.board is not None:
+            self._scored_by_ruling(conn, table, event, outcome)
         if event.data["kind"] == "director_ack":  # the table has taken the director's answer
             which = event.data.get("call")
             query = update(s.director_calls).where(
@@ -318,6 +327,35 @@ class Ingest:
                 query = query.where(s.director_calls.c.seq == which)
             conn.execute(query.values(acknowledged_at=event.ts, acknowledged_by="table"))
             outcome.changed.add("calls")
+
+    def _scored_by_ruling(self, conn: Connection, table: int, event: Event,
+                          outcome: Outcome) -> None:
+        """The director's score, as the table applied it: artificial (Law 12C2) or assigned
+        (Law 12C1). It replaces the board's result; the contract played stays for the record."""
+        board = int(event.board or 0)
+        adjusted = event.data.get("adjusted") or "assigned"
+        try:
+            artificial = parse_adjusted(adjusted)
+        except ValueError:
+            artificial = None
+        key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
+                   s.results.c.board == board)
+        current = conn.execute(select(s.results).where(key)).first()
+        if (current is not None and current.source_seq >= event.seq
+                and current.corrected_by is None):
+            return
+        values: dict[str, Any] = {
+            "score_ns": None if artificial is not None else event.data.get("score_ns") or 0,
+            "adjusted": adjusted, "source_seq": event.seq, "finished_at": event.ts,
+            "corrected_by": None}  # the director's later ruling replaces an earlier fix
+        if current is None:
+            seated = self._seated(conn, table, board, event.seq)
+            conn.execute(insert(s.results).values(
+                event=self.event, table_no=table, board=board, round=seated.round,
+                ns=seated.ns, ew=seated.ew, lead=self._lead(conn, table, board), **values))
+        else:
+            conn.execute(update(s.results).where(key).values(**values))
+        outcome.changed.add("results")
 
     def _on_refused(self, conn: Connection, table: int, event: Event, outcome: Outcome) -> None:
         self._answer(conn, event, outcome, reason=event.data["reason"])

@@ -31,6 +31,15 @@ MOVEMENTS = ("mitchell", "howell", "teams", "individual")
 SCORINGS = ("mp", "cross_imps", "butler", "teams", "club", "rubber", "chicago")
 """mp: matchpoints; cross_imps/butler: IMPs pairs; teams: IMPs of a match; club, rubber,
 chicago: the engine's social schemes, each result scored on its own and totalled."""
+#: What each movement can be scored with: a team match is IMPs between its two tables; the
+#: seed-004 individual is one table of four, with no field to compare against.
+ALLOWED_SCORING = {
+    "mitchell": ("mp", "cross_imps", "butler"),
+    "howell": ("mp", "cross_imps", "butler"),
+    "teams": ("teams",),
+    "individual": ("club", "rubber", "chicago"),
+}
+DEFAULT_SCORING = {"mitchell": "mp", "howell": "mp", "teams": "teams", "individual": "club"}
 
 
 class SessionError(ValueError):
@@ -64,15 +73,19 @@ def _movement(kind: str, participants: int, boards_per_round: int, rounds: int,
 
 
 def create_session(db: Database, *, event: str, title: str, kind: str, participants: int,
-                   boards_per_round: int, rounds: int | None = None, scoring: str = "mp",
+                   boards_per_round: int, rounds: int | None = None, scoring: str | None = None,
                    first_board: int = 1, names: Mapping[int, str] | None = None,
                    deals: Mapping[int, str] | None = None, seed: int | None = None,
                    clock: Any = time.time) -> Session:
     """Store a new session for ``event`` (replacing none: one event, one session)."""
     if kind not in MOVEMENTS:
         raise SessionError(f"unknown movement {kind!r}; one of {', '.join(MOVEMENTS)}")
+    scoring = scoring or DEFAULT_SCORING[kind]
     if scoring not in SCORINGS:
         raise SessionError(f"unknown scoring {scoring!r}; one of {', '.join(SCORINGS)}")
+    if scoring not in ALLOWED_SCORING[kind]:
+        raise SessionError(f"a {kind} session is scored with "
+                           f"{' or '.join(ALLOWED_SCORING[kind])}, not {scoring}")
     try:
         plan = movement(kind, participants, boards_per_round, rounds, first_board)
     except MovementError as error:
@@ -134,7 +147,7 @@ def import_deals(db: Database, session: Session, pbn: str | bytes) -> int:
 
 
 def _store_deals(conn: Connection, session_id: int, deals: Mapping[int, str]) -> None:
-    for board, pbn in deals.items():
+    for pbn in deals.values():
         Deal.from_pbn(pbn)  # validates: 52 different cards, 13 each
     conn.execute(delete(s.deals).where(s.deals.c.session_id == session_id,
                                        s.deals.c.board.in_(list(deals))))

@@ -23,7 +23,7 @@ from server.db import Database
 from server.movements import PHANTOM
 from server.session import Session, participants_of
 from tabled.rules import Board, RulesError, Seat, parse_contract
-from tabled.rules.scoring import deal_score
+from tabled.rules.scoring import club_vulnerability, deal_score
 
 
 @dataclass(frozen=True)
@@ -172,17 +172,20 @@ def _social(session: Session, rows: list[ResultRow], groups: dict[int, str]) -> 
         result = _board_result(row)
         if result is None or row.contract is None:
             continue
+        seating = plan.find(row.table, row.board)
         try:
             contract = parse_contract(row.contract)
             declarer = Seat.from_str(row.declarer) if row.declarer else None
-            vulnerable = (declarer is not None
-                          and Board(row.board).vulnerability.is_vulnerable(declarer))
+            vulnerability = Board(row.board).vulnerability
+            if session.movement == "individual" and seating is not None:
+                # Seed 004: each partida's four deals have their own vulnerability.
+                vulnerability = club_vulnerability(seating.boards.index(row.board) + 1)
+            vulnerable = declarer is not None and vulnerability.is_vulnerable(declarer)
             points = deal_score(session.scoring, contract, vulnerable, row.tricks).net
         except RulesError:
             continue
         ns_points = points if declarer is None or declarer in (Seat.N, Seat.S) else -points
         scored[row.board].append(fs.Scored(result, ns_points, -ns_points, None, None))
-        seating = plan.find(row.table, row.board)
         ns_side: Iterable[int] = (seating.ns_players if seating and seating.ns_players
                                   else (result.ns,))
         ew_side: Iterable[int] = (seating.ew_players if seating and seating.ew_players

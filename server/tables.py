@@ -41,6 +41,15 @@ def table_grid(db: Database, event: str) -> list[TableRow]:
             .group_by(s.director_calls.c.table_no)).all())
         rows = conn.execute(select(s.table_status).where(s.table_status.c.event == event)
                             .order_by(s.table_status.c.table_no)).all()
+        # Stored above a gap: those are not missing, only the numbers between are.
+        above = dict(conn.execute(
+            select(s.events.c.table_no, func.count()).select_from(
+                s.events.join(s.table_status, (s.events.c.event == s.table_status.c.event)
+                              & (s.events.c.table_no == s.table_status.c.table_no)))
+            .where(s.events.c.event == event,
+                   s.events.c.seq > s.table_status.c.contiguous_seq)
+            .group_by(s.events.c.table_no)).all())
     return [TableRow(r.table_no, bool(r.online), r.phase, r.round, r.board, r.contiguous_seq,
-                     r.highest_seq - r.contiguous_seq, r.last_action_at,
+                     r.highest_seq - r.contiguous_seq - int(above.get(r.table_no, 0)),
+                     r.last_action_at,
                      int(calls.get(r.table_no, 0))) for r in rows]

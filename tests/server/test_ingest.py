@@ -120,8 +120,8 @@ BAD: list[tuple[str, str, bytes | str, str]] = [
      b'{"v":1,"seq":1,"type":"card","ts":1,"board":1,"data":{"seat":"N","card":7}}', "text"),
     ("a card that is not one", topic(),
      b'{"v":1,"seq":1,"type":"card","ts":1,"board":1,"data":{"seat":"N","card":"S1"}}', "card"),
-    ("nan time", topic(), b'{"v":1,"seq":1,"type":"confirm","ts":NaN,"board":1,"data":{"seat":"N"}}',
-     "time"),
+    ("nan time", topic(),
+     b'{"v":1,"seq":1,"type":"confirm","ts":NaN,"board":1,"data":{"seat":"N"}}', "time"),
     ("oversized", topic(), b"{" + b" " * MAX_PAYLOAD + b"}", "limit"),
     ("not utf-8", topic(), b"\xff\xfe\x00", "not JSON"),
     ("another event", topic(event="other"), payload(1, "confirm", 1, seat="N"), "not this"),
@@ -321,3 +321,41 @@ def test_ingest_on_both_databases(database: str) -> None:
         assert (row.score_ns, row.lead, row.ns, row.ew) == (420, "C2", 1, 2)
     finally:
         db.dispose()
+
+
+def test_a_score_ruling_replaces_the_result(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), payload(1, "assign", cmd="a", round=1, ns=1, ew=2, boards=[1]))
+    ingest(topic(), result(2, board=1))
+    ingest(topic(), payload(3, "ruling", 1, cmd="r", kind="score", adjusted="A60/40"))
+    row = stored_result(db)
+    assert (row.score_ns, row.adjusted, row.contract, row.ns) == (None, "A60/40", "4H", 1)
+    ingest(topic(), payload(4, "ruling", 1, cmd="r2", kind="score", score_ns=-200,
+                            adjusted="assigned"))
+    assert (stored_result(db).score_ns, stored_result(db).adjusted) == (-200, "assigned")
+
+
+def test_a_score_ruling_without_a_result_makes_one(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), payload(1, "assign", cmd="a", round=1, ns=5, ew=6, boards=[2]))
+    ingest(topic(), payload(2, "ruling", 2, cmd="r", kind="score", adjusted="A50/50"))
+    row = stored_result(db, board=2)
+    assert (row.ns, row.ew, row.score_ns, row.adjusted) == (5, 6, None, "A50/50")
+
+
+def test_a_directors_correction_stands_against_a_later_table_result(
+        ingest: Ingest, db: Database) -> None:
+    ingest(topic(), result(1, board=1))
+    with db.write() as conn:
+        conn.execute(s.results.update().values(score_ns=-50, corrected_by="director"))
+    ingest(topic(), result(2, board=1, tricks=11, score_ns=450))
+    assert stored_result(db).score_ns == -50
+    ingest(topic(), payload(3, "ruling", 1, cmd="r", kind="score", adjusted="A40/60"))
+    row = stored_result(db)
+    assert (row.adjusted, row.corrected_by) == ("A40/60", None)
+
+
+def test_the_grid_counts_only_the_numbers_really_missing(ingest: Ingest, db: Database) -> None:
+    from server.tables import table_grid
+    for seq in (1, 3, 6):
+        ingest(topic(), payload(seq, "confirm", 1, seat="N"))
+    [row] = table_grid(db, EVENT)
+    assert (row.events, row.missing) == (1, 3)  # 2, 4 and 5

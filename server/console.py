@@ -1,0 +1,429 @@
+"""The director's console (docs/console.md): sign-in required on every page.
+
+The tables' live grid and the director calls queue; the session's set-up and its rounds; the
+rulings sent to tables; results, missing boards, late play and rankings; corrections after a
+table has moved on, and the record of both; exports. Pages keep themselves current: each live
+part is a fragment (``/console/fragment/<name>``) that ``console.js`` fetches again when the
+stream (``/console/stream``) says its kind of data changed.
+
+Views parse the form and call the service layer (session, standings, rulings, tables); none
+holds SQL.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
+
+from server import (
+    console_texts,  # noqa: F401 (registers the console's texts)
+    exports,
+    rulings,
+    standings,
+)
+from server import session as sessions
+from server.auth import login_required
+from server.i18n import t
+from server.services import services
+from server.session import Session, SessionError
+from server.tables import TableRow, table_grid
+
+bp = Blueprint("console", __name__, url_prefix="/console")
+
+STREAM_KINDS = frozenset({"tables", "results", "calls", "commands"})
+EXPORTS = {  # format -> (function in server.exports, content type, file extension)
+    "pbn": ("pbn", "application/x-pbn; charset=utf-8", "pbn"),
+    "usebio": ("usebio", "application/xml; charset=utf-8", "xml"),
+    "csv": ("csv_text", "text/csv; charset=utf-8", "csv"),
+}
+
+
+class FormError(ValueError):
+    """A form field the director must fix; the message is already in the page's language."""
+
+
+def _optional(name: str) -> int | None:
+    text = request.form.get(name, "").strip()
+    return None if not text else _number(name)
+
+
+def _number(name: str) -> int:
+    text = request.form.get(name, "").strip()
+    try:
+        return int(text)
+    except ValueError:
+        raise FormError(t("console_not_a_number", what=t(f"console_{name}"), value=text)) from None
+
+
+def _refused(error: Exception) -> None:
+    flash(t("console_refused", reason=str(error)))
+
+
+def _session_or_none() -> Session | None:
+    return services().session
+
+
+def _needs_session() -> Session:
+    found = _session_or_none()
+    if found is None:
+        flash(t("console_no_session"))
+        abort(redirect(url_for("console.index")))
+    return found
+
+
+# -- the live fragments ----------------------------------------------------------------------
+
+def _tables(found: Session | None) -> dict[str, Any]:
+    rows = {row.table: row for row in table_grid(services().db, services().event)}
+    for number in range(1, (found.tables if found else 0) + 1):
+        rows.setdefault(number, TableRow(number, False, None, None, None, 0, 0, None, 0))
+    return {"tables": [rows[n] for n in sorted(rows)], "now": time.time()}
+
+
+def _calls(found: Session | None) -> dict[str, Any]:
+    return {"calls": rulings.calls(services().db, services().event), "now": time.time()}
+
+
+def _results(found: Session | None) -> dict[str, Any]:
+    if found is None:
+        return {"boards": [], "table_numbers": [], "cells": {}}
+    rows = standings.all_results(services().db, found)
+    return {"boards": found.plan.boards(), "table_numbers": list(range(1, found.tables + 1)),
+            "cells": {(row.board, row.table): row for row in rows}}
+
+
+def _progress(found: Session | None) -> dict[str, Any]:
+    if found is None:
+        return {"missing": [], "late": []}
+    db = services().db
+    rows = standings.all_results(db, found)
+    released = standings.released_boards(db, found, rows)
+    missing = standings.missing(db, found)
+    waiting: dict[int, list[int]] = defaultdict(list)
+    for _round, table, board in missing:
+        waiting[board].append(table)
+    done = Counter(row.board for row in rows)
+    late = []
+    for board in found.plan.boards():
+        plays = [seat for seat in found.plan.schedule(board) if not seat.sit_out]
+        # Late: every table that plays the board should have by now, and it is still hidden.
+        if board in released or not plays or max(p.round for p in plays) > found.current_round:
+            continue
+        late.append((board, done[board], len(plays), sorted(waiting[board])))
+    return {"missing": missing, "late": late}
+
+
+def _rankings(found: Session | None) -> dict[str, Any]:
+    if found is None:
+        return {"standings": [], "method": "mp", "participants": {}, "error": None}
+    try:
+        scored = standings.field(services().db, found, public=False)
+    except ValueError as error:  # e.g. a pair with two results on a board: fix it first
+        return {"standings": [], "method": "mp", "participants": {}, "error": str(error)}
+    return {"standings": scored.standings, "method": scored.method, "error": None,
+            "participants": sessions.participants_of(services().db, found)}
+
+
+def _history(found: Session | None) -> dict[str, Any]:
+    return {"entries": rulings.history(services().db, services().event)}
+
+
+FRAGMENTS: dict[str, Callable[[Session | None], dict[str, Any]]] = {
+    "tables": _tables, "calls": _calls, "results": _results, "progress": _progress,
+    "rankings": _rankings, "history": _history,
+}
+
+
+def _page(template: str, found: Session | None, parts: tuple[str, ...],
+          **extra: Any) -> str:
+    context: dict[str, Any] = {"current": found, **extra}
+    for name in parts:
+        context.update(FRAGMENTS[name](found))
+    return render_template(template, **context)
+
+
+@bp.get("/fragment/<name>")
+@login_required
+def fragment(name: str) -> Any:
+    if name not in FRAGMENTS:
+        abort(404)
+    found = _session_or_none()
+    return render_template(f"console/_{name}.html", current=found, **FRAGMENTS[name](found))
+
+
+@bp.get("/stream")
+@login_required
+def stream() -> Response:
+    generator = services().hub.stream(STREAM_KINDS)
+    return Response(stream_with_context(generator), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+# -- pages -----------------------------------------------------------------------------------
+
+@bp.get("/")
+@login_required
+def index() -> Any:
+    found = _session_or_none()
+    if found is None:
+        return _page("console/setup.html", None, ("tables",), form=request.form,
+                     movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS)
+    return _page("console/index.html", found, ("tables", "calls"))
+
+
+@bp.get("/session")
+@login_required
+def session_page() -> Any:
+    found = _needs_session()
+    db = services().db
+    return _page("console/session.html", found, (),
+                 participants=sessions.participants_of(db, found).values(),
+                 deals=len(sessions.deals_of(db, found)), boards=len(found.plan.boards()))
+
+
+@bp.get("/rulings")
+@login_required
+def rulings_page() -> Any:
+    found = _needs_session()
+    return _page("console/rulings.html", found, ("history",), kinds=_RULING_KINDS,
+                 laws=rulings.LAWS, chosen_table=request.args.get("table", type=int))
+
+
+@bp.get("/results")
+@login_required
+def results_page() -> Any:
+    found = _needs_session()
+    prefill = {name: request.args.get(name, "") for name in ("table", "board")}
+    return _page("console/results.html", found, ("results", "progress", "rankings"),
+                 prefill=prefill, exports=EXPORTS)
+
+
+@bp.get("/corrections")
+@login_required
+def corrections_page() -> Any:
+    return _page("console/corrections.html", _session_or_none(), ("history",))
+
+
+@bp.get("/export/<kind>")
+@login_required
+def export(kind: str) -> Any:
+    if kind not in EXPORTS:
+        abort(404)
+    found = _needs_session()
+    function, mimetype, extension = EXPORTS[kind]
+    try:
+        text = getattr(exports, function)(services().db, found)
+    except exports.ExportError as error:  # e.g. USEBIO for a teams match
+        flash(str(error))
+        return redirect(url_for("console.results_page"))
+    return Response(text, content_type=mimetype, headers={
+        "Content-Disposition": f'attachment; filename="{found.event}.{extension}"'})
+
+
+# -- the session: set-up, names, hand records, rounds ----------------------------------------
+
+@bp.post("/setup")
+@login_required
+def setup() -> Any:
+    if _session_or_none() is not None:
+        return redirect(url_for("console.index"))
+    form = request.form
+    db = services().db
+    upload = request.files.get("pbn")
+    seed: int | None = None
+    try:
+        title = form.get("title", "").strip()
+        if not title:
+            raise FormError(t("console_title_required"))
+        if not (upload and upload.filename):
+            seed = _optional("seed")
+            seed = secrets.randbelow(1_000_000) if seed is None else seed
+        found = sessions.create_session(
+            db, event=services().event, title=title, kind=form.get("movement", ""),
+            participants=_number("participants"), boards_per_round=_number("boards_per_round"),
+            rounds=_optional("rounds"), scoring=form.get("scoring") or None, seed=seed)
+    except (FormError, SessionError) as error:
+        _refused(error)
+        page = _page("console/setup.html", None, ("tables",), form=form,
+                     movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS)
+        return page, 400
+    flash(t("console_created", title=found.title, tables=found.tables, rounds=found.rounds))
+    if seed is not None:
+        flash(t("console_dealt", seed=seed))
+    else:
+        _import(found)
+    services().hub.notify({"tables", "results"})
+    return redirect(url_for("console.session_page"))
+
+
+def _import(found: Session) -> None:
+    upload = request.files.get("pbn")
+    if upload is None or not upload.filename:
+        flash(t("console_refused", reason=t("console_no_file")))
+        return
+    try:
+        count = sessions.import_deals(services().db, found, upload.read())
+    except SessionError as error:
+        _refused(error)
+        return
+    flash(t("console_imported", n=count))
+
+
+@bp.post("/deals")
+@login_required
+def deals() -> Any:
+    _import(_needs_session())
+    return redirect(url_for("console.session_page"))
+
+
+@bp.post("/names")
+@login_required
+def names() -> Any:
+    found = _needs_session()
+    known = sessions.participants_of(services().db, found)
+    given = {number: request.form[f"name-{number}"].strip() for number in known
+             if f"name-{number}" in request.form}
+    sessions.set_names(services().db, found, given)
+    flash(t("console_names_saved"))
+    services().hub.notify({"results"})
+    return redirect(url_for("console.session_page"))
+
+
+@bp.post("/round")
+@login_required
+def start_round() -> Any:
+    found = _needs_session()
+    try:
+        number = _number("round")
+        sent = sessions.start_round(services().db, found, number, by=g.director)
+    except (FormError, SessionError) as error:
+        _refused(error)
+        return redirect(url_for("console.session_page"))
+    services().commands_queued()
+    flash(t("console_round_sent", n=number, tables=len(sent)))
+    return redirect(url_for("console.index"))
+
+
+# -- calls, rulings, releases, corrections ---------------------------------------------------
+
+@bp.post("/calls/<int:call_id>/ack")
+@login_required
+def acknowledge(call_id: int) -> Any:
+    try:
+        rulings.acknowledge(services().db, services().event, call_id, by=g.director)
+    except rulings.RulingError as error:
+        _refused(error)
+        return redirect(url_for("console.index"))
+    services().commands_queued()
+    services().hub.notify({"calls"})
+    return redirect(url_for("console.index"))
+
+
+@bp.post("/calls/<int:call_id>/resolve")
+@login_required
+def resolve(call_id: int) -> Any:
+    try:
+        rulings.resolve(services().db, services().event, call_id, by=g.director)
+    except rulings.RulingError as error:
+        _refused(error)
+    services().hub.notify({"calls"})
+    return redirect(url_for("console.index"))
+
+
+_RULING_KINDS = ("take_back", "require_pass", "lead_restriction", "undo_cards", "claim",
+                 "score", "end_round")
+
+
+@bp.post("/ruling")
+@login_required
+def ruling() -> Any:
+    found = _needs_session()
+    kind = request.form.get("kind", "")
+    try:
+        table = _number("table")
+        if kind not in _RULING_KINDS:
+            raise FormError(t("console_unknown_ruling", kind=kind))
+        rulings.queue_ruling(services().db, found, table, kind, request.form, by=g.director,
+                             note=request.form.get("note"), board=_optional("board"))
+    except (FormError, rulings.RulingError) as error:
+        _refused(error)
+        return redirect(url_for("console.rulings_page", table=request.form.get("table")))
+    services().commands_queued()
+    flash(t("console_ruling_queued", kind=t(f"console_kind_{kind}"), table=table))
+    return redirect(url_for("console.rulings_page", table=table))
+
+
+@bp.post("/release")
+@login_required
+def release() -> Any:
+    found = _needs_session()
+    try:
+        board = _number("board")
+        if board not in found.plan.boards():
+            raise FormError(t("console_no_board", board=board))
+    except FormError as error:
+        _refused(error)
+        return redirect(url_for("console.results_page"))
+    standings.release(services().db, found, board, g.director)
+    services().hub.notify({"results"})
+    flash(t("console_released", board=board))
+    return redirect(url_for("console.results_page"))
+
+
+@bp.post("/correct")
+@login_required
+def correct() -> Any:
+    found = _needs_session()
+    form = request.form
+    try:
+        table, board = _number("table"), _number("board")
+        after = rulings.correct_result(
+            services().db, found, table, board, contract=form.get("contract"),
+            declarer=form.get("declarer"), tricks=_optional("tricks"),
+            adjusted=form.get("adjusted"), score_ns=_optional("score_ns"), by=g.director,
+            note=form.get("note"))
+    except (FormError, rulings.RulingError) as error:
+        _refused(error)
+        return redirect(url_for("console.results_page", table=form.get("table"),
+                                board=form.get("board")) + "#correct")
+    services().hub.notify({"results"})
+    score = after["score_ns"] if after["score_ns"] is not None else after["adjusted"]
+    flash(t("console_corrected", table=table, board=board, score=score))
+    return redirect(url_for("console.results_page"))
+
+
+# -- template helpers ------------------------------------------------------------------------
+
+@bp.app_template_filter("console_age")
+def age(seconds: float | None) -> str:
+    """Minutes and seconds (hours when it comes to that): how long something has waited."""
+    if seconds is None:
+        return "–"
+    whole = int(max(0.0, seconds))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+@bp.app_template_filter("console_clock")
+def clock(at: float | None) -> str:
+    return "–" if at is None else time.strftime("%H:%M:%S", time.localtime(at))
+
+
+# -- texts -----------------------------------------------------------------------------------

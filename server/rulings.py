@@ -1,0 +1,347 @@
+"""The director's rulings, calls and corrections: the console's service layer.
+
+A ruling goes to a table as a ``ruling`` command (docs/mqtt.md) in the ``commands`` outbox,
+which the bus publishes; the table applies it and answers with a ``ruling`` or ``refused``
+event. Every ruling is checked here against the wire's own schema (built, encoded and decoded
+again) and against what its kind needs, so nothing a table would refuse as malformed is ever
+queued. A result fixed after the table moved on is a *correction*: the ``results`` row changes
+here, its score recomputed with ``tabled.rules``, and a ``corrections`` row keeps who, when,
+and what was there before. Commands and corrections together are the session's audit trail.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, insert, select, update
+
+from server import schema as s
+from server.db import Database
+from server.fieldscore import parse_adjusted
+from server.session import Session
+from tabled.rules import Board, RulesError, Seat, format_contract, parse_contract
+from tabled.rules.scoring import score_ns as duplicate_score_ns
+from tabled.wire import Command, WireError
+
+Clock = Callable[[], float]
+
+
+class RulingError(ValueError):
+    """A ruling or correction that cannot be queued or made; the message says why."""
+
+
+#: The rulings a director sends, each with the fields it takes and the laws it serves.
+#: A field in ``REQUIRED`` must be given; the others of ``FIELDS`` may be.
+FIELDS: Mapping[str, tuple[str, ...]] = {
+    "take_back": ("calls",),
+    "require_pass": ("seat", "law", "scope"),
+    "lead_restriction": ("seat", "suit", "required", "law"),
+    "undo_cards": ("cards",),
+    "claim": ("tricks",),
+    "score": ("adjusted", "score_ns"),
+    "end_round": (),
+    "director_ack": ("call",),
+}
+REQUIRED: Mapping[str, tuple[str, ...]] = {
+    "take_back": ("calls",),
+    "require_pass": ("seat", "law"),
+    "lead_restriction": ("seat", "suit", "required", "law"),
+    "undo_cards": ("cards",),
+}
+LAWS: Mapping[str, str] = {
+    "take_back": "39A, 82A",  # calls after the final pass cancelled; procedure rectified
+    "require_pass": "27B, 30, 31, 32",  # insufficient bid, calls out of turn: partner silenced
+    "lead_restriction": "26, 50D",  # withdrawn call, penalty card: a suit required or barred
+    "undo_cards": "45C4(b), 47",  # a card designated by mistake, a card played retracted
+    "claim": "68D, 70",  # a disputed claim: the director rules the tricks, or play goes on
+    "score": "12C1, 12C2",  # an assigned score, or an artificial one (average plus/minus)
+    "end_round": "8B",  # the round ends when the director says so
+    "director_ack": "9B1",  # the director, summoned, is on the way
+}
+SCOPES = ("auction", "next_turn")
+NUMBERS = ("calls", "cards", "tricks", "score_ns", "call")
+
+
+def ruling_data(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``ruling`` command's data for ``kind``, checked; ``fields`` beyond the kind's own
+    are ignored, blank ones are left out (a claim's blank ``tricks`` means play on)."""
+    if kind not in FIELDS:
+        raise RulingError(f"unknown ruling {kind!r}")
+    data: dict[str, Any] = {"kind": kind}
+    for name in FIELDS[kind]:
+        value = fields.get(name)
+        if isinstance(value, str):
+            value = value.strip()
+        if value is None or value == "":
+            if name in REQUIRED.get(kind, ()):
+                raise RulingError(f"{kind}: {name} is required")
+            continue
+        data[name] = _typed(kind, name, value)
+    if kind == "require_pass" and data.setdefault("scope", "auction") not in SCOPES:
+        raise RulingError(f"require_pass: scope is {' or '.join(SCOPES)}, "
+                          f"not {data['scope']!r}")
+    if kind == "undo_cards" and data["cards"] < 1:
+        raise RulingError("undo_cards: at least one card goes back")
+    if kind == "claim":
+        data.setdefault("tricks", None)  # Law 70: null = the director lets play go on
+    if kind == "score":
+        _check_score(data)
+    return _on_the_wire(kind, data)
+
+
+def _typed(kind: str, name: str, value: Any) -> Any:
+    if name in NUMBERS and isinstance(value, str):
+        try:
+            return int(value)
+        except ValueError:
+            raise RulingError(f"{kind}: {name} {value!r} is not a number") from None
+    if name == "required" and isinstance(value, str):
+        if value not in ("required", "forbidden", "true", "false"):
+            raise RulingError(f"{kind}: required is 'required' or 'forbidden', not {value!r}")
+        return value in ("required", "true")
+    if name in ("seat", "suit") and isinstance(value, str):
+        return value.upper()
+    return value
+
+
+def _check_score(data: dict[str, Any]) -> None:
+    adjusted = data.get("adjusted")
+    if adjusted is None and "score_ns" not in data:
+        raise RulingError("score: give an adjusted score (A60/40) or an assigned score")
+    try:
+        artificial = parse_adjusted(adjusted)
+    except ValueError as error:
+        raise RulingError(f"score: {error}") from None
+    if artificial is not None:
+        # Law 12C2: an artificial score is percentages only, with no points to go beside it.
+        if "score_ns" in data:
+            raise RulingError("score: an artificial score (A60/40) has no NS points")
+        return
+    # Law 12C1: an assigned score is a real score, in points.
+    if "score_ns" not in data:
+        raise RulingError("score: an assigned score needs the NS points")
+    data["adjusted"] = "assigned"
+
+
+def _on_the_wire(kind: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The data as the wire reads it: built into a command, encoded and decoded again."""
+    try:
+        decoded = Command.from_payload(Command("check", "ruling", data).to_payload())
+    except WireError as error:
+        raise RulingError(str(error).replace("command check (ruling)", kind)) from None
+    if dict(decoded.data) != data:  # the round trip must give back exactly what we send
+        raise RulingError(f"{kind}: {data} does not survive the wire")
+    return dict(decoded.data)
+
+
+# -- rulings to tables -----------------------------------------------------------------------
+
+def queue_ruling(db: Database, session: Session, table: int, kind: str,
+                 fields: Mapping[str, Any], *, by: str, note: str | None,
+                 board: int | None = None, clock: Clock = time.time) -> str:
+    """Check and queue one ruling for ``table``; its command id. The board defaults to the
+    one the table is on now. The caller wakes the bus (``services().commands_queued()``)."""
+    if not 1 <= table <= session.tables:
+        raise RulingError(f"table {table} is not between 1 and {session.tables}")
+    note = (note or "").strip()
+    if not note and kind != "director_ack":
+        raise RulingError("say why: the note is the ruling's record")
+    data = ruling_data(kind, fields)
+    ident = uuid.uuid4().hex
+    with db.write() as conn:
+        if board is None and kind not in ("end_round", "director_ack"):
+            board = conn.execute(select(s.table_status.c.board).where(
+                s.table_status.c.event == session.event,
+                s.table_status.c.table_no == table)).scalar()
+        conn.execute(insert(s.commands).values(
+            id=ident, event=session.event, table_no=table, type="ruling",
+            data=json.dumps(data), created_at=clock(), created_by=by, board=board,
+            note=note[:200] or None))
+    return ident
+
+
+# -- director calls --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DirectorCall:
+    id: int
+    table: int
+    seq: int
+    board: int | None
+    seat: str | None
+    reason: str
+    law: str | None
+    detail: str | None
+    called_at: float
+    acknowledged_at: float | None
+    acknowledged_by: str | None
+    resolved_at: float | None
+    resolved_by: str | None
+
+
+def calls(db: Database, event: str, *, open_only: bool = True) -> list[DirectorCall]:
+    """The director calls of ``event``, oldest first (a queue): the open ones by default."""
+    query = select(s.director_calls).where(s.director_calls.c.event == event)
+    if open_only:
+        query = query.where(s.director_calls.c.resolved_at.is_(None))
+    with db.read() as conn:
+        rows = conn.execute(query.order_by(s.director_calls.c.called_at,
+                                           s.director_calls.c.id)).all()
+    return [DirectorCall(r.id, r.table_no, r.seq, r.board, r.seat, r.reason, r.law, r.detail,
+                         r.called_at, r.acknowledged_at, r.acknowledged_by, r.resolved_at,
+                         r.resolved_by) for r in rows]
+
+
+def _call_row(conn: Any, event: str, call_id: int) -> Any:
+    row = conn.execute(select(s.director_calls).where(
+        s.director_calls.c.event == event, s.director_calls.c.id == call_id)).first()
+    if row is None:
+        raise RulingError(f"no director call {call_id}")
+    return row
+
+
+def acknowledge(db: Database, event: str, call_id: int, *, by: str,
+                clock: Clock = time.time) -> str:
+    """The director is on the way: the call is marked, and the table told (``director_ack``)
+    so its displays clear. Acknowledging twice queues one command; its id."""
+    with db.write() as conn:
+        row = _call_row(conn, event, call_id)
+        ident = f"ack-{event}-t{row.table_no}-{row.seq}"[:64]
+        now = clock()
+        if row.acknowledged_at is None:
+            conn.execute(update(s.director_calls).where(s.director_calls.c.id == row.id)
+                         .values(acknowledged_at=now, acknowledged_by=by))
+        if conn.execute(select(s.commands.c.id).where(s.commands.c.id == ident)).first():
+            return ident
+        data = ruling_data("director_ack", {"call": row.seq})
+        conn.execute(insert(s.commands).values(
+            id=ident, event=event, table_no=row.table_no, type="ruling",
+            data=json.dumps(data), created_at=now, created_by=by, board=row.board))
+    return ident
+
+
+def resolve(db: Database, event: str, call_id: int, *, by: str, clock: Clock = time.time) -> None:
+    """The director has dealt with the call: it leaves the queue."""
+    with db.write() as conn:
+        row = _call_row(conn, event, call_id)
+        if row.resolved_at is None:
+            conn.execute(update(s.director_calls).where(s.director_calls.c.id == row.id)
+                         .values(resolved_at=clock(), resolved_by=by))
+
+
+# -- corrections on the server ---------------------------------------------------------------
+
+_AUDITED = ("contract", "declarer", "tricks", "score_ns", "adjusted", "corrected_by")
+
+
+def correct_result(db: Database, session: Session, table: int, board: int, *,
+                   contract: str | None, declarer: str | None, tricks: int | None,
+                   adjusted: str | None, score_ns: int | None, by: str, note: str | None,
+                   clock: Clock = time.time) -> dict[str, Any]:
+    """Fix the result of ``table`` on ``board`` (or enter one that never arrived); the row
+    as it is now. The score comes from the laws, never from what was typed, except an
+    assigned score (Law 12C1); an artificial score (Law 12C2) has none."""
+    if board not in session.plan.boards():
+        raise RulingError(f"board {board} is not played in this session")
+    if not 1 <= table <= session.tables:
+        raise RulingError(f"table {table} is not between 1 and {session.tables}")
+    after = _corrected(board, contract, declarer, tricks, adjusted, score_ns)
+    after["corrected_by"] = by
+    key = and_(s.results.c.event == session.event, s.results.c.table_no == table,
+               s.results.c.board == board)
+    now = clock()
+    with db.write() as conn:
+        row = conn.execute(select(s.results).where(key)).first()
+        before = None if row is None else {name: getattr(row, name) for name in _AUDITED}
+        if row is None:
+            seating = session.plan.find(table, board)
+            conn.execute(insert(s.results).values(
+                event=session.event, table_no=table, board=board,
+                round=seating.round if seating else None, ns=seating.ns if seating else None,
+                ew=seating.ew if seating else None, source_seq=0, finished_at=now, **after))
+        else:
+            conn.execute(update(s.results).where(key).values(**after))
+        conn.execute(insert(s.corrections).values(
+            event=session.event, table_no=table, board=board, kind="result",
+            detail=json.dumps({"before": before, "after": after}, sort_keys=True),
+            note=(note or "").strip()[:200] or None, made_by=by, made_at=now))
+    return after
+
+
+def _corrected(board: int, contract: str | None, declarer: str | None, tricks: int | None,
+               adjusted: str | None, score_ns: int | None) -> dict[str, Any]:
+    adjusted = (adjusted or "").strip() or None
+    if adjusted is not None and len(adjusted) > 16:
+        raise RulingError(f"an adjusted score is at most 16 characters, not {adjusted!r}")
+    try:
+        artificial = parse_adjusted(adjusted)
+    except ValueError as error:
+        raise RulingError(str(error)) from None
+    try:
+        parsed = parse_contract(contract.strip()) if contract and contract.strip() else None
+        seat = Seat.from_str(declarer.strip().upper()) if declarer and declarer.strip() else None
+    except RulesError as error:
+        raise RulingError(str(error)) from None
+    text = format_contract(parsed) if parsed is not None else ("Pass" if contract else None)
+    values = {"contract": text,
+              "declarer": None if seat is None or parsed is None else str(seat),
+              "tricks": tricks if parsed is not None else None, "adjusted": adjusted}
+    if artificial is not None:
+        # Law 12C2: an artificial adjusted score replaces the result; it has no points.
+        return {**values, "score_ns": None, "table_score_ns": None}
+    if adjusted is not None:
+        # Law 12C1: an assigned score is the director's, in points, kept as given.
+        if score_ns is None:
+            raise RulingError("an assigned score needs the NS points")
+        return {**values, "adjusted": "assigned", "score_ns": score_ns,
+                "table_score_ns": None}
+    if contract is None or not contract.strip():
+        raise RulingError("give the contract (or Pass), or an adjusted score")
+    try:
+        # Law 77: the score from the contract, declarer, tricks and the board's vulnerability.
+        points = duplicate_score_ns(parsed, seat, tricks, Board(board).vulnerability)
+    except RulesError as error:
+        raise RulingError(str(error)) from None
+    return {**values, "score_ns": points, "table_score_ns": None}
+
+
+# -- the record --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the session's record: a ruling sent to a table, or a correction here."""
+
+    at: float
+    by: str | None
+    table: int
+    board: int | None
+    kind: str
+    detail: dict[str, Any]
+    note: str | None
+    answer: str | None  # a ruling's answer: "ruling" (applied), "refused", None (not yet)
+    answer_reason: str | None
+    sent: bool
+    source: str  # "ruling" or "correction"
+
+
+def history(db: Database, event: str) -> list[Entry]:
+    """Every ruling and correction of ``event``, newest first."""
+    with db.read() as conn:
+        commands = conn.execute(select(s.commands).where(
+            s.commands.c.event == event, s.commands.c.type == "ruling")).all()
+        corrections = conn.execute(select(s.corrections).where(
+            s.corrections.c.event == event)).all()
+    entries: list[Entry] = []
+    for c in commands:
+        data = json.loads(c.data)
+        entries.append(Entry(c.created_at, c.created_by, c.table_no, c.board,
+                             str(data.get("kind", "?")), data, c.note, c.answer,
+                             c.answer_reason, c.sent_at is not None, "ruling"))
+    entries += [Entry(c.made_at, c.made_by, c.table_no, c.board, c.kind, json.loads(c.detail),
+                      c.note, None, None, True, "correction") for c in corrections]
+    return sorted(entries, key=lambda entry: -entry.at)
