@@ -1,0 +1,489 @@
+"""Exports of a session: PBN of every table's play, USEBIO for scoring programs, and CSV.
+
+The results come from ``results`` (what the laws give, with the director's corrections), the
+field scores from :func:`server.standings.field`, and each board's auction and play from the
+events its table sent. :func:`board_record` folds a board's events the way the table's own
+state does (``tabled/state.py``): a change of call replaces the seat's call (Law 25A), a
+director's take-back cancels calls (Laws 17E2, 36A, 38B, 39A) and the cards with them, an
+undo takes cards back. docs/exports.md says what goes into each format.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import io
+import json
+import re
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from server import schema as s
+from server.db import Database
+from server.fieldscore import Scored, Standing, parse_adjusted
+from server.session import Session, deals_of, participants_of
+from server.standings import ResultRow, all_results
+from server.standings import field as field_scores
+from tabled.rules import (
+    Board,
+    Call,
+    Card,
+    Deal,
+    RulesError,
+    Seat,
+    Vulnerability,
+    parse_contract,
+)
+from tabled.rules.auction import Auction, PassScope
+from tabled.rules.pbn import dumps as dump_pbn
+from tabled.rules.play import Play
+from tabled.rules.records import AuctionItem, Record
+from tabled.wire import Event
+
+PROGRAM = "bidbox"
+
+
+class ExportError(ValueError):
+    """A session a format cannot carry; the message says which export to use instead."""
+
+
+#: PBN's Scoring tag for each scoring of a session.
+PBN_SCORING = {"mp": "MP", "cross_imps": "IMP;Cross", "butler": "IMP;Butler", "teams": "IMP",
+               "club": "TP", "rubber": "Rubber", "chicago": "Chicago"}
+#: USEBIO's BOARD_SCORING_METHOD for each scoring.
+USEBIO_SCORING = {"mp": "MATCH_POINTS", "cross_imps": "CROSS_IMPS", "butler": "BUTLER_IMPS",
+                  "teams": "IMPS", "club": "AGGREGATE", "rubber": "AGGREGATE",
+                  "chicago": "AGGREGATE"}
+USEBIO_MOVEMENTS = ("mitchell", "howell")
+CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
+               "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points")
+
+
+# -- a board's record, from its events ---------------------------------------------------------
+
+@dataclass
+class _Fold:
+    """What the table knows of one board, rebuilt from its events as tabled.state does."""
+
+    number: int
+    dealer: Seat
+    vulnerability: Vulnerability
+    auction: Auction
+    cards: list[tuple[Seat, Card]] = field(default_factory=list)
+    scans: dict[Seat, list[Card]] = field(default_factory=lambda: {seat: [] for seat in Seat})
+    result: dict[str, Any] | None = None
+
+    @classmethod
+    def start(cls, number: int, dealer: Seat | None = None,
+              vulnerability: Vulnerability | None = None) -> _Fold:
+        board = Board(number)
+        dealer = dealer or board.dealer
+        return cls(number, dealer, vulnerability or board.vulnerability, Auction(dealer))
+
+    def apply(self, event: Event) -> _Fold:
+        """The fold after ``event``: a new one when the board is put on the table again."""
+        data = event.data
+        kind = event.type
+        if kind == "board":
+            return _Fold.start(int(data["board"]), Seat.from_str(data["dealer"]),
+                               Vulnerability.from_str(data["vul"]))
+        if kind == "hand_card":
+            self.scans[Seat.from_str(data["seat"])].append(Card.from_str(data["card"]))
+        elif kind == "call":
+            if not len(self.auction):
+                # As the table does: a hand is recorded only whole.
+                self.scans = {seat: cards if len(cards) == 13 else []
+                              for seat, cards in self.scans.items()}
+            self.auction.make_call(Call.from_str(data["call"]), Seat.from_str(data["seat"]),
+                                   alert=bool(data.get("alert")))
+        elif kind == "change":
+            # Law 25A: the seat's unintended call is replaced; calls made over it go with it.
+            self.auction.replace_call(Seat.from_str(data["seat"]), Call.from_str(data["call"]))
+        elif kind == "alert":
+            self.auction.annotate(int(data["index"]), alert=True)
+        elif kind == "card":
+            self.cards.append((Seat.from_str(data["seat"]), Card.from_str(data["card"])))
+        elif kind == "result":
+            self.result = dict(data)
+        elif kind == "ruling":
+            self._ruling(data)
+        return self
+
+    def _ruling(self, data: Mapping[str, Any]) -> None:
+        kind = data["kind"]
+        if kind == "take_back":
+            # Laws 17E2, 36A, 38B, 39A: the auction goes back to a call; the play with it.
+            self.auction.take_back(int(data["calls"]))
+            self.cards.clear()
+            self.result = None
+        elif kind == "require_pass":
+            self.auction.require_pass(Seat.from_str(data["seat"]), data.get("law") or "",
+                                      PassScope(data.get("scope") or "auction"))
+        elif kind == "undo_cards":
+            del self.cards[len(self.cards) - int(data["cards"]):]
+            self.result = None
+        elif kind == "score":
+            # Law 12C: the director's score stands for the board's result.
+            contract = self.auction.contract
+            declarer = self.auction.declarer
+            self.result = {"contract": None if contract is None else str(contract),
+                           "declarer": None if declarer is None else str(declarer),
+                           "tricks": None, "score_ns": data.get("score_ns") or 0,
+                           "adjusted": data.get("adjusted") or "assigned"}
+
+    def scanned_deal(self) -> Deal | None:
+        hands = {seat: frozenset(cards) for seat, cards in self.scans.items()
+                 if len(cards) == 13}
+        if not hands:
+            return None
+        try:
+            return Deal(hands).completed()
+        except RulesError:
+            return None
+
+
+def board_record(events: Iterable[Event], deal: Deal | None = None) -> Record:
+    """One table's play of one board as a :class:`Record`, from the events of that table and
+    board in ``seq`` order (events of other boards are skipped). ``deal`` is the hand record,
+    when the session has it; otherwise the hands the table scanned, when it scanned them.
+
+    An event the fold cannot apply (a gap in the stored events, or a journal the laws refuse)
+    is skipped and named in the record's ``problems`` and commentary: an export never fails
+    for what a table sent."""
+    ours = [event for event in events if event.board is not None]
+    if not ours:
+        raise ValueError("no event of a board to make a record from")
+    number = ours[0].board
+    assert number is not None
+    fold = _Fold.start(number)
+    problems: list[str] = []
+    for event in ours:
+        if event.board != number:
+            continue
+        try:
+            fold = fold.apply(event)
+        except (RulesError, ValueError, KeyError, TypeError, IndexError) as error:
+            problems.append(f"event {event.seq} ({event.type}) not applied: {error}")
+    record = Record(board=fold.number, dealer=fold.dealer, vulnerability=fold.vulnerability,
+                    deal=deal if deal is not None else fold.scanned_deal())
+    entries = fold.auction.entries
+    record.auction = [AuctionItem(entry.call, entry.alert) for entry in entries]
+    record.auction_dealer = fold.dealer if entries else None
+    _play_into(record, fold, problems)
+    adjusted = None
+    if fold.result is not None:
+        result = fold.result
+        adjusted = result.get("adjusted")
+        _result_tags(record, result.get("contract"), result.get("declarer"),
+                     result.get("tricks"), result.get("score_ns"), adjusted)
+    record.problems = problems
+    record.commentary = _commentary(problems, adjusted)
+    return record
+
+
+def _play_into(record: Record, fold: _Fold, problems: list[str]) -> None:
+    """PBN's play section: one row per trick, each card under its seat (Law 44G gives who
+    leads each trick, so the engine places the cards)."""
+    auction = fold.auction
+    contract, declarer = auction.contract, auction.declarer
+    if contract is None or declarer is None:
+        if fold.cards:
+            problems.append(f"{len(fold.cards)} cards with no contract to play them to")
+        return
+    # No deal here: the cards only need placing; the table has checked them against the hands.
+    play = Play(contract, declarer, accept_revokes=True)
+    for number, (seat, card) in enumerate(fold.cards, 1):
+        try:
+            play.play(card, seat)
+        except RulesError as error:
+            problems.append(f"card {number} ({seat} {card}) not placed: {error}")
+            break
+    record.play_leader = declarer.lho  # Law 41A
+    record.play = [{seat: card for seat, card in trick.cards} for trick in play.tricks
+                   if trick.cards]
+
+
+def _result_tags(record: Record, contract: str | None, declarer: str | None,
+                 tricks: int | None, score_ns: int | None, adjusted: str | None) -> None:
+    passed_out = contract is not None and _passed_out(contract)
+    record.contract_tag = "Pass" if passed_out else (contract or "")
+    record.declarer_tag = "" if passed_out else (declarer or "")
+    record.result_tag = "" if passed_out or tricks is None else str(tricks)
+    # Law 12C2: an artificial score has no points; the commentary gives its percentages.
+    record.score_tag = None if score_ns is None else f"NS {score_ns}"
+
+
+def _commentary(problems: Iterable[str], adjusted: str | None) -> list[str]:
+    lines = [f"bidbox: {problem}" for problem in problems]
+    if adjusted:
+        try:
+            artificial = parse_adjusted(adjusted)
+        except ValueError:
+            artificial = None
+        law = "12C2" if artificial is not None else "12C1"
+        lines.append(f"Adjusted score {adjusted} (Law {law})")
+    return lines
+
+
+def _passed_out(contract: str) -> bool:
+    try:
+        return parse_contract(contract) is None
+    except RulesError:
+        return False
+
+
+# -- what every export reads -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Session:
+    session: Session
+    rows: list[ResultRow]
+    scored: dict[tuple[int, int], Scored]  # (table, board) -> field score
+    method: str
+    standings: list[Standing]
+    participants: dict[int, Any]
+    date: datetime.date
+    unscored: str | None  # why the field scores could not be computed, if they could not
+
+
+def _read(db: Database, session: Session) -> _Session:
+    scored: dict[tuple[int, int], Scored] = {}
+    standings: list[Standing] = []
+    method, unscored = "", None
+    try:
+        result = field_scores(db, session, public=False)
+    except ValueError as error:
+        # Results the field cannot score (a pair seated twice on a board): the console shows
+        # it to be fixed; the play and the results can still be exported, without points.
+        unscored = str(error)
+    else:
+        scored = {(x.result.table or 0, x.result.board): x
+                  for board in result.scored.values() for x in board}
+        standings, method = list(result.standings), result.method
+    with db.read() as conn:
+        created = conn.execute(select(s.sessions.c.created_at).where(
+            s.sessions.c.id == session.id)).scalar_one()
+    return _Session(session, all_results(db, session), scored, method, standings,
+                    participants_of(db, session),
+                    datetime.datetime.fromtimestamp(created).date(), unscored)
+
+
+def _board_events(db: Database, event: str) -> dict[tuple[int, int], list[Event]]:
+    """Each table's events of each board, in ``seq`` order."""
+    with db.read() as conn:
+        rows = conn.execute(select(s.events.c.table_no, s.events.c.seq, s.events.c.type,
+                                   s.events.c.ts, s.events.c.board, s.events.c.data).where(
+            s.events.c.event == event, s.events.c.board.is_not(None)).order_by(
+            s.events.c.table_no, s.events.c.seq)).all()
+    found: dict[tuple[int, int], list[Event]] = defaultdict(list)
+    for row in rows:
+        found[(row.table_no, row.board)].append(
+            Event(row.seq, row.type, row.ts, row.board, json.loads(row.data)))
+    return found
+
+
+def _number(value: float | None) -> str:
+    """A field score as text: whole numbers without a point, others to two places."""
+    if value is None:
+        return ""
+    rounded = round(value, 2)
+    if rounded == int(rounded):
+        return str(int(rounded))
+    return f"{rounded:.2f}".rstrip("0")
+
+
+_PARTNERS = re.compile(r"\s*(?:&|/|\s-\s|\s+y\s+|\s+and\s+)\s*")
+
+
+def _pair_names(participant: Any) -> tuple[str, str]:
+    """The two names of a pair as the director typed them ("Ana Ruiz & Luis Gil"), else the
+    pair's names, or its label, for both."""
+    if participant is None:
+        return "", ""
+    text = (participant.names or "").strip()
+    parts = [part for part in _PARTNERS.split(text) if part]
+    if len(parts) == 2:
+        return parts[0], parts[1]
+    whole = text or participant.label
+    return whole, whole
+
+
+def _seat_names(data: _Session, row: ResultRow) -> dict[str, str]:
+    """Who sat North, South, East and West: the pairs' players, or in the individual the
+    players the movement seated there (its partnerships are not participants)."""
+    seating = data.session.plan.find(row.table, row.board)
+    names: dict[str, str] = {}
+    for side, pair, seats in (("ns", row.ns_pair, ("North", "South")),
+                              ("ew", row.ew_pair, ("East", "West"))):
+        players = getattr(seating, f"{side}_players", None) if seating is not None else None
+        if players:
+            found = [_pair_names(data.participants.get(player))[0] for player in players]
+        else:
+            found = list(_pair_names(data.participants.get(pair or 0)))
+        names.update(zip(seats, found, strict=True))
+    return names
+
+
+# -- PBN -------------------------------------------------------------------------------------------
+
+def pbn(db: Database, session: Session) -> str:
+    """PBN 2.1: one game per table result, with its auction and play from the table's events
+    and its result as the server holds it (corrections included)."""
+    data = _read(db, session)
+    events = _board_events(db, session.event)
+    deals = {board: Deal.from_pbn(text) for board, text in deals_of(db, session).items()}
+    records = []
+    for row in data.rows:
+        board_events = events.get((row.table, row.board))
+        if board_events:
+            record = board_record(board_events, deals.get(row.board))
+        else:  # a result the director entered for a table that sent nothing of the board
+            facts = Board(row.board)
+            record = Record(board=row.board, dealer=facts.dealer,
+                            vulnerability=facts.vulnerability, deal=deals.get(row.board))
+        _result_tags(record, row.contract, row.declarer, row.tricks, row.score_ns,
+                     row.adjusted)
+        record.commentary = _commentary(record.problems, row.adjusted)
+        record.tags = _pbn_tags(data, row)
+        records.append(record)
+    return dump_pbn(records)
+
+
+def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
+    session = data.session
+    tags = {"Event": session.title, "Site": "?", "Date": data.date.strftime("%Y.%m.%d"),
+            **_seat_names(data, row), "Scoring": PBN_SCORING.get(session.scoring, "?"),
+            "Section": row.section, "Table": str(row.table)}
+    if row.round is not None:
+        tags["Round"] = str(row.round)
+    if session.movement == "teams":
+        # Each match is played at two tables; the lower-numbered one is the open room.
+        tags["Room"] = "Open" if row.table % 2 else "Closed"
+    scored = data.scored.get((row.table, row.board))
+    if scored is not None:
+        name = {"mp": "ScoreMP", "imps": "ScoreIMP"}.get(data.method)
+        if name is not None:
+            tags[name] = f"NS {_number(scored.ns)} EW {_number(scored.ew)}"
+        if scored.ns_percent is not None and scored.ew_percent is not None:
+            tags["ScorePercentage"] = (f"NS {_number(scored.ns_percent)} "
+                                       f"EW {_number(scored.ew_percent)}")
+    return tags
+
+
+# -- CSV ---------------------------------------------------------------------------------------
+
+def csv_text(db: Database, session: Session) -> str:
+    """One row per result, with its field score (matchpoints or IMPs)."""
+    data = _read(db, session)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in data.rows:
+        scored = data.scored.get((row.table, row.board))
+        writer.writerow([row.section, _text(row.round), row.board, row.table,
+                         _text(row.ns_pair), _text(row.ew_pair), _text(row.contract),
+                         _text(row.declarer), _text(row.tricks), _text(row.lead),
+                         _text(row.score_ns), _text(row.adjusted),
+                         _number(scored.ns if scored else None),
+                         _number(scored.ew if scored else None)])
+    return out.getvalue()
+
+
+def _text(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+# -- USEBIO ----------------------------------------------------------------------------------------
+
+def usebio(db: Database, session: Session) -> str:
+    """USEBIO 1.2 for a pairs event: the event, its pairs with their places, and every
+    board's traveller with the field scores. Raises :class:`ExportError` for teams and the
+    individual, whose USEBIO forms are not written here."""
+    if session.movement not in USEBIO_MOVEMENTS:
+        raise ExportError(f"the USEBIO export is for pairs events, not a {session.movement} "
+                          "session; export PBN or CSV")
+    data = _read(db, session)
+    if data.unscored is not None:
+        raise ExportError(f"the field scores cannot be computed: {data.unscored}")
+    root = ET.Element("USEBIO", Version="1.2")
+    event = ET.SubElement(root, "EVENT", EVENT_TYPE="PAIRS")
+    _sub(event, "PROGRAM_NAME", PROGRAM)
+    _sub(event, "EVENT_DESCRIPTION", session.title)
+    _sub(event, "EVENT_IDENTIFIER", session.event)
+    _sub(event, "DATE", data.date.strftime("%d/%m/%Y"))
+    _sub(event, "BOARD_SCORING_METHOD", USEBIO_SCORING.get(session.scoring, "MATCH_POINTS"))
+    two_winners = {p.grp for p in data.participants.values()} >= {"NS", "EW"}
+    _sub(event, "WINNER_TYPE", "2" if two_winners else "1")
+    _sub(event, "BOARDS_PLAYED", str(len({row.board for row in data.rows})))
+    _participants(event, data, two_winners)
+    by_board: dict[int, list[ResultRow]] = defaultdict(list)
+    for row in data.rows:
+        by_board[row.board].append(row)
+    for number, rows in sorted(by_board.items()):
+        board = ET.SubElement(event, "BOARD")
+        _sub(board, "BOARD_NUMBER", str(number))
+        for row in rows:
+            _traveller_line(board, row, data)
+    ET.indent(root)
+    body = ET.tostring(root, encoding="unicode")
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
+
+
+def _sub(parent: ET.Element, tag: str, text: str) -> ET.Element:
+    element = ET.SubElement(parent, tag)
+    element.text = text
+    return element
+
+
+def _participants(event: ET.Element, data: _Session, two_winners: bool) -> None:
+    participants = ET.SubElement(event, "PARTICIPANTS")
+    standing = {st.participant: st for st in data.standings}
+    for number, participant in data.participants.items():
+        if participant.phantom:
+            continue
+        pair = ET.SubElement(participants, "PAIR")
+        _sub(pair, "PAIR_NUMBER", str(number))
+        if two_winners and participant.grp in ("NS", "EW"):
+            _sub(pair, "DIRECTION", participant.grp)
+        st = standing.get(number)
+        if st is not None:
+            _sub(pair, "PLACE", st.rank_label)
+            _sub(pair, "BOARDS_PLAYED", str(st.boards))
+            _sub(pair, "TOTAL_SCORE", _number(st.score))
+            if st.percent is not None:
+                _sub(pair, "PERCENTAGE", f"{st.percent:.2f}")
+        first, second = _pair_names(participant)
+        for name in (first, second) if first != second else (first,):
+            player = ET.SubElement(pair, "PLAYER")
+            _sub(player, "PLAYER_NAME", name)
+
+
+def _traveller_line(board: ET.Element, row: ResultRow, data: _Session) -> None:
+    line = ET.SubElement(board, "TRAVELLER_LINE")
+    _sub(line, "NS_PAIR_NUMBER", _text(row.ns_pair))
+    _sub(line, "EW_PAIR_NUMBER", _text(row.ew_pair))
+    try:
+        artificial = parse_adjusted(row.adjusted)
+    except ValueError:
+        artificial = None
+    passed_out = row.contract is not None and _passed_out(row.contract)
+    if artificial is None and row.contract is not None:
+        _sub(line, "CONTRACT", "PASS" if passed_out else row.contract)
+        if not passed_out:
+            _sub(line, "PLAYED_BY", _text(row.declarer))
+            if row.lead:
+                _sub(line, "LEAD", row.lead)
+            _sub(line, "TRICKS", _text(row.tricks))
+    if row.score_ns is not None:
+        _sub(line, "SCORE", str(row.score_ns))
+    scored = data.scored.get((row.table, row.board))
+    if scored is not None and data.method in ("mp", "imps"):
+        names = ("NS_MATCH_POINTS", "EW_MATCH_POINTS") if data.method == "mp" else (
+            "NS_IMPS", "EW_IMPS")
+        _sub(line, names[0], _number(scored.ns))
+        _sub(line, names[1], _number(scored.ew))

@@ -1,0 +1,493 @@
+"""Exports: real records played through ingest, then written as PBN, USEBIO and CSV.
+
+Each table's events are made from a real record (the calls, the partner's alerts, the cards as
+the hands played them, a claim where the record's play stops, the result), published as the
+table would publish them and stored by ``server.ingest``. The PBN export must read back with
+no problems and replay to the record's own contract, tricks and score.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.db import Database
+from server.exports import CSV_COLUMNS, ExportError, board_record, csv_text, pbn, usebio
+from server.ingest import Ingest
+from server.session import Session, create_session, participants_of, set_names
+from server.standings import all_results, field
+from tabled.rules import Board, Call, Card, Seat
+from tabled.rules.auction import Auction
+from tabled.rules.pbn import load_path, loads
+from tabled.rules.play import Play
+from tabled.rules.records import Record
+from tabled.rules.replay import ReplayResult, replay
+from tabled.wire import Event, table_topic
+
+RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"
+REALBRIDGE = RECORDS / "realbridge-2021-online-qual-r2.pbn"
+EVENT = "test"
+FIRST_BOARD = 11  # the file's boards are 11 to 20
+SMITH = "Smith <Sons> \"Q\" & O'Brien"  # a name to escape in XML
+NOON = 1_699_963_200.0  # 2023-11-14 12:00 UTC: the 14th from UTC-11 to UTC+11
+
+
+@dataclass
+class Played:
+    db: Database
+    session: Session
+    sources: dict[tuple[int, int], Record]  # (table, board) -> the record played there
+    expected: dict[tuple[int, int], ReplayResult]
+    changed: tuple[int, int]  # the table and board with a change of call and a take-back
+
+
+class TableEvents:
+    """One table's journal as it publishes it: numbered events, through ingest."""
+
+    def __init__(self, ingest: Ingest, table: int, event: str = EVENT) -> None:
+        self.ingest = ingest
+        self.table = table
+        self.event = event
+        self.seq = 0
+
+    def __call__(self, kind: str, board: int | None, /, **data: Any) -> None:
+        self.seq += 1
+        event = Event(self.seq, kind, NOON + self.seq, board, data)
+        outcome = self.ingest(table_topic(self.event, self.table, "events"), event.to_payload())
+        assert outcome.rejected is None, outcome.rejected
+        assert outcome.stored == 1
+
+
+def cards_played(record: Record, play: Play) -> Iterator[tuple[Seat, Card]]:
+    """The record's cards in the order played, with the hand each came from (Law 44G)."""
+    for row in record.play:
+        for seat in Seat.clockwise_from(play.current.leader):
+            card = row.get(seat)
+            if card is None or play.is_over:
+                return
+            yield play.play(card).seat, card
+
+
+def play_board(send: TableEvents, record: Record, expected: ReplayResult, *,
+               change_and_take_back: bool = False) -> None:
+    """What the table sends for one board of ``record``: a call with a note is alerted by
+    partner; with ``change_and_take_back`` the dealer first makes an unintended call and
+    changes it (Law 25A), and the second call is a wrong one the director takes back."""
+    number = record.board
+    assert number is not None and record.deal is not None
+    board = Board(number)
+    send("board", number, board=number, dealer=str(board.dealer), vul=str(board.vulnerability))
+    auction = Auction(board.dealer)
+    for index, item in enumerate(record.auction):
+        seat = auction.seat_at(index)
+        if change_and_take_back and index < 2:
+            wrong = next(c for c in auction.legal_calls() if c != item.call)
+            send("call", number, seat=str(seat), call=str(wrong))
+            if index == 0:
+                send("change", number, seat=str(seat), call=str(item.call))  # Law 25A
+            else:
+                send("ruling", number, cmd="take-back-1", kind="take_back", calls=1)
+                send("call", number, seat=str(seat), call=str(item.call))
+        else:
+            send("call", number, seat=str(seat), call=str(item.call))
+        auction.make_call(item.call)
+        if item.note is not None or item.alert:
+            send("alert", number, seat=str(seat.partner), index=index)
+    if auction.is_passed_out:
+        send("result", number, contract="Pass", declarer=None, tricks=None, score_ns=0)
+    else:
+        contract, declarer = auction.contract, auction.declarer
+        assert contract is not None and declarer is not None
+        play = Play(contract, declarer, record.deal)
+        for seat, card in cards_played(record, play):
+            send("card", number, seat=str(seat), card=str(card))
+        if not play.is_over:
+            assert expected.tricks is not None
+            send("claim", number, seat=str(declarer),
+                 tricks=expected.tricks - play.declarer_tricks_played)
+            for defender in (declarer.lho, declarer.rho):
+                send("claim_answer", number, seat=str(defender), agree=True)
+        send("result", number, contract=expected.contract, declarer=expected.declarer,
+             tricks=expected.tricks, score_ns=expected.score_ns)
+    send("confirm", number, seat="N")
+    send("confirm", number, seat="E")
+
+
+def chosen(records: list[Record], board: int) -> list[tuple[Record, ReplayResult]]:
+    """Three records of ``board`` for three tables: a play to the end when the file has one,
+    a claim, and another; the first board's third is passed out."""
+    mine = [(r, replay(r)) for r in records if r.board == board]
+    mine = [(r, res) for r, res in mine if res.ok]
+    passed = [x for x in mine if x[1].contract == "Pass"]
+    played = [x for x in mine if x[1].contract != "Pass"]
+    whole = [x for x in played if len(x[0].play) == 13 and all(len(t) == 4 for t in x[0].play)]
+    claimed = [x for x in played if len(x[0].play) < 13 or any(len(t) < 4 for t in x[0].play)]
+    ordered = whole[:1] + claimed[:1] + (passed[:1] if board == FIRST_BOARD else [])
+    return (ordered + whole[1:] + claimed[1:])[:3]
+
+
+@pytest.fixture(scope="module")
+def realbridge() -> list[Record]:
+    if not REALBRIDGE.is_file():
+        pytest.skip(f"{REALBRIDGE} is not beside this checkout")
+    return load_path(REALBRIDGE)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
+    database = Database(str(tmp_path_factory.mktemp("exports") / "bidbox.db"))
+    database.upgrade()
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Iterator[Database]:
+    """A database of one's own, for a test that sets up its own session."""
+    database = Database(str(tmp_path / "bidbox.db"))
+    database.upgrade()
+    yield database
+    database.dispose()
+
+
+@pytest.fixture(scope="module")
+def played(db: Database, realbridge: list[Record]) -> Played:
+    """One session of 18 results, played once for the module: the exports only read it."""
+    deals = {r.board: r.deal.to_pbn() for r in realbridge if r.board and r.deal}
+    session = create_session(db, event=EVENT, title="Club", kind="mitchell", participants=6,
+                             boards_per_round=2, first_board=FIRST_BOARD, deals=deals,
+                             clock=lambda: NOON)
+    set_names(db, session, {1: "Ana Ruiz & Luis Gil", 5: SMITH})
+    ingest = Ingest(db, EVENT, clock=lambda: NOON)
+    tables = {t: TableEvents(ingest, t) for t in range(1, session.tables + 1)}
+    picks = {board: chosen(realbridge, board) for board in session.plan.boards()}
+    sources: dict[tuple[int, int], Record] = {}
+    expected: dict[tuple[int, int], ReplayResult] = {}
+    changed = (1, FIRST_BOARD)
+    for number in range(1, session.rounds + 1):
+        for seating in session.plan.round(number):
+            send = tables[seating.table]
+            send("assign", None, cmd=f"assign-r{number}-t{seating.table}", round=number,
+                 ns=seating.ns, ew=seating.ew, boards=list(seating.boards))
+            for board in seating.boards:
+                record, result = picks[board][seating.table - 1]
+                play_board(send, record, result,
+                           change_and_take_back=(seating.table, board) == changed)
+                sources[(seating.table, board)] = record
+                expected[(seating.table, board)] = result
+    assert len(all_results(db, session)) == len(expected) == 18
+    return Played(db, session, sources, expected, changed)
+
+
+# -- PBN -----------------------------------------------------------------------------------------
+
+def where(game: Record) -> tuple[int, int]:
+    """The table and board of an exported game."""
+    assert game.tags["Table"].isdigit() and game.board is not None
+    return int(game.tags["Table"]), game.board
+
+
+def exported(played: Played) -> dict[tuple[int, int], Record]:
+    return {where(game): game for game in loads(pbn(played.db, played.session))}
+
+
+def test_pbn_reads_back_and_replays_to_every_tables_result(played: Played) -> None:
+    games = loads(pbn(played.db, played.session))
+    assert len(games) == len(played.expected)
+    for game in games:
+        # Neither the reader nor the fold of the events found anything wrong.
+        assert game.problems == [] and game.commentary == []
+        key = where(game)
+        want = played.expected[key]
+        got = replay(game)
+        assert got.problems == [], (key, got.problems)
+        assert (got.contract, got.declarer, got.tricks, got.score_ns) == (
+            want.contract, want.declarer, want.tricks, want.score_ns), key
+        assert game.tags["Score"] == f"NS {want.score_ns}"
+
+
+def test_pbn_carries_the_tables_auction_with_alerts_and_its_play(played: Played) -> None:
+    games = exported(played)
+    for key, source in played.sources.items():
+        game = games[key]
+        assert game.calls == source.calls, key
+        # The partner alerted each call the record explains (PBN "!").
+        assert [i.alert for i in game.auction] == [i.note is not None for i in source.auction]
+        assert game.deal == source.deal
+        assert (game.dealer, game.vulnerability) == (source.dealer, source.vulnerability)
+        # The play as far as it went: the same cards, trick by trick, in PBN's columns.
+        assert len(game.play) <= len(source.play)
+        for mine, theirs in zip(game.play, source.play, strict=False):
+            assert mine.items() <= theirs.items(), key
+            assert len(mine) < 4 or mine == theirs, key
+        if source.play:
+            assert game.play_leader is source.play_leader
+
+
+def test_pbn_passed_out_and_claimed_boards(played: Played) -> None:
+    games = exported(played)
+    passed = [k for k, r in played.expected.items() if r.contract == "Pass"]
+    assert passed
+    for key in passed:
+        game = games[key]
+        assert (game.contract_tag, game.declarer_tag, game.result_tag) == ("Pass", "", "")
+        assert game.play == [] and len(game.calls) == 4
+    claimed = [k for k, r in played.sources.items()
+               if r.play and sum(len(t) for t in r.play) < 52]
+    assert claimed
+    for key in claimed:
+        game = games[key]
+        # The play stops at the claim; the Result tag is the claim's tricks.
+        assert game.result_tag == str(played.expected[key].tricks)
+        assert sum(len(t) for t in game.play) < 52
+
+
+def test_pbn_folds_a_change_of_call_and_a_take_back(played: Played) -> None:
+    games = exported(played)
+    game = games[played.changed]
+    assert game.calls == played.sources[played.changed].calls
+    assert replay(game).ok
+
+
+def test_pbn_identification_tags(played: Played) -> None:
+    games = loads(pbn(played.db, played.session))
+    participants = participants_of(played.db, played.session)
+    rows = {(r.table, r.board): r for r in all_results(played.db, played.session)}
+    for game in games:
+        row = rows[where(game)]
+        assert game.tags["Event"] == "Club"
+        assert game.tags["Date"] == "2023.11.14"
+        assert game.tags["Round"] == str(row.round)
+        assert game.tags["Scoring"] == "MP"
+        assert row.ns_pair is not None and row.ew_pair is not None
+        if row.ns_pair == 1:
+            assert (game.tags["North"], game.tags["South"]) == ("Ana Ruiz", "Luis Gil")
+        else:
+            label = participants[row.ns_pair].label
+            assert game.tags["North"] == game.tags["South"] == label
+        if row.ew_pair == 5:
+            assert (game.tags["East"], game.tags["West"]) == ('Smith <Sons> "Q"', "O'Brien")
+        else:
+            assert game.tags["East"] == game.tags["West"] == participants[row.ew_pair].label
+        assert game.tags["ScoreMP"].startswith("NS ")
+
+
+# -- the fold of a board's events --------------------------------------------------------------
+
+def _events(*items: tuple[str, dict[str, Any]], board: int = 1) -> list[Event]:
+    return [Event(seq, kind, 0.0, board, data) for seq, (kind, data) in enumerate(items, 1)]
+
+
+def _call(seat: str, call: str) -> tuple[str, dict[str, Any]]:
+    return "call", {"seat": seat, "call": call}
+
+
+@pytest.mark.parametrize(("events", "calls"), [
+    # Law 25A: N's unintended 1H becomes 1S; E's call over it goes with it (Law 25A4).
+    ([_call("N", "1H"), _call("E", "Pass"), ("change", {"seat": "N", "call": "1S"}),
+      _call("E", "2C")], ["1S", "2C"]),
+    # Laws 36A, 39A: the director takes the auction back to the first two calls.
+    ([_call("N", "1H"), _call("E", "X"), _call("S", "XX"),
+      ("ruling", {"cmd": "c", "kind": "take_back", "calls": 2}), _call("S", "2H")],
+     ["1H", "X", "2H"]),
+    # Law 28A: W must pass, so N's call at W's turn is in rotation, after W's pass.
+    ([_call("N", "Pass"), _call("E", "1C"), _call("S", "Pass"),
+      ("ruling", {"cmd": "c", "kind": "require_pass", "seat": "W", "law": "31"}),
+      _call("N", "1D")], ["Pass", "1C", "Pass", "Pass", "1D"]),
+    # The board put on the table again starts the auction afresh.
+    ([_call("N", "1H"), ("board", {"board": 1, "dealer": "N", "vul": "None"}),
+      _call("N", "1C")], ["1C"]),
+])
+def test_the_fold_of_the_auction(events: list[tuple[str, dict[str, Any]]],
+                                 calls: list[str]) -> None:
+    record = board_record(_events(*events))
+    assert record.calls == [Call.from_str(c) for c in calls]
+    assert record.problems == []
+
+
+_ONE_NT_BY_N = [_call("N", "1NT"), _call("E", "Pass"), _call("S", "Pass"), _call("W", "Pass")]
+
+
+def test_alerts_and_undone_cards() -> None:
+    events = _events(*_ONE_NT_BY_N, ("alert", {"seat": "S", "index": 0}),
+                     ("card", {"seat": "E", "card": "S2"}), ("card", {"seat": "S", "card": "S3"}),
+                     ("ruling", {"cmd": "u", "kind": "undo_cards", "cards": 1}),
+                     ("card", {"seat": "S", "card": "S4"}), ("card", {"seat": "W", "card": "S5"}),
+                     ("card", {"seat": "N", "card": "SA"}), ("card", {"seat": "N", "card": "H2"}))
+    record = board_record(events)
+    assert [i.alert for i in record.auction] == [True, False, False, False]
+    assert record.play_leader is Seat.E
+    assert record.play == [{Seat.E: Card.from_str("S2"), Seat.S: Card.from_str("S4"),
+                            Seat.W: Card.from_str("S5"), Seat.N: Card.from_str("SA")},
+                           {Seat.N: Card.from_str("H2")}]
+    assert record.problems == []
+
+
+def test_an_event_the_laws_refuse_is_a_problem_not_a_failure() -> None:
+    # E's 1C is insufficient over N's 1NT (Law 27): a journal no table writes, or a gap.
+    record = board_record(_events(_call("N", "1NT"), _call("E", "1C"), _call("E", "Pass")))
+    assert record.calls == [Call.from_str("1NT"), Call.from_str("Pass")]
+    assert len(record.problems) == 1 and "event 2 (call)" in record.problems[0]
+    assert "Law 27" in record.problems[0]
+    assert record.commentary == [f"bidbox: {record.problems[0]}"]
+
+
+def test_the_deal_the_table_scanned_when_the_session_has_none() -> None:
+    hands = ["SAKQJT98765432", "HAKQJT98765432", "DAKQJT98765432", "CAKQJT98765432"]
+    scans = [("hand_card", {"seat": seat, "card": hand[0] + rank})
+             for seat, hand in zip("NESW", hands, strict=True) for rank in hand[1:]]
+    record = board_record(_events(*scans, _call("N", "Pass")))
+    assert record.deal is not None
+    assert record.deal.to_pbn() == ("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. "
+                                    "...AKQJT98765432")
+
+
+# -- CSV -----------------------------------------------------------------------------------------
+
+def test_csv_has_a_header_and_one_row_per_result(played: Played) -> None:
+    rows = list(csv.DictReader(io.StringIO(csv_text(played.db, played.session))))
+    assert rows and tuple(rows[0]) == CSV_COLUMNS
+    scored = {(x.result.table, x.result.board): x
+              for board in field(played.db, played.session, public=False).scored.values()
+              for x in board}
+    results = all_results(played.db, played.session)
+    assert len(rows) == len(results)
+    for row, result in zip(rows, results, strict=True):
+        assert (int(row["table"]), int(row["board"])) == (result.table, result.board)
+        assert row["section"] == result.section
+        assert row["ns_pair"] == str(result.ns_pair) and row["ew_pair"] == str(result.ew_pair)
+        assert row["contract"] == (result.contract or "")
+        assert row["score_ns"] == str(result.score_ns)
+        assert row["lead"] == (result.lead or "")
+        points = scored[(result.table, result.board)]
+        assert float(row["ns_points"]) == pytest.approx(points.ns, abs=0.005)
+        assert float(row["ew_points"]) == pytest.approx(points.ew, abs=0.005)
+        want = played.expected[(result.table, result.board)]
+        assert row["tricks"] == ("" if want.tricks is None else str(want.tricks))
+
+
+# -- USEBIO -------------------------------------------------------------------------------------
+
+def test_usebio_is_well_formed_with_pairs_and_travellers(played: Played) -> None:
+    text = usebio(played.db, played.session)
+    root = ET.fromstring(text.encode("utf-8"))
+    assert (root.tag, root.get("Version")) == ("USEBIO", "1.2")
+    event = root.find("EVENT")
+    assert event is not None and event.get("EVENT_TYPE") == "PAIRS"
+    assert event.findtext("BOARD_SCORING_METHOD") == "MATCH_POINTS"
+    assert event.findtext("EVENT_DESCRIPTION") == "Club"
+    assert event.findtext("DATE") == "14/11/2023"
+    numbers = {int(p.findtext("PAIR_NUMBER", "")) for p in event.iter("PAIR")}
+    assert numbers == set(participants_of(played.db, played.session))
+    names = [p.findtext("PLAYER_NAME") for p in event.iter("PLAYER")]
+    assert "Ana Ruiz" in names and "Luis Gil" in names
+    places = {p.findtext("PLACE") for p in event.iter("PAIR")}
+    assert "1" in places or "1=" in places
+    scored = {(x.result.ns, x.result.ew, x.result.board): x
+              for board in field(played.db, played.session, public=False).scored.values()
+              for x in board}
+    results = {(r.ns_pair, r.ew_pair, r.board): r
+               for r in all_results(played.db, played.session)}
+    lines = 0
+    for board in event.iter("BOARD"):
+        number = int(board.findtext("BOARD_NUMBER", ""))
+        for line in board.iter("TRAVELLER_LINE"):
+            lines += 1
+            key = (int(line.findtext("NS_PAIR_NUMBER", "")),
+                   int(line.findtext("EW_PAIR_NUMBER", "")), number)
+            result = results[key]
+            assert line.findtext("SCORE") == str(result.score_ns)
+            want = "PASS" if result.contract == "Pass" else result.contract
+            assert line.findtext("CONTRACT") == want
+            assert float(line.findtext("NS_MATCH_POINTS", "")) == pytest.approx(
+                scored[key].ns, abs=0.005)
+            assert float(line.findtext("EW_MATCH_POINTS", "")) == pytest.approx(
+                scored[key].ew, abs=0.005)
+    assert lines == len(results)
+
+
+def test_usebio_escapes_names(played: Played) -> None:
+    root = ET.fromstring(usebio(played.db, played.session).encode("utf-8"))
+    pair = next(p for p in root.iter("PAIR") if p.findtext("PAIR_NUMBER") == "5")
+    assert [p.findtext("PLAYER_NAME") for p in pair.iter("PLAYER")] == [
+        'Smith <Sons> "Q"', "O'Brien"]
+
+
+# -- other movements, adjusted scores ----------------------------------------------------------
+
+def _start(db: Database, event: str, table: int, round_: int, seating: Any) -> TableEvents:
+    send = TableEvents(Ingest(db, event, clock=lambda: NOON), table, event)
+    send("assign", None, cmd=f"assign-{event}-{table}", round=round_, ns=seating.ns,
+         ew=seating.ew, boards=list(seating.boards))
+    return send
+
+
+def _passed_out(send: TableEvents, number: int) -> None:
+    board = Board(number)
+    send("board", number, board=number, dealer=str(board.dealer), vul=str(board.vulnerability))
+    for index in range(4):
+        send("call", number, seat=str(board.dealer.next(index)), call="Pass")
+    send("result", number, contract="Pass", declarer=None, tricks=None, score_ns=0)
+
+
+def test_the_individual_names_the_players_the_movement_seated(fresh: Database) -> None:
+    session = create_session(fresh, event="four", title="Social", kind="individual",
+                             participants=4, boards_per_round=4, scoring="club",
+                             clock=lambda: NOON)
+    set_names(fresh, session, {1: "Ana", 2: "Bea", 3: "Cid", 4: "Dan"})
+    seating = session.plan.at(1, 1)
+    _passed_out(_start(fresh, "four", 1, 1, seating), seating.boards[0])
+    [game] = loads(pbn(fresh, session))
+    assert seating.ns_players == (3, 1) and seating.ew_players == (4, 2)
+    names = [game.tags[seat] for seat in ("North", "South", "East", "West")]
+    assert names == ["Cid", "Ana", "Dan", "Bea"]
+    [row] = list(csv.DictReader(io.StringIO(csv_text(fresh, session))))
+    assert (row["ns_pair"], row["ew_pair"], row["contract"]) == ("13", "24", "Pass")
+    with pytest.raises(ExportError, match="pairs events"):
+        usebio(fresh, session)
+
+
+def test_a_team_match_has_rooms_and_an_adjusted_score(fresh: Database) -> None:
+    session = create_session(fresh, event="match", title="Match", kind="teams", participants=2,
+                             boards_per_round=2, rounds=1, scoring="teams", clock=lambda: NOON)
+    open_room, closed_room = session.plan.round(1)
+    _passed_out(_start(fresh, "match", 1, 1, open_room), 1)
+    send = _start(fresh, "match", 2, 1, closed_room)
+    send("board", 1, board=1, dealer="N", vul="None")
+    send("call", 1, seat="N", call="1NT")
+    # Law 12C2: the director gave an artificial score; the board has no points.
+    send("result", 1, contract=None, declarer=None, tricks=None, score_ns=0, adjusted="A60/40")
+    games = {g.tags["Table"]: g for g in loads(pbn(fresh, session))}
+    assert (games["1"].tags["Room"], games["2"].tags["Room"]) == ("Open", "Closed")
+    adjusted = games["2"]
+    assert "Score" not in adjusted.tags and adjusted.contract_tag == ""
+    assert adjusted.commentary == ["Adjusted score A60/40 (Law 12C2)"]
+    assert adjusted.calls == [Call.from_str("1NT")] and not adjusted.auction_complete
+    rows = {r["table"]: r for r in csv.DictReader(io.StringIO(csv_text(fresh, session)))}
+    assert (rows["2"]["adjusted"], rows["2"]["score_ns"]) == ("A60/40", "")
+    with pytest.raises(ExportError):
+        usebio(fresh, session)
+
+
+def test_results_the_field_cannot_score_still_export_their_play(fresh: Database) -> None:
+    session = create_session(fresh, event="muddle", title="Muddle", kind="mitchell",
+                             participants=6, boards_per_round=2, clock=lambda: NOON)
+    first = session.plan.at(1, 1)
+    # Table 2 was told the wrong seating: pairs 1 and 4 have two results on board 1.
+    for table in (1, 2):
+        _passed_out(_start(fresh, "muddle", table, 1, first), first.boards[0])
+    with pytest.raises(ValueError, match="more than one result"):
+        field(fresh, session, public=False)
+    assert [g.tags["Table"] for g in loads(pbn(fresh, session))] == ["1", "2"]
+    rows = list(csv.DictReader(io.StringIO(csv_text(fresh, session))))
+    assert [(r["table"], r["ns_points"], r["ew_points"]) for r in rows] == [
+        ("1", "", ""), ("2", "", "")]
+    with pytest.raises(ExportError, match="field scores cannot be computed"):
+        usebio(fresh, session)
