@@ -44,8 +44,9 @@ class Hub:
             oldest = self.version - self._history + 1
             if after < oldest:  # too far behind to know: everything may have changed
                 return self.version, frozenset().union(*self._kinds.values())
-            kinds = frozenset().union(*(self._kinds[v] for v in range(after + 1,
-                                                                    self.version + 1)))
+            # after == -1 asks "everything since the start": version 0 has no kinds.
+            kinds = frozenset().union(*(self._kinds.get(v, frozenset())
+                                        for v in range(after + 1, self.version + 1)))
             return self.version, kinds
 
     def close(self) -> None:

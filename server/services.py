@@ -125,10 +125,11 @@ class Services:
         """Released boards get their double-dummy analysis in the background, never in a
         request: this thread wakes when results change and queues what became public."""
         from server.standings import released_boards
-        seen = -1
+        seen = self.hub.version
+        kinds: frozenset[str] = frozenset({"results"})  # at start: what was released before
         while not self.hub.closed:
-            seen, kinds = self.hub.wait(seen, 60.0)
-            if seen and kinds and "results" not in kinds:
+            if kinds and "results" not in kinds:
+                seen, kinds = self.hub.wait(seen, 60.0)
                 continue
             session = self.session
             if session is not None:
@@ -136,6 +137,7 @@ class Services:
                     self.analyse_released(released_boards(self.db, session))
                 except Exception:  # the database away for a moment: next change retries
                     log.exception("could not queue the analysis of released boards")
+            seen, kinds = self.hub.wait(seen, 60.0)
 
     def _analysed(self, board: int, deal: str, analysis: Analysis | None,
                   error: str | None) -> None:

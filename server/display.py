@@ -1,0 +1,485 @@
+"""The live results display: the club room's screen, public, read-only (docs/display.md).
+
+``/`` shows the rankings and the released boards' results and keeps them current by itself:
+``display.js`` listens to ``/live/stream`` (server-sent events) and, on each ``change``,
+fetches ``/api/v1/rankings`` and ``/api/v1/results`` again. ``/board/<n>`` is one released
+board: its traveller with the field's scores, the frequency of its scores as an SVG chart, and
+its hand record with the double-dummy table and par.
+
+Everything here passes through the release rule of :mod:`server.standings`: a board's results
+and its hand record are shown only once every table scheduled to play it has finished it, or
+the director released it. An unreleased board is a 404 that says nothing about it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, render_template, stream_with_context
+from markupsafe import Markup, escape
+from sqlalchemy import select
+
+from server import schema as s
+from server import standings
+from server.analysis import Analysis, AnalysisError
+from server.db import Database
+from server.fieldscore import Scored, parse_adjusted
+from server.i18n import language, register, t
+from server.services import services
+from server.session import Session, deals_of, participants_of
+from server.standings import ResultRow
+from tabled.rules import (
+    Board,
+    Card,
+    Deal,
+    Rank,
+    RulesError,
+    Seat,
+    Strain,
+    Suit,
+    Vulnerability,
+    parse_contract,
+)
+
+bp = Blueprint("display", __name__)
+
+STREAM_KINDS = frozenset({"results", "analysis"})
+"""What the display's pages show: a result stored or corrected, an analysis finished."""
+RECENT_BOARDS = 6
+"""Released boards whose results the live page shows, the highest numbers first; every
+released board is a link there to its own page."""
+
+
+# -- the pages ----------------------------------------------------------------------------
+
+@bp.get("/")
+def index() -> Any:
+    session = services().session
+    if session is None:
+        return _render("display/empty.html")
+    db = services().db
+    rows = standings.public_results(db, session)
+    released = standings.released_boards(db, session)
+    scored = standings.field(db, session, public=True)
+    labels = _labels(session)
+    return _render("display/index.html", session=session, method=scored.method,
+                   groups=_ranking_groups(scored.standings), labels=labels,
+                   boards=_boards_newest_first(rows)[:RECENT_BOARDS],
+                   released=sorted(released), texts=_script_texts(labels))
+
+
+@bp.get("/board/<int:number>")
+def board(number: int) -> Any:
+    session = services().session
+    if session is None:
+        return _not_shown(number, "display_no_session")
+    db = services().db
+    if number not in session.plan.boards():
+        return _not_shown(number, "display_no_board")
+    released = standings.released_boards(db, session)
+    if number not in released:
+        return _not_shown(number, "display_not_released")
+    rows = [r for r in standings.public_results(db, session) if r.board == number]
+    scored = standings.field(db, session, public=True)
+    lines = traveller(rows, scored.scored.get(number, []))
+    record = hand_record(session, number)
+    if record is not None and record.analysis is None and not record.analysis_failed:
+        services().analyse_released({number})
+    ordered = sorted(released)
+    at = ordered.index(number)
+    labels = _labels(session)
+    return _render(
+        "display/board.html", session=session, number=number, method=scored.method,
+        lines=lines, labels=labels, chart=frequency_chart(number, rows),
+        texts=_script_texts(labels),
+        record=record, analysing=services().analyser is not None,
+        previous=ordered[at - 1] if at > 0 else None,
+        following=ordered[at + 1] if at + 1 < len(ordered) else None)
+
+
+@bp.get("/live/stream")
+def stream() -> Response:
+    return Response(stream_with_context(services().hub.stream(STREAM_KINDS)),
+                    mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def _not_shown(number: int, reason: str) -> tuple[str, int]:
+    # A board not played yet, one the session does not have, or no session: a 404 that names
+    # the number asked for and the reason, and nothing about the board.
+    return _render("display/not_shown.html", number=number, reason=reason), 404
+
+
+# -- what the pages show --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    names: str
+
+
+def _labels(session: Session) -> dict[int, Label]:
+    return {number: Label(_localised(p.label), p.names)
+            for number, p in participants_of(services().db, session).items()}
+
+
+def _localised(label: str) -> str:
+    # The movement labels a Mitchell's pairs "3 NS" and "3 EW"; Spanish says Este-Oeste.
+    if language() == "es" and label.endswith(" EW"):
+        return label[:-2] + "EO"
+    return label
+
+
+GROUP_ORDER = {"NS": 0, "EW": 1}
+"""North-South's ranking first, as the club's sheets put it; any other group after."""
+
+
+def _ranking_groups(rows: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    groups: dict[str, list[Any]] = {}
+    for row in rows:
+        groups.setdefault(row.group, []).append(row)
+    return sorted(groups.items(), key=lambda item: (GROUP_ORDER.get(item[0], 2), item[0]))
+
+
+def _boards_newest_first(rows: Iterable[ResultRow]) -> list[tuple[int, list[ResultRow]]]:
+    by_board: dict[int, list[ResultRow]] = {}
+    for row in rows:
+        by_board.setdefault(row.board, []).append(row)
+    return [(board, sorted(by_board[board], key=lambda r: r.table))
+            for board in sorted(by_board, reverse=True)]
+
+
+@dataclass(frozen=True)
+class TravellerLine:
+    """One table's result on the board with its field score (None: not scored, e.g. a result
+    the laws could not score, waiting for the director)."""
+
+    row: ResultRow
+    scored: Scored | None
+
+
+def traveller(rows: Sequence[ResultRow], scored: Sequence[Scored]) -> list[TravellerLine]:
+    """The board's results, best for North-South first, each with its field score."""
+    by_table = {item.result.table: item for item in scored}
+    lines = [TravellerLine(row, by_table.get(row.table)) for row in rows]
+
+    def key(line: TravellerLine) -> tuple[float, int]:
+        if line.scored is not None:
+            return (-line.scored.ns, line.row.table)
+        return (-(line.row.score_ns or 0), line.row.table)
+    return sorted(lines, key=key)
+
+
+# -- the score-frequency chart ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Bar:
+    score: int
+    count: int
+    y: int
+    width: float
+
+
+@dataclass(frozen=True)
+class Chart:
+    board: int
+    bars: list[Bar]
+    adjusted: int  # artificial adjusted scores, which have no points to chart
+    width: int
+    height: int
+    label_width: int
+    bar_height: int
+
+
+def artificial(row: ResultRow) -> bool:
+    """An artificial adjusted score (Law 12C2): a percentage, no points to chart."""
+    try:
+        return parse_adjusted(row.adjusted) is not None
+    except ValueError:
+        return False
+
+
+def frequency(rows: Iterable[ResultRow]) -> list[tuple[int, int]]:
+    """(NS score, how many tables scored it), the best for North-South first."""
+    counts = Counter(row.score_ns for row in rows
+                     if row.score_ns is not None and not artificial(row))
+    return sorted(counts.items(), key=lambda item: -item[0])
+
+
+def frequency_chart(board: int, rows: Sequence[ResultRow]) -> Chart:
+    bar_height, gap, label_width, plot = 28, 8, 90, 320
+    counts = frequency(rows)
+    most = max((count for _, count in counts), default=1)
+    bars = [Bar(score, count, i * (bar_height + gap), plot * count / most)
+            for i, (score, count) in enumerate(counts)]
+    adjusted = sum(1 for row in rows if artificial(row))
+    height = max(1, len(bars)) * (bar_height + gap)
+    return Chart(board, bars, adjusted, label_width + plot + 50, height, label_width,
+                 bar_height)
+
+
+# -- the hand record ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class HandRecord:
+    board: int
+    dealer: Seat
+    vulnerability: Vulnerability
+    hands: dict[Seat, dict[Suit, str]]  # seat -> suit -> ranks, highest first ("" = void)
+    hcp: dict[Seat, int]
+    analysis: Analysis | None  # None: not yet, or it failed (analysis_failed)
+    analysis_failed: bool
+
+
+def hand_record(session: Session, board: int) -> HandRecord | None:
+    pbn = deals_of(services().db, session).get(board)
+    if pbn is None:
+        return None
+    try:
+        deal = Deal.from_pbn(pbn)
+    except RulesError:
+        return None
+    analysis, error = analysis_of(services().db, session, board)
+    hands = {seat: {suit: _holding(deal, seat, suit) for suit in SUITS}
+             for seat in Seat if seat in deal}
+    return HandRecord(board, Board(board).dealer, Board(board).vulnerability, hands,
+                      {seat: deal.hcp(seat) for seat in Seat if seat in deal}, analysis,
+                      error is not None)
+
+
+def analysis_of(db: Database, session: Session, board: int) -> tuple[Analysis | None, str | None]:
+    """The board's stored double-dummy analysis, and why it failed if it did.
+
+    A read of storage beside ``session.deals_of``, which gives only the deals; it belongs in
+    the service layer with it (session.py, or analysis.py), and moves there when it has one.
+    """
+    with db.read() as conn:
+        row = conn.execute(select(s.deals.c.analysis, s.deals.c.analysis_error).where(
+            s.deals.c.session_id == session.id, s.deals.c.board == board)).first()
+    if row is None or row.analysis is None:
+        return None, None if row is None else row.analysis_error
+    try:
+        return Analysis.from_json(row.analysis), None
+    except AnalysisError as error:  # stored by another version: shown as not available
+        return None, str(error)
+
+
+SUITS = (Suit.S, Suit.H, Suit.D, Suit.C)
+STRAINS = (Strain.NT, Strain.S, Strain.H, Strain.D, Strain.C)
+DD_SEATS = (Seat.N, Seat.S, Seat.E, Seat.W)
+
+
+def dd_tricks(analysis: Analysis, strain: Strain, seat: Seat) -> int:
+    """Double-dummy tricks for ``seat`` declaring in ``strain``."""
+    return analysis.tricks[str(strain)][str(seat)]
+
+
+def par_html(analysis: Analysis) -> Markup:
+    """The par score from North-South's side and the contracts that reach it: "NS +620:
+    4♠ N, 4♠ S"; a deal nobody makes anything on is passed out, 0."""
+    contracts = [c for c in analysis.par_contracts if c != "Pass"]
+    if not contracts:
+        return Markup(escape(t("display_par_none")))
+    # Each contract is written as tabled.rules writes one, then the declarer's seat letter.
+    shown = Markup(", ").join(Markup("{} {}").format(contract_html(c[:-1]), seat_name(c[-1]))
+                              for c in contracts)
+    return Markup("NS {:+d}: {}").format(analysis.par_score, shown)
+
+
+def _holding(deal: Deal, seat: Seat, suit: Suit) -> str:
+    ranks = sorted((card.rank for card in deal[seat] if card.suit is suit), reverse=True)
+    return " ".join(_rank_text(rank) for rank in ranks)
+
+
+# -- bridge text in the visitor's language ----------------------------------------------------
+
+def seat_name(seat: str | Seat | None) -> str:
+    if seat is None:
+        return ""
+    letter = str(seat)
+    return "O" if letter == "W" and language() == "es" else letter
+
+
+def strain_html(strain: Strain) -> Markup:
+    if strain is Strain.NT:
+        return Markup(escape(t("display_nt")))
+    suit = strain.suit
+    assert suit is not None
+    return suit_html(suit)
+
+
+def suit_html(suit: Suit) -> Markup:
+    name = t(f"display_suit_{suit.name}")
+    return Markup('<span class="suit suit-{}" role="img" aria-label="{}">{}</span>').format(
+        suit.name, name, suit.symbol)
+
+
+def contract_html(contract: str | None, adjusted: str | None = None) -> Markup:
+    """``4HX`` as 4♥X, ``3NT`` as 3NT (3ST in Spanish), ``Pass`` as passed out."""
+    if contract is None:
+        return Markup(escape(adjusted or ""))
+    try:
+        parsed = parse_contract(contract)
+    except RulesError:
+        return Markup(escape(contract))
+    if parsed is None:
+        return Markup(escape(t("display_passed_out")))
+    return Markup("{}{}{}").format(parsed.level, strain_html(parsed.strain), parsed.doubling)
+
+
+def card_html(text: str | None) -> Markup:
+    """A lead ``SQ`` as ♠Q, ``HT`` as ♥10."""
+    if not text:
+        return Markup("")
+    try:
+        card = Card.from_str(text)
+    except RulesError:
+        return Markup(escape(text))
+    return Markup("{}{}").format(suit_html(card.suit), _rank_text(card.rank))
+
+
+def _rank_text(rank: Rank) -> str:
+    return "10" if rank is Rank.TEN else rank.char
+
+
+def vulnerability_name(vulnerability: Vulnerability) -> str:
+    return t(f"display_vul_{vulnerability.name}")
+
+
+def decimal(value: float | None, places: int = 2) -> str:
+    if value is None:
+        return ""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    return text.replace(".", ",") if language() == "es" else text
+
+
+def _render(template: str, **context: Any) -> str:
+    return render_template(template, **HELPERS, **context)
+
+
+HELPERS: dict[str, Any] = {
+    "seat_name": seat_name, "contract_html": contract_html, "card_html": card_html,
+    "suit_html": suit_html, "strain_html": strain_html, "decimal": decimal,
+    "vulnerability_name": vulnerability_name, "SUITS": SUITS, "STRAINS": STRAINS,
+    "DD_SEATS": DD_SEATS, "Seat": Seat, "dd_tricks": dd_tricks, "par_html": par_html}
+
+
+SCRIPT_TEXTS = (
+    "display_passed_out", "display_nt", "display_board", "display_no_results",
+    "display_no_rankings", "display_suit_S", "display_suit_H", "display_suit_D",
+    "display_suit_C", "display_rank", "display_pair", "display_names", "display_score_mp",
+    "display_score_imps", "display_score_points", "display_percent", "display_ns",
+    "display_ew", "display_contract", "display_declarer", "display_lead", "display_tricks",
+    "display_score_ns", "display_score_ew", "display_live", "display_updated",
+    "display_offline")
+
+
+def _script_texts(labels: dict[int, Label]) -> Markup:
+    """What display.js needs in the page's language, as JSON safe inside <script>."""
+    texts: dict[str, Any] = {key: t(key) for key in SCRIPT_TEXTS}
+    texts["language"] = language()
+    texts["groups"] = {"NS": t("display_group_NS"), "EW": t("display_group_EW")}
+    texts["labels"] = {str(number): label.text for number, label in labels.items()}
+    texts["recent"] = RECENT_BOARDS
+    text = json.dumps(texts, ensure_ascii=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+register({
+    "display_title": {"es": "Resultados en directo", "en": "Live results"},
+    "display_rankings": {"es": "Clasificación", "en": "Rankings"},
+    "display_group_NS": {"es": "Clasificación Norte-Sur", "en": "North-South rankings"},
+    "display_group_EW": {"es": "Clasificación Este-Oeste", "en": "East-West rankings"},
+    "display_rank": {"es": "Puesto", "en": "Rank"},
+    "display_pair": {"es": "Pareja", "en": "Pair"},
+    "display_names": {"es": "Jugadores", "en": "Players"},
+    "display_boards_played": {"es": "Tableros", "en": "Boards"},
+    "display_score_mp": {"es": "Puntos", "en": "MP"},
+    "display_score_imps": {"es": "IMPs", "en": "IMPs"},
+    "display_score_points": {"es": "Puntos", "en": "Points"},
+    "display_percent": {"es": "%", "en": "%"},
+    "display_no_rankings": {"es": "Aún no hay tableros terminados por todas las mesas.",
+                            "en": "No board has been finished by every table yet."},
+    "display_results": {"es": "Tableros terminados", "en": "Finished boards"},
+    "display_board": {"es": "Tablero {number}", "en": "Board {number}"},
+    "display_board_word": {"es": "Tablero", "en": "Board"},
+    "display_no_results": {"es": "Aún no hay resultados publicados.",
+                           "en": "No results published yet."},
+    "display_release_rule": {
+        "es": "Cada tablero se publica cuando todas las mesas lo han jugado.",
+        "en": "Each board is shown once every table has played it."},
+    "display_table": {"es": "Mesa", "en": "Table"},
+    "display_ns": {"es": "NS", "en": "NS"},
+    "display_ew": {"es": "EO", "en": "EW"},
+    "display_contract": {"es": "Contrato", "en": "Contract"},
+    "display_declarer": {"es": "Carteador", "en": "By"},
+    "display_lead": {"es": "Salida", "en": "Lead"},
+    "display_tricks": {"es": "Bazas", "en": "Tricks"},
+    "display_score_ns": {"es": "Marca NS", "en": "Score NS"},
+    "display_score_ew": {"es": "Marca EO", "en": "Score EW"},
+    "display_mp_ns": {"es": "Puntos NS", "en": "MP NS"},
+    "display_mp_ew": {"es": "Puntos EO", "en": "MP EW"},
+    "display_imps_ns": {"es": "IMPs NS", "en": "IMPs NS"},
+    "display_imps_ew": {"es": "IMPs EO", "en": "IMPs EW"},
+    "display_points_ns": {"es": "Puntos NS", "en": "Points NS"},
+    "display_points_ew": {"es": "Puntos EO", "en": "Points EW"},
+    "display_pct_ns": {"es": "% NS", "en": "% NS"},
+    "display_pct_ew": {"es": "% EO", "en": "% EW"},
+    "display_passed_out": {"es": "Todos pasan", "en": "Passed out"},
+    "display_nt": {"es": "ST", "en": "NT"},
+    "display_suit_S": {"es": "picas", "en": "spades"},
+    "display_suit_H": {"es": "corazones", "en": "hearts"},
+    "display_suit_D": {"es": "diamantes", "en": "diamonds"},
+    "display_suit_C": {"es": "tréboles", "en": "clubs"},
+    "display_traveller": {"es": "Planilla", "en": "Traveller"},
+    "display_frequency": {"es": "Frecuencia de marcas", "en": "Score frequency"},
+    "display_frequency_title": {"es": "Frecuencia de marcas NS del tablero {number}",
+                                "en": "Frequency of the NS scores on board {number}"},
+    "display_frequency_line": {"es": "{score}: {count} mesa(s)",
+                               "en": "{score}: {count} table(s)"},
+    "display_frequency_adjusted": {"es": "Puntuaciones ajustadas: {count}",
+                                   "en": "Adjusted scores: {count}"},
+    "display_frequency_none": {"es": "Sin marcas que contar.", "en": "No scores to count."},
+    "display_hand_record": {"es": "Mano", "en": "Hand record"},
+    "display_dealer": {"es": "Reparte", "en": "Dealer"},
+    "display_vulnerable": {"es": "Vulnerables", "en": "Vulnerable"},
+    "display_vul_NONE": {"es": "Nadie", "en": "None"},
+    "display_vul_NS": {"es": "NS", "en": "NS"},
+    "display_vul_EW": {"es": "EO", "en": "EW"},
+    "display_vul_BOTH": {"es": "Todos", "en": "Both"},
+    "display_seat_N": {"es": "Norte", "en": "North"},
+    "display_seat_E": {"es": "Este", "en": "East"},
+    "display_seat_S": {"es": "Sur", "en": "South"},
+    "display_seat_W": {"es": "Oeste", "en": "West"},
+    "display_hcp": {"es": "{hcp} PH", "en": "{hcp} HCP"},
+    "display_void": {"es": "—", "en": "—"},
+    "display_double_dummy": {"es": "Doble muerto", "en": "Double dummy"},
+    "display_dd_caption": {"es": "Bazas de cada carteador en cada denominación",
+                           "en": "Tricks for each declarer in each strain"},
+    "display_par": {"es": "Par", "en": "Par"},
+    "display_par_none": {"es": "Todos pasan (0)", "en": "Passed out (0)"},
+    "display_analysis_pending": {"es": "Análisis en curso…", "en": "Analysis pending…"},
+    "display_analysis_unavailable": {"es": "Análisis no disponible.",
+                                     "en": "Analysis not available."},
+    "display_no_deal": {"es": "No hay mano registrada para este tablero.",
+                        "en": "No hand record for this board."},
+    "display_previous": {"es": "Anterior", "en": "Previous"},
+    "display_next": {"es": "Siguiente", "en": "Next"},
+    "display_all_results": {"es": "Todos los resultados", "en": "All results"},
+    "display_not_released": {
+        "es": "El tablero {number} aún no se ha publicado: se verá cuando todas las mesas "
+              "lo hayan jugado.",
+        "en": "Board {number} is not shown yet: it will be once every table has played it."},
+    "display_no_board": {"es": "Esta sesión no tiene el tablero {number}.",
+                         "en": "This session has no board {number}."},
+    "display_no_session": {"es": "Todavía no hay ninguna sesión.",
+                           "en": "No session has been set up yet."},
+    "display_updated": {"es": "Actualizado {time}", "en": "Updated {time}"},
+    "display_live": {"es": "En directo", "en": "Live"},
+    "display_offline": {"es": "Sin conexión; reintentando…",
+                        "en": "Connection lost; retrying…"},
+})

@@ -1,0 +1,204 @@
+// The live results display (docs/display.md): follows /live/stream and redraws, no reload.
+//
+// On the live page each `change` (and each `hello`, on connecting and reconnecting, since
+// changes may have been missed meanwhile) fetches /api/v1/rankings and /api/v1/results,
+// which hold released boards only, and redraws them with the markup the server renders.
+// On a board's page a change fetches the page again and swaps its content (an analysis
+// finished, a result corrected). Data is set as text, never as HTML.
+"use strict";
+
+(function () {
+  const texts = JSON.parse((document.getElementById("display-texts") || {}).textContent || "{}");
+  const status = document.getElementById("live-status");
+  const livePage = document.getElementById("rankings") !== null;
+  const boardPage = document.getElementById("board-page");
+
+  function t(key, values) {
+    let text = texts[key] || key;
+    for (const [name, value] of Object.entries(values || {})) {
+      text = text.replace("{" + name + "}", value);
+    }
+    return text;
+  }
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (value !== null && value !== undefined) node.setAttribute(name, value);
+    }
+    for (const child of children) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+  }
+
+  function number(value) {
+    if (value === null || value === undefined) return "";
+    return value.toLocaleString(texts.language, {maximumFractionDigits: 2, useGrouping: false});
+  }
+
+  const SYMBOLS = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
+
+  function suit(letter) {
+    return el("span", {class: "suit suit-" + letter, role: "img",
+                       "aria-label": texts["display_suit_" + letter]}, SYMBOLS[letter]);
+  }
+
+  function contract(text, adjusted) {
+    // Mirrors contract_html in server/display.py: 4HX as 4♥X, 3NT as 3NT / 3ST.
+    const out = document.createDocumentFragment();
+    if (text === null || text === undefined) { out.append(adjusted || ""); return out; }
+    if (text === "Pass") { out.append(texts.display_passed_out); return out; }
+    const match = /^([1-7])(NT|N|[SHDC])(X{0,2})$/.exec(text);
+    if (!match) { out.append(text); return out; }
+    out.append(match[1]);
+    out.append(match[2].startsWith("N") ? texts.display_nt : suit(match[2]));
+    out.append(match[3]);
+    return out;
+  }
+
+  function card(text) {
+    const out = document.createDocumentFragment();
+    if (!text) return out;
+    if (!SYMBOLS[text[0]]) { out.append(text); return out; }
+    out.append(suit(text[0]), text.slice(1) === "T" ? "10" : text.slice(1));
+    return out;
+  }
+
+  function seat(letter) {
+    if (!letter) return "";
+    return letter === "W" && texts.language === "es" ? "O" : letter;
+  }
+
+  function label(pair) {
+    if (pair === null || pair === undefined) return "";
+    return (texts.labels || {})[pair] || String(pair);
+  }
+
+  function renderRankings(data) {
+    const out = document.createDocumentFragment();
+    const groups = new Map();
+    for (const row of data.rankings) {
+      if (!groups.has(row.group)) groups.set(row.group, []);
+      groups.get(row.group).push(row);
+    }
+    if (groups.size === 0) out.append(el("p", {class: "empty"}, texts.display_no_rankings));
+    const mp = data.method === "mp";
+    const order = (group) => ({NS: 0, EW: 1})[group] ?? 2;  // as _ranking_groups orders them
+    const sorted = [...groups].sort((a, b) => order(a[0]) - order(b[0]) || (a[0] < b[0] ? -1 : 1));
+    for (const [group, rows] of sorted) {
+      const head = el("tr", {},
+        el("th", {scope: "col", class: "rank"}, texts.display_rank),
+        el("th", {scope: "col", class: "pair"}, texts.display_pair),
+        el("th", {scope: "col", class: "names"}, texts.display_names),
+        el("th", {scope: "col", class: "score"}, texts["display_score_" + data.method]),
+        mp ? el("th", {scope: "col", class: "percent"}, texts.display_percent) : null);
+      const body = el("tbody");
+      for (const row of rows) {
+        body.append(el("tr", {"data-participant": row.participant},
+          el("td", {class: "rank"}, row.rank_label),
+          el("td", {class: "pair"}, (texts.labels || {})[row.participant] || row.label),
+          el("td", {class: "names"}, row.names),
+          el("td", {class: "score"}, number(row.score)),
+          mp ? el("td", {class: "percent"}, number(row.percent)) : null));
+      }
+      out.append(el("table", {class: "ranking", "data-group": group},
+        group ? el("caption", {}, texts.groups[group] || group) : null,
+        el("thead", {}, head), body));
+    }
+    document.getElementById("rankings").replaceChildren(out);
+  }
+
+  function renderResults(data) {
+    const byBoard = new Map();
+    for (const row of data.results) {
+      if (!byBoard.has(row.board)) byBoard.set(row.board, []);
+      byBoard.get(row.board).push(row);
+    }
+    const boards = [...byBoard.keys()].sort((a, b) => b - a).slice(0, texts.recent || 6);
+    const out = document.createDocumentFragment();
+    if (boards.length === 0) out.append(el("p", {class: "empty"}, texts.display_no_results));
+    for (const board of boards) {
+      const rows = byBoard.get(board).sort((a, b) => a.table - b.table);
+      const body = el("tbody");
+      for (const row of rows) {
+        const score = row.score_ns;
+        body.append(el("tr", {"data-table": row.table},
+          el("td", {class: "pair"}, label(row.ns_pair)),
+          el("td", {class: "pair"}, label(row.ew_pair)),
+          el("td", {class: "contract"}, contract(row.contract, row.adjusted)),
+          el("td", {class: "declarer"}, seat(row.declarer)),
+          el("td", {class: "lead"}, card(row.lead)),
+          el("td", {class: "tricks"}, row.tricks === null ? "" : row.tricks),
+          el("td", {class: "score"}, score !== null && score >= 0 ? score : ""),
+          el("td", {class: "score"}, score !== null && score < 0 ? -score : "")));
+      }
+      const heads = ["ns", "ew", "contract", "declarer", "lead", "tricks", "score_ns", "score_ew"];
+      const classes = ["pair", "pair", "contract", "declarer", "lead", "tricks", "score", "score"];
+      const head = el("tr", {}, ...heads.map((key, i) =>
+        el("th", {scope: "col", class: classes[i]}, texts["display_" + key])));
+      out.append(el("article", {class: "board", id: "board-" + board, "data-board": board},
+        el("h3", {}, el("a", {href: "/board/" + board}, t("display_board", {number: board}))),
+        el("table", {class: "traveller"}, el("thead", {}, head), body)));
+    }
+    document.getElementById("results").replaceChildren(out);
+    const released = document.getElementById("released");
+    released.replaceChildren(...data.released.flatMap((board) =>
+      [el("a", {href: "/board/" + board}, board), " "]));
+  }
+
+  async function fetchJson(url) {
+    const response = await fetch(url, {cache: "no-store", credentials: "same-origin"});
+    if (!response.ok) throw new Error(url + ": " + response.status);
+    return response.json();
+  }
+
+  async function refreshLive() {
+    const [rankings, results] = await Promise.all(
+      [fetchJson("/api/v1/rankings"), fetchJson("/api/v1/results")]);
+    renderRankings(rankings);
+    renderResults(results);
+  }
+
+  async function refreshBoard() {
+    const response = await fetch(window.location.href, {cache: "no-store"});
+    if (!response.ok) return;  // a released board stays released; a hiccup waits for the next
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.getElementById("board-page");
+    if (fresh) boardPage.replaceChildren(...fresh.childNodes);
+  }
+
+  // One refresh at a time; changes that arrive meanwhile make one more afterwards.
+  let running = false;
+  let again = false;
+  async function refresh() {
+    if (running) { again = true; return; }
+    running = true;
+    try {
+      do {
+        again = false;
+        try {
+          await (livePage ? refreshLive() : refreshBoard());
+          setStatus(t("display_live") + " · " +
+                    t("display_updated", {time: new Date().toLocaleTimeString(texts.language)}));
+        } catch (error) {
+          setStatus(texts.display_offline);
+        }
+      } while (again);
+    } finally {
+      running = false;
+    }
+  }
+
+  function setStatus(text) {
+    if (status) status.textContent = text;
+  }
+
+  if (!livePage && !boardPage) return;
+  const source = new EventSource("/live/stream");
+  source.addEventListener("hello", refresh);
+  source.addEventListener("change", refresh);
+  source.addEventListener("error", () => setStatus(texts.display_offline));
+  window.addEventListener("pagehide", () => source.close());
+})();

@@ -1,0 +1,157 @@
+"""Fixtures of the browser tests: the whole server as the club runs it, seen by a real browser.
+
+A real private Mosquitto (the fixtures of tests/mqtt), the app ingesting from it, served by
+waitress on a loopback port, and Debian's Chromium, headless, driven by Playwright's sync API
+(never a browser downloaded by ``playwright install``). Everything skips cleanly when Chromium,
+Playwright or Mosquitto is absent. Every wait is bounded; nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from bidbox.broker import Broker, BrokerUsers
+from server import create_app
+from server.services import Services
+from tabled.wire import ONLINE, table_topic
+from tests.mqtt.conftest import (  # noqa: F401
+    EVENT,
+    TIMEOUT,
+    MqttClient,
+    broker,
+    broker_users,
+    mosquitto_bin,
+)
+
+CHROMIUM = Path(os.environ.get("BIDBOX_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking"]
+DIRECTOR_PASSWORD = "browser-director"
+PROBE_TABLE = 4
+"""A table the 3-table session never seats: its presence pings prove the server subscribed."""
+
+
+def services(app: Flask) -> Services:
+    found: Services = app.extensions["bidbox"]
+    return found
+
+
+def wait_until(app: Flask, predicate: Callable[[], bool], timeout: float = TIMEOUT) -> None:
+    """Wait on the live hub (woken by every batch the server stores) until ``predicate``."""
+    hub = services(app).hub
+    deadline = time.monotonic() + timeout
+    seen = hub.version
+    while not predicate():
+        left = deadline - time.monotonic()
+        assert left > 0, "timed out waiting for the server"
+        seen, _ = hub.wait(seen, min(left, 0.25))
+
+
+@pytest.fixture
+def live_app(broker: Broker, broker_users: BrokerUsers,  # noqa: F811
+             tmp_path: Path) -> Iterator[Flask]:
+    """The app ingesting the broker's event, subscribed before the test goes on."""
+    creds = broker_users.server
+    app = create_app({
+        "TESTING": True, "DATABASE": str(tmp_path / "server.db"), "EVENT": EVENT,
+        "SECRET_KEY": "browser-test", "DIRECTOR_PASSWORD": DIRECTOR_PASSWORD,
+        "ANALYSIS": False,
+        "BROKER_URL": f"mqtt://{creds.username}:{creds.password}@127.0.0.1:{broker.port}"})
+    try:
+        assert services(app).bus.connected.wait(TIMEOUT), "the server did not reach the broker"
+        _wait_subscribed(app, broker, broker_users)
+        yield app
+    finally:
+        services(app).close()
+
+
+def _wait_subscribed(app: Flask, running: Broker, users: BrokerUsers) -> None:
+    # ``connected`` is set in on_connect, before the broker has taken the SUBSCRIBE: a table
+    # publishing at once could be missed. A non-retained presence ping from a table the
+    # session does not use, sent again until the server stores one, proves the subscription.
+    probe = MqttClient(running, users.table(PROBE_TABLE))
+    probe.connect()
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        hub = services(app).hub
+        while True:
+            seen = hub.version
+            probe.publish(table_topic(EVENT, PROBE_TABLE, "status"), ONLINE)
+            _, kinds = hub.wait(seen, 0.2)
+            if "tables" in kinds:
+                return
+            assert time.monotonic() < deadline, "the server never heard a table"
+    finally:
+        probe.close()
+
+
+@pytest.fixture
+def base_url(live_app: Flask) -> Iterator[str]:
+    """The app served by waitress on a free loopback port, as ``bidbox server`` serves it."""
+    import waitress
+    server: Any = waitress.create_server(live_app, host="127.0.0.1", port=0, threads=16)
+    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        services(live_app).hub.close()  # ends the open event streams, freeing their threads
+        _stop(server)
+        thread.join(TIMEOUT)
+        assert not thread.is_alive(), "waitress did not stop"
+
+
+def _stop(server: Any) -> None:
+    """Stop waitress from inside its own loop, so nothing races its poll on a closed socket:
+    the worker threads finish first (they pull the trigger as they do), then, in the loop's
+    thread, every connection closes and ``server.close()`` closes the listener and the
+    trigger; an empty map ends the loop."""
+    server.task_dispatcher.shutdown(timeout=TIMEOUT)
+
+    def close_everything() -> None:
+        for dispatcher in list(server._map.values()):
+            if dispatcher is not server and dispatcher is not server.trigger:
+                dispatcher.handle_close()
+        server.close()
+
+    server.trigger.pull_trigger(close_everything)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, headless, for the whole run."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    if not CHROMIUM.is_file() or not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium, "
+                    "or run scripts/setup.py")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                                             timeout=TIMEOUT * 4 * 1000)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def page(chromium: Any, base_url: str) -> Iterator[Any]:
+    """A fresh browser context (no cookies) on the served app; every wait bounded. A script
+    error on any page fails the test."""
+    context = chromium.new_context(base_url=base_url, locale="es-ES")
+    context.set_default_timeout(TIMEOUT * 1000)
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield tab
+        assert not errors, f"script errors in the page: {errors}"
+    finally:
+        context.close()

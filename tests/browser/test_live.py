@@ -1,0 +1,173 @@
+"""The live results display in a real browser, fed by tables publishing to a real broker.
+
+A table publishes its result over MQTT (QoS 1, its own credentials); the server ingests it,
+the hub tells the page's event stream, the page fetches the API and redraws: no reload.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+expect = sync_api.expect
+
+from flask import Flask  # noqa: E402
+
+from bidbox.broker import Broker, BrokerUsers  # noqa: E402
+from server import standings  # noqa: E402
+from server.movements import PHANTOM  # noqa: E402
+from server.session import Session, create_session  # noqa: E402
+from tabled.rules import Board, Seat, parse_contract  # noqa: E402
+from tabled.rules.scoring import score_ns  # noqa: E402
+from tabled.wire import Event, table_topic  # noqa: E402
+from tests.browser.conftest import EVENT, MqttClient, services, wait_until  # noqa: E402
+
+LATENCY = 1.0
+"""Seconds from a table's publish to the result on the room's screen, at most."""
+
+
+class Tables:
+    """The session's tables, each publishing its own journal with its own credentials."""
+
+    def __init__(self, app: Flask, broker: Broker, users: BrokerUsers) -> None:
+        self.app = app
+        self.broker = broker
+        self.users = users
+        self.session: Session = create_session(
+            services(app).db, event=EVENT, title="Torneo del martes", kind="mitchell",
+            participants=6, boards_per_round=2, seed=7)
+        self.clients: dict[int, MqttClient] = {}
+        self.seq: dict[int, int] = {}
+
+    def client(self, table: int) -> MqttClient:
+        if table not in self.clients:
+            client = MqttClient(self.broker, self.users.table(table))
+            self.clients[table] = client
+            client.connect()
+        return self.clients[table]
+
+    def schedule(self, board: int) -> list[Any]:
+        return [seat for seat in self.session.plan.schedule(board)
+                if PHANTOM not in (seat.ns, seat.ew)]
+
+    def publish(self, table: int, kind: str, board: int | None, data: dict[str, Any]) -> None:
+        """One event of the table's journal, QoS 1: returns on the broker's PUBACK."""
+        self.seq[table] = self.seq.get(table, 0) + 1
+        event = Event(self.seq[table], kind, time.time(), board, data)
+        code = self.client(table).publish(table_topic(EVENT, table, "events"),
+                                          event.to_payload())
+        assert not code.is_failure, code
+
+    def before_result(self, table: int, board: int, lead: str) -> None:
+        """The table's assignment and opening lead: what precedes the board's result."""
+        seating = next(seat for seat in self.schedule(board) if seat.table == table)
+        self.publish(table, "assign", None, {
+            "cmd": f"assign-{EVENT}-r{seating.round}-t{table}-b{board}",
+            "round": seating.round, "ns": seating.ns, "ew": seating.ew,
+            "boards": list(seating.boards)})
+        self.publish(table, "card", board, {"seat": "E", "card": lead})
+
+    def result(self, table: int, board: int, contract: str, declarer: str,
+               tricks: int) -> None:
+        score = score_ns(parse_contract(contract), Seat.from_str(declarer), tricks,
+                         Board(board).vulnerability)
+        self.publish(table, "result", board, {"contract": contract, "declarer": declarer,
+                                              "tricks": tricks, "score_ns": score})
+
+    def play(self, table: int, board: int, contract: str, declarer: str, tricks: int,
+             lead: str = "C2") -> None:
+        self.before_result(table, board, lead)
+        self.result(table, board, contract, declarer, tricks)
+
+    def stored(self, count: int) -> None:
+        """Wait until the server holds ``count`` results."""
+        db = services(self.app).db
+        wait_until(self.app, lambda: len(standings.all_results(db, self.session)) >= count)
+
+    def close(self) -> None:
+        for client in self.clients.values():
+            client.close()
+
+
+@pytest.fixture
+def tables(live_app: Flask, broker: Broker, broker_users: BrokerUsers) -> Any:
+    found = Tables(live_app, broker, broker_users)
+    yield found
+    found.close()
+
+
+def connected(page: Any) -> None:
+    """The page has drawn from the API after its event stream said hello."""
+    expect(page.locator("#live-status")).to_contain_text("En directo")
+
+
+def test_a_result_reaches_the_screen_within_a_second(page: Any, tables: Tables) -> None:
+    board = 1
+    seats = tables.schedule(board)
+    assert len(seats) > 1
+    for seat in seats[:-1]:
+        tables.play(seat.table, board, "3NT", "N", 9)
+    tables.stored(len(seats) - 1)
+
+    page.goto("/")
+    connected(page)
+    assert page.locator(f"#board-{board}").count() == 0  # not every table has played it
+
+    page.evaluate("window.bidboxSamePage = true")  # gone if the page reloads
+    last = seats[-1].table
+    tables.before_result(last, board, lead="HQ")  # connects the table before the clock
+    started = time.monotonic()
+    tables.result(last, board, "4H", "S", 10)
+    shown = page.locator(f"#board-{board}")
+    expect(shown).to_contain_text("4♥", timeout=LATENCY * 1000)
+    latency = time.monotonic() - started
+    print(f"\npublish -> result on the page: {latency * 1000:.0f} ms")
+    assert latency < LATENCY
+
+    # The whole board arrived, the rankings with it, and the page never reloaded.
+    expect(shown.locator("tbody tr")).to_have_count(len(seats))
+    expect(shown).to_contain_text("3ST")
+    expect(shown).to_contain_text("♥Q")
+    expect(page.locator("#rankings tbody tr")).not_to_have_count(0)
+    assert page.evaluate("window.bidboxSamePage") is True
+
+
+def test_console_pages_demand_a_sign_in(page: Any, base_url: str) -> None:
+    page.goto("/console/")
+    assert page.url.startswith(f"{base_url}/console/login")
+    expect(page.locator("input[name=password]")).to_be_visible()
+    expect(page.locator("form.login")).to_be_visible()
+    page.goto("/console/results")
+    assert "/console/login" in page.url
+
+
+def test_an_unreleased_board_is_neither_on_the_page_nor_in_the_api(page: Any,
+                                                                   tables: Tables) -> None:
+    for seat in tables.schedule(1):
+        tables.play(seat.table, 1, "2S", "E", 8)
+    late = tables.schedule(2)
+    for seat in late[:-1]:
+        tables.play(seat.table, 2, "6CX", "W", 12)
+    tables.stored(len(tables.schedule(1)) + len(late) - 1)
+
+    page.goto("/")
+    connected(page)
+    expect(page.locator("#board-1")).to_contain_text("2♠")
+    expect(page.locator("#board-2")).to_have_count(0)
+    content = page.content()
+    for needle in ("6♣", "6CX", "1090", "board-2"):
+        assert needle not in content, needle
+
+    response = page.request.get("/api/v1/results")
+    assert response.ok
+    body = response.json()
+    assert body["released"] == [1]
+    assert {row["board"] for row in body["results"]} == {1}
+    assert "6CX" not in json.dumps(body)
+    rankings = page.request.get("/api/v1/rankings").json()
+    assert {row["boards"] for row in rankings["rankings"]} == {1}
+    assert page.request.get("/board/2").status == 404
