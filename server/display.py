@@ -21,16 +21,14 @@ from typing import Any
 
 from flask import Blueprint, Response, render_template, stream_with_context
 from markupsafe import Markup, escape
-from sqlalchemy import select
 
-from server import schema as s
 from server import standings
 from server.analysis import Analysis, AnalysisError
 from server.db import Database
 from server.fieldscore import Scored, parse_adjusted
 from server.i18n import language, register, t
 from server.services import services
-from server.session import Session, deals_of, participants_of
+from server.session import Session, deals_of, participants_of, stored_analysis
 from server.standings import ResultRow
 from tabled.rules import (
     Board,
@@ -252,20 +250,14 @@ def hand_record(session: Session, board: int) -> HandRecord | None:
 
 
 def analysis_of(db: Database, session: Session, board: int) -> tuple[Analysis | None, str | None]:
-    """The board's stored double-dummy analysis, and why it failed if it did.
-
-    A read of storage beside ``session.deals_of``, which gives only the deals; it belongs in
-    the service layer with it (session.py, or analysis.py), and moves there when it has one.
-    """
-    with db.read() as conn:
-        row = conn.execute(select(s.deals.c.analysis, s.deals.c.analysis_error).where(
-            s.deals.c.session_id == session.id, s.deals.c.board == board)).first()
-    if row is None or row.analysis is None:
-        return None, None if row is None else row.analysis_error
+    """The board's stored double-dummy analysis, and why it failed if it did."""
+    text, error = stored_analysis(db, session, board)
+    if text is None:
+        return None, error
     try:
-        return Analysis.from_json(row.analysis), None
-    except AnalysisError as error:  # stored by another version: shown as not available
-        return None, str(error)
+        return Analysis.from_json(text), None
+    except (AnalysisError, ValueError) as failure:  # stored by another version: not shown
+        return None, str(failure)
 
 
 SUITS = (Suit.S, Suit.H, Suit.D, Suit.C)

@@ -162,6 +162,15 @@ def deals_of(db: Database, session: Session) -> dict[int, str]:
     return {row.board: row.pbn for row in rows}
 
 
+def stored_analysis(db: Database, session: Session,
+                    board: int) -> tuple[str | None, str | None]:
+    """The board's double-dummy analysis as stored (JSON text), and why it failed if it did."""
+    with db.read() as conn:
+        row = conn.execute(select(s.deals.c.analysis, s.deals.c.analysis_error).where(
+            s.deals.c.session_id == session.id, s.deals.c.board == board)).first()
+    return (None, None) if row is None else (row.analysis, row.analysis_error)
+
+
 def assignment(session: Session, seating: Seating, deals: Mapping[int, str]) -> dict[str, Any]:
     """The ``assign`` command's data for one table (docs/mqtt.md)."""
     data: dict[str, Any] = {"round": seating.round, "ns": seating.ns, "ew": seating.ew,
