@@ -22,8 +22,19 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import Connection, and_, delete, func, insert, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import (
+    Connection,
+    and_,
+    bindparam,
+    delete,
+    func,
+    insert,
+    select,
+    tuple_,
+    update,
+)
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from server import schema as s
 from server.db import Database
@@ -72,36 +83,63 @@ class Ingest:
         return self.many([(topic, payload)])[0]
 
     def many(self, messages: Iterable[tuple[str, bytes | str]]) -> list[Outcome]:
-        """Each message in one write transaction: a batch costs one commit."""
-        outcomes: list[Outcome] = []
-        rejections: list[dict[str, Any]] = []
+        """A batch in one write transaction: one commit, one insert of its events, one read
+        and one write of each table's status, whatever the batch's size."""
+        messages = list(messages)
+        outcomes = [Outcome() for _ in messages]
+        parsed: list[tuple[int, int, str, Any]] = []  # (index, table, kind, decoded)
+        for index, (topic, payload) in enumerate(messages):
+            try:
+                parsed.append((index, *self._decode(topic, payload)))
+            except WireError as error:
+                outcomes[index].rejected = str(error)
         with self.db.write() as conn:
-            for topic, payload in messages:
-                outcome = self._one(conn, topic, payload)
-                if outcome.rejected is not None:
-                    rejections.append(self._rejection(topic, payload, outcome.rejected))
-                outcomes.append(outcome)
+            batch = _Statuses(conn, self.event, {table for _, table, _, _ in parsed})
+            events = [(i, t, e) for i, t, kind, e in parsed if kind == "events"]
+            stored = self._insert(conn, events, outcomes)
+            by_table: dict[int, list[tuple[int, Event]]] = {}
+            for index, table, event in stored:
+                by_table.setdefault(table, []).append((index, event))
+            for table, new in by_table.items():
+                new.sort(key=lambda item: item[1].seq)
+                self._advance(conn, batch, table, new, outcomes)
+                for index, event in new:
+                    derive = getattr(self, f"_on_{event.type}", None)
+                    if derive is not None:
+                        derive(conn, table, event, outcomes[index], batch)
+            latest_state: dict[int, tuple[int, Mapping[str, Any]]] = {}
+            for index, table, kind, value in parsed:
+                if kind == "status":
+                    batch.set(table, online=value == ONLINE, seen_at=self.clock())
+                    outcomes[index].changed.add("tables")
+                elif kind == "state":
+                    outcomes[index].changed.add("tables")
+                    if table not in latest_state or value["seq"] >= latest_state[table][1]["seq"]:
+                        latest_state[table] = (index, value)
+            for table, (index, snapshot) in latest_state.items():
+                self._state(batch, table, snapshot, outcomes[index])
+            batch.flush()
+            rejections = [self._rejection(*messages[i], o.rejected)
+                          for i, o in enumerate(outcomes) if o.rejected is not None]
             if rejections:
                 conn.execute(insert(s.rejections), rejections)
                 self._trim_rejections(conn)
         return outcomes
 
-    # -- one message -----------------------------------------------------------------------
-
-    def _one(self, conn: Connection, topic: str, payload: bytes | str) -> Outcome:
-        try:
-            event, table, kind = parse_topic(topic)
-            if event != self.event:
-                raise WireError(f"event {event!r} is not this session's ({self.event!r})")
-            if kind == "events":
-                return self._event(conn, table, Event.from_payload(payload))
-            if kind == "status":
-                return self._status(conn, table, payload)
-            if kind == "state":
-                return self._state(conn, table, payload)
-            raise WireError(f"the server does not read {kind!r} topics")
-        except WireError as error:
-            return Outcome(rejected=str(error))
+    def _decode(self, topic: str, payload: bytes | str) -> tuple[int, str, Any]:
+        event, table, kind = parse_topic(topic)
+        if event != self.event:
+            raise WireError(f"event {event!r} is not this session's ({self.event!r})")
+        if kind == "events":
+            return table, kind, Event.from_payload(payload)
+        if kind == "status":
+            value = payload.encode() if isinstance(payload, str) else bytes(payload)
+            if value not in (ONLINE, OFFLINE):
+                raise WireError(f"status {value[:40]!r} is neither online nor offline")
+            return table, kind, value
+        if kind == "state":
+            return table, kind, state_snapshot(payload)
+        raise WireError(f"the server does not read {kind!r} topics")
 
     def _rejection(self, topic: str, payload: bytes | str, reason: str) -> dict[str, Any]:
         self.rejected += 1
@@ -115,80 +153,101 @@ class Ingest:
 
     # -- events ----------------------------------------------------------------------------
 
-    def _event(self, conn: Connection, table: int, event: Event) -> Outcome:
-        outcome = Outcome()
-        data = json.dumps(dict(event.data), sort_keys=True, separators=(",", ":"))
-        key = and_(s.events.c.event == self.event, s.events.c.table_no == table,
-                   s.events.c.seq == event.seq)
-        stored = conn.execute(select(s.events.c.type, s.events.c.data).where(key)).first()
-        if stored is not None:
-            if (stored.type, stored.data) != (event.type, data):
-                outcome.rejected = (f"table {table} event {event.seq}: already stored with "
-                                    f"other content (a replayed or forged event)")
+    def _insert(self, conn: Connection, events: list[tuple[int, int, Event]],
+                outcomes: list[Outcome]) -> list[tuple[int, int, Event]]:
+        """Store each event not stored yet, in one statement; the ones that are new.
+
+        The unique constraint decides (so two ingest workers racing cannot both store one);
+        a key already stored is a duplicate if its content is the same, else a replayed or
+        forged event, rejected."""
+        now = self.clock()
+        rows: dict[tuple[int, int], dict[str, Any]] = {}
+        first: dict[tuple[int, int], int] = {}
+        later: list[tuple[int, tuple[int, int], str, str]] = []
+        for index, table, event in events:
+            key = (table, event.seq)
+            data = json.dumps(dict(event.data), sort_keys=True, separators=(",", ":"))
+            if key in rows:
+                later.append((index, key, event.type, data))
+                continue
+            first[key] = index
+            rows[key] = {"event": self.event, "table_no": table, "seq": event.seq,
+                         "type": event.type, "board": event.board, "ts": event.ts,
+                         "data": data, "received_at": now}
+        if not rows:
+            return []
+        dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        statement = dialect_insert(s.events).on_conflict_do_nothing(
+            index_elements=["event", "table_no", "seq"]).returning(
+            s.events.c.table_no, s.events.c.seq)
+        new = {(row.table_no, row.seq) for row in conn.execute(statement, list(rows.values()))}
+        old = [key for key in rows if key not in new]
+        stored_before: dict[tuple[int, int], tuple[str, str]] = {}
+        if old:
+            found = conn.execute(select(s.events.c.table_no, s.events.c.seq, s.events.c.type,
+                                        s.events.c.data).where(
+                s.events.c.event == self.event,
+                tuple_(s.events.c.table_no, s.events.c.seq).in_(old)))
+            stored_before = {(r.table_no, r.seq): (r.type, r.data) for r in found}
+        for key in old:
+            row = rows[key]
+            later.append((first[key], key, row["type"], row["data"]))
+        for index, key, kind, data in later:
+            known = stored_before.get(key) or (rows[key]["type"], rows[key]["data"])
+            if known != (kind, data):
+                outcomes[index].rejected = (f"table {key[0]} event {key[1]}: already stored "
+                                            f"with other content (a replayed or forged event)")
             else:
-                outcome.duplicate = True
-            return outcome
-        try:
-            with conn.begin_nested():
-                conn.execute(insert(s.events).values(
-                    event=self.event, table_no=table, seq=event.seq, type=event.type,
-                    board=event.board, ts=event.ts, data=data, received_at=self.clock()))
-        except IntegrityError:  # a second ingest worker stored it first
-            outcome.duplicate = True
-            return outcome
-        outcome.stored = 1
-        self._advance(conn, table, event, outcome)
-        derive = getattr(self, f"_on_{event.type}", None)
-        if derive is not None:
-            derive(conn, table, event, outcome)
-        return outcome
+                outcomes[index].duplicate = True
+        event_at = {index: event for index, _, event in events}
+        stored = [(first[key], key[0], event_at[first[key]]) for key in rows if key in new]
+        for index, _, _ in stored:
+            outcomes[index].stored = 1
+        return stored
 
-    def _status_row(self, conn: Connection, table: int) -> Any:
-        key = and_(s.table_status.c.event == self.event, s.table_status.c.table_no == table)
-        row = conn.execute(select(s.table_status).where(key)).first()
-        if row is None:
-            conn.execute(insert(s.table_status).values(
-                event=self.event, table_no=table, online=False, contiguous_seq=0,
-                highest_seq=0))
-            row = conn.execute(select(s.table_status).where(key)).one()
-        return row
-
-    def _set_status(self, conn: Connection, table: int, **values: Any) -> None:
-        conn.execute(update(s.table_status).where(
-            s.table_status.c.event == self.event,
-            s.table_status.c.table_no == table).values(**values))
-
-    def _advance(self, conn: Connection, table: int, event: Event, outcome: Outcome) -> None:
-        """Move the table's contiguous mark; ask for what is missing below a new event."""
-        row = self._status_row(conn, table)
-        contiguous = row.contiguous_seq
-        if event.seq == contiguous + 1:
-            later = conn.execute(select(s.events.c.seq).where(
-                s.events.c.event == self.event, s.events.c.table_no == table,
-                s.events.c.seq > contiguous).order_by(s.events.c.seq)).scalars()
-            for seq in later:
-                if seq != contiguous + 1:
-                    break
-                contiguous = seq
-        highest = max(row.highest_seq, event.seq)
+    def _advance(self, conn: Connection, batch: _Statuses, table: int,
+                 new: list[tuple[int, Event]], outcomes: list[Outcome]) -> None:
+        """Move the table's contiguous mark over its new events (in order); ask for what is
+        missing below them."""
+        row = batch.row(table)
+        contiguous, highest_before = row["contiguous_seq"], row["highest_seq"]
+        seqs = [event.seq for _, event in new]
+        highest = max(highest_before, seqs[-1])
+        if seqs[0] == contiguous + 1:
+            if highest_before <= contiguous and seqs == list(range(contiguous + 1,
+                                                                   contiguous + 1 + len(seqs))):
+                contiguous = seqs[-1]  # the usual case: in order, no gap open
+            else:
+                later = conn.execute(select(s.events.c.seq).where(
+                    s.events.c.event == self.event, s.events.c.table_no == table,
+                    s.events.c.seq > contiguous).order_by(s.events.c.seq)).scalars()
+                for seq in later:
+                    if seq != contiguous + 1:
+                        break
+                    contiguous = seq
+        newest = new[-1][1]
         values: dict[str, Any] = {
             "contiguous_seq": contiguous, "highest_seq": highest, "seen_at": self.clock(),
-            "last_action_at": max(row.last_action_at or 0.0, event.ts)}
-        if event.board is not None and event.seq >= row.highest_seq:
-            values["board"] = event.board
+            "last_action_at": max(row["last_action_at"] or 0.0,
+                                  max(event.ts for _, event in new))}
+        boards = [event.board for _, event in new if event.board is not None]
+        if boards and newest.seq >= highest_before:
+            values["board"] = boards[-1]
+        outcome = outcomes[new[-1][0]]
         if highest > contiguous:
-            # Missing: above the contiguous mark, below this event when it is the newest.
-            until = highest - 1 if highest == event.seq else highest
-            self._ask_resend(table, row, contiguous, until, event.seq > row.highest_seq + 1,
+            # Missing: above the contiguous mark, below the newest event when it is new.
+            until = highest - 1 if highest == newest.seq else highest
+            self._ask_resend(table, row, contiguous, until, newest.seq > highest_before + 1,
                              values, outcome)
-        self._set_status(conn, table, **values)
-        outcome.changed.add("tables")
+        batch.set(table, **values)
+        for index, _ in new:
+            outcomes[index].changed.add("tables")
 
-    def _ask_resend(self, table: int, row: Any, contiguous: int, until: int, new_gap: bool,
-                    values: dict[str, Any], outcome: Outcome) -> None:
+    def _ask_resend(self, table: int, row: Mapping[str, Any], contiguous: int, until: int,
+                    new_gap: bool, values: dict[str, Any], outcome: Outcome) -> None:
         now = self.clock()
-        if not new_gap and row.resend_asked_at is not None and (
-                now - row.resend_asked_at < RESEND_AGAIN_AFTER):
+        asked = row["resend_asked_at"]
+        if not new_gap and asked is not None and now - asked < RESEND_AGAIN_AFTER:
             return
         ident = f"resend-{table}-{contiguous + 1}-{until}-{int(now * 1000)}"
         outcome.commands.append((table, Command(ident, "resend",
@@ -198,7 +257,8 @@ class Ingest:
 
     # -- derived rows, one per event type that makes any -----------------------------------
 
-    def _on_result(self, conn: Connection, table: int, event: Event, outcome: Outcome) -> None:
+    def _on_result(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                   batch: _Statuses) -> None:
         board = event.board if event.board is not None else None
         if board is None:
             outcome.rejected = f"table {table} event {event.seq}: a result without a board"
@@ -285,9 +345,11 @@ class Ingest:
             s.events.c.seq).limit(1)).scalar()
         return None if first is None else str(json.loads(first)["card"])
 
-    def _on_card(self, conn: Connection, table: int, event: Event, outcome: Outcome) -> None:
-        # A card that arrives after its board's result (a resent gap) may be the lead.
-        if event.board is None:
+    def _on_card(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                 batch: _Statuses) -> None:
+        # A card that arrives after its board's result (a resent gap) may be the lead; a card
+        # in order cannot follow its own board's result, so it needs no look.
+        if event.board is None or event.seq > batch.before[table]:
             return
         key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
                    s.results.c.board == event.board)
@@ -296,7 +358,8 @@ class Ingest:
                 lead=self._lead(conn, table, event.board)))
             outcome.changed.add("results")
 
-    def _on_director(self, conn: Connection, table: int, event: Event, outcome: Outcome) -> None:
+    def _on_director(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                     batch: _Statuses) -> None:
         data = event.data
         conn.execute(insert(s.director_calls).values(
             event=self.event, table_no=table, seq=event.seq, board=event.board,
@@ -310,11 +373,13 @@ class Ingest:
             answer_seq=event.seq, answer=event.type, answer_reason=reason))
         outcome.changed.add("commands")
 
-    def _on_assign(self, conn: Connection, table: int, event: Event, outcome: Outcome) -> None:
-        self._set_status(conn, table, round=event.data["round"])
+    def _on_assign(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                   batch: _Statuses) -> None:
+        batch.set(table, round=event.data["round"])
         self._answer(conn, event, outcome)
 
-    def _on_ruling(self, conn: Connection, table: int, event: Event, outcome: Outcome) -> None:
+    def _on_ruling(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                   batch: _Statuses) -> None:
         self._answer(conn, event, outcome)
         if event.data["kind"] == "score" and event.board is not None:
             self._scored_by_ruling(conn, table, event, outcome)
@@ -357,32 +422,71 @@ class Ingest:
             conn.execute(update(s.results).where(key).values(**values))
         outcome.changed.add("results")
 
-    def _on_refused(self, conn: Connection, table: int, event: Event, outcome: Outcome) -> None:
+    def _on_refused(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                    batch: _Statuses) -> None:
         self._answer(conn, event, outcome, reason=event.data["reason"])
 
     # -- presence and retained state -------------------------------------------------------
 
-    def _status(self, conn: Connection, table: int, payload: bytes | str) -> Outcome:
-        value = payload.encode() if isinstance(payload, str) else bytes(payload)
-        if value not in (ONLINE, OFFLINE):
-            raise WireError(f"status {value[:40]!r} is neither online nor offline")
-        self._status_row(conn, table)
-        self._set_status(conn, table, online=value == ONLINE, seen_at=self.clock())
-        return Outcome(changed={"tables"})
-
-    def _state(self, conn: Connection, table: int, payload: bytes | str) -> Outcome:
-        snapshot = state_snapshot(payload)
-        row = self._status_row(conn, table)
-        outcome = Outcome(changed={"tables"})
+    def _state(self, batch: _Statuses, table: int, snapshot: Mapping[str, Any],
+               outcome: Outcome) -> None:
+        row = batch.row(table)
         values: dict[str, Any] = {"phase": snapshot["phase"], "round": snapshot.get("round"),
                                   "board": snapshot.get("board"), "seen_at": self.clock()}
         seq = snapshot["seq"]
-        if seq > row.contiguous_seq:  # the table is ahead of what we hold: events were lost
-            values["highest_seq"] = max(row.highest_seq, seq)
-            self._ask_resend(table, row, row.contiguous_seq, seq, seq > row.highest_seq,
+        if seq > row["contiguous_seq"]:  # the table is ahead of what we hold: events were lost
+            values["highest_seq"] = max(row["highest_seq"], seq)
+            self._ask_resend(table, row, row["contiguous_seq"], seq, seq > row["highest_seq"],
                              values, outcome)
-        self._set_status(conn, table, **values)
-        return outcome
+        batch.set(table, **values)
+
+
+class _Statuses:
+    """Each table's status row, read once per batch and written once at its end."""
+
+    def __init__(self, conn: Connection, event: str, tables: set[int]) -> None:
+        self.conn = conn
+        self.event = event
+        self.rows: dict[int, dict[str, Any]] = {}
+        self.changed: set[int] = set()
+        if tables:
+            found = conn.execute(select(s.table_status).where(
+                s.table_status.c.event == event, s.table_status.c.table_no.in_(sorted(tables))))
+            self.rows = {row.table_no: dict(row._mapping) for row in found}
+        missing = sorted(tables - set(self.rows))
+        if missing:
+            blank = {"online": False, "contiguous_seq": 0, "highest_seq": 0}
+            dialect_insert = (pg_insert if conn.dialect.name == "postgresql"
+                              else sqlite_insert)
+            conn.execute(dialect_insert(s.table_status).on_conflict_do_nothing(), [
+                {"event": event, "table_no": t, **blank} for t in missing])
+            for table in missing:
+                self.rows[table] = {**{c.name: None for c in s.table_status.columns},
+                                    "event": event, "table_no": table, **blank}
+        #: Each table's highest seq when the batch began: a card below it came late.
+        self.before = {table: row["highest_seq"] for table, row in self.rows.items()}
+
+    def row(self, table: int) -> dict[str, Any]:
+        return self.rows[table]
+
+    def set(self, table: int, **values: Any) -> None:
+        self.rows[table].update(values)
+        self.changed.add(table)
+
+    def flush(self) -> None:
+        """One executemany of a statement built once: a batch's status writes cost little."""
+        if self.changed:
+            self.conn.execute(_UPDATE_STATUS, [
+                {"b_event": self.event, "b_table": table,
+                 **{name: self.rows[table][name] for name in _STATUS_FIELDS}}
+                for table in sorted(self.changed)])
+
+
+_STATUS_FIELDS = [c.name for c in s.table_status.columns if c.name not in ("event", "table_no")]
+_UPDATE_STATUS = update(s.table_status).where(
+    s.table_status.c.event == bindparam("b_event"),
+    s.table_status.c.table_no == bindparam("b_table")).values(
+    {name: bindparam(name) for name in _STATUS_FIELDS})
 
 
 _PHASES = frozenset({"waiting", "players", "board", "setup", "auction", "lead", "play", "result",
