@@ -43,9 +43,8 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     try:
-        import waitress
-
         from server import create_app
+        from server.serve import serve
     except ImportError as error:
         print(f"bidbox server needs the server extra: pip install 'bidbox[server]' ({error})",
               file=sys.stderr)
@@ -60,25 +59,16 @@ def run(args: argparse.Namespace) -> int:
         "DIRECTOR_USERNAME": args.director, "DIRECTOR_PASSWORD": password,
         "SECRET_KEY": os.environ.get("BIDBOX_SECRET_KEY") or secrets.token_hex(32),
     })
-    server = waitress.create_server(app, host=args.host, port=args.port, threads=args.threads,
-                                    channel_timeout=120)
-    address = f"http://{args.host}:{server.effective_port}"  # type: ignore[union-attr]
+    served = serve(app, host=args.host, port=args.port, threads=args.threads)
+    address = served.address
     print(f"live results:     {address}/", flush=True)
     print(f"director console: {address}/console/  (user {args.director}"
           + (f", password {password})" if generated else ")"), flush=True)
     stop = threading.Event()
-
-    def shut(signum: int, frame: Any) -> None:
-        stop.set()
-        server.close()
-
-    signal.signal(signal.SIGTERM, shut)
-    signal.signal(signal.SIGINT, shut)
-    try:
-        server.run()
-    except OSError:
-        if not stop.is_set():
-            raise
-    finally:
-        app.extensions["bidbox"].close()
-    return 0
+    signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
+    signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    while not stop.wait(1.0):
+        if not served.thread.is_alive():
+            print("the web server stopped on its own", file=sys.stderr)
+            break
+    return 0 if served.stop() else 1

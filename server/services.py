@@ -68,6 +68,10 @@ class Services:
         return services
 
     def close(self) -> None:
+        """Stop the workers and release the database; a second call does nothing."""
+        if self.hub.closed and self.config.get("_closed"):
+            return
+        self.config["_closed"] = True
         if self.bus is not None:
             self.bus.stop()
         if self.analyser is not None:

@@ -9,7 +9,6 @@ Playwright or Mosquitto is absent. Every wait is bounded; nothing sleeps.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -96,33 +95,12 @@ def _wait_subscribed(app: Flask, running: Broker, users: BrokerUsers) -> None:
 @pytest.fixture
 def base_url(live_app: Flask) -> Iterator[str]:
     """The app served by waitress on a free loopback port, as ``bidbox server`` serves it."""
-    import waitress
-    server: Any = waitress.create_server(live_app, host="127.0.0.1", port=0, threads=16)
-    thread = threading.Thread(target=server.run, name="waitress", daemon=True)
-    thread.start()
+    from server.serve import serve
+    served = serve(live_app, port=0, threads=16)
     try:
-        yield f"http://127.0.0.1:{server.effective_port}"
+        yield served.address
     finally:
-        services(live_app).hub.close()  # ends the open event streams, freeing their threads
-        _stop(server)
-        thread.join(TIMEOUT)
-        assert not thread.is_alive(), "waitress did not stop"
-
-
-def _stop(server: Any) -> None:
-    """Stop waitress from inside its own loop, so nothing races its poll on a closed socket:
-    the worker threads finish first (they pull the trigger as they do), then, in the loop's
-    thread, every connection closes and ``server.close()`` closes the listener and the
-    trigger; an empty map ends the loop."""
-    server.task_dispatcher.shutdown(timeout=TIMEOUT)
-
-    def close_everything() -> None:
-        for dispatcher in list(server._map.values()):
-            if dispatcher is not server and dispatcher is not server.trigger:
-                dispatcher.handle_close()
-        server.close()
-
-    server.trigger.pull_trigger(close_everything)
+        assert served.stop(TIMEOUT), "waitress did not stop"
 
 
 @pytest.fixture(scope="session")
