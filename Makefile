@@ -16,6 +16,7 @@ typecheck:
 	$(PYTHON) -m mypy --strict tabled
 	$(PYTHON) -m mypy --strict hardware
 	$(PYTHON) -m mypy --strict bidbox/broker.py
+	$(PYTHON) -m mypy --strict server
 
 bench: setup
 	$(PYTHON) -m bench

@@ -14,6 +14,7 @@ from flask import Blueprint, Response, jsonify, session
 
 from server import standings
 from server.services import services
+from server.session import participants_of
 from server.tables import table_grid
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -49,7 +50,7 @@ def rankings() -> Any:
     if found is None:
         return _no_session()
     scored = standings.field(services().db, found, public=True)
-    participants = standings.participants_of(services().db, found)
+    participants = participants_of(services().db, found)
     return jsonify({"event": found.event, "method": scored.method, "rankings": [
         {"participant": st.participant, "label": participants[st.participant].label
          if st.participant in participants else str(st.participant),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import waitress
+import waitress  # type: ignore[import-untyped]
 from flask import Flask
 
 

@@ -93,11 +93,11 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
     with db.write() as conn:
         if conn.execute(select(s.sessions.c.id).where(s.sessions.c.event == event)).first():
             raise SessionError(f"event {event!r} already has a session")
-        session_id = conn.execute(insert(s.sessions).values(
+        session_id = conn.execute(insert(s.sessions).returning(s.sessions.c.id).values(
             event=event, title=title, movement=kind, scoring=scoring, tables=plan.tables,
             rounds=plan.rounds, boards_per_round=plan.boards_per_round,
             first_board=first_board, participants=participants, current_round=0,
-            created_at=clock())).inserted_primary_key[0]
+            created_at=clock())).scalar_one()
         conn.execute(insert(s.participants), [
             {"session_id": session_id, "number": p.number, "label": p.label, "grp": p.group,
              "names": (names or {}).get(p.number, ""), "phantom": p.phantom}

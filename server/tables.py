@@ -36,13 +36,14 @@ class TableRow:
 
 def table_grid(db: Database, event: str) -> list[TableRow]:
     with db.read() as conn:
-        calls = dict(conn.execute(select(s.director_calls.c.table_no, func.count()).where(
-            s.director_calls.c.event == event, s.director_calls.c.resolved_at.is_(None))
-            .group_by(s.director_calls.c.table_no)).all())
+        open_calls = select(s.director_calls.c.table_no, func.count()).where(
+            s.director_calls.c.event == event, s.director_calls.c.resolved_at.is_(None)).group_by(
+            s.director_calls.c.table_no)
+        calls: dict[int, int] = dict(conn.execute(open_calls).all())
         rows = conn.execute(select(s.table_status).where(s.table_status.c.event == event)
                             .order_by(s.table_status.c.table_no)).all()
         # Stored above a gap: those are not missing, only the numbers between are.
-        above = dict(conn.execute(
+        above: dict[int, int] = dict(conn.execute(
             select(s.events.c.table_no, func.count()).select_from(
                 s.events.join(s.table_status, (s.events.c.event == s.table_status.c.event)
                               & (s.events.c.table_no == s.table_status.c.table_no)))
