@@ -22,11 +22,14 @@ from typing import Any
 from flask import Blueprint, Response, render_template, stream_with_context
 from markupsafe import Markup, escape
 
-from server import standings
+from server import (
+    display_texts,  # noqa: F401 (registers the display's texts)
+    standings,
+)
 from server.analysis import Analysis, AnalysisError
 from server.db import Database
 from server.fieldscore import Scored, parse_adjusted
-from server.i18n import language, register, t
+from server.i18n import language, t
 from server.services import services
 from server.session import Session, deals_of, participants_of, stored_analysis
 from server.standings import ResultRow
@@ -379,99 +382,3 @@ def _script_texts(labels: dict[int, Label]) -> Markup:
     texts["recent"] = RECENT_BOARDS
     text = json.dumps(texts, ensure_ascii=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
-
-
-register({
-    "display_title": {"es": "Resultados en directo", "en": "Live results"},
-    "display_rankings": {"es": "Clasificación", "en": "Rankings"},
-    "display_group_NS": {"es": "Clasificación Norte-Sur", "en": "North-South rankings"},
-    "display_group_EW": {"es": "Clasificación Este-Oeste", "en": "East-West rankings"},
-    "display_rank": {"es": "Puesto", "en": "Rank"},
-    "display_pair": {"es": "Pareja", "en": "Pair"},
-    "display_names": {"es": "Jugadores", "en": "Players"},
-    "display_boards_played": {"es": "Tableros", "en": "Boards"},
-    "display_score_mp": {"es": "Puntos", "en": "MP"},
-    "display_score_imps": {"es": "IMPs", "en": "IMPs"},
-    "display_score_points": {"es": "Puntos", "en": "Points"},
-    "display_percent": {"es": "%", "en": "%"},
-    "display_no_rankings": {"es": "Aún no hay tableros terminados por todas las mesas.",
-                            "en": "No board has been finished by every table yet."},
-    "display_results": {"es": "Tableros terminados", "en": "Finished boards"},
-    "display_board": {"es": "Tablero {number}", "en": "Board {number}"},
-    "display_board_word": {"es": "Tablero", "en": "Board"},
-    "display_no_results": {"es": "Aún no hay resultados publicados.",
-                           "en": "No results published yet."},
-    "display_release_rule": {
-        "es": "Cada tablero se publica cuando todas las mesas lo han jugado.",
-        "en": "Each board is shown once every table has played it."},
-    "display_table": {"es": "Mesa", "en": "Table"},
-    "display_ns": {"es": "NS", "en": "NS"},
-    "display_ew": {"es": "EO", "en": "EW"},
-    "display_contract": {"es": "Contrato", "en": "Contract"},
-    "display_declarer": {"es": "Carteador", "en": "By"},
-    "display_lead": {"es": "Salida", "en": "Lead"},
-    "display_tricks": {"es": "Bazas", "en": "Tricks"},
-    "display_score_ns": {"es": "Marca NS", "en": "Score NS"},
-    "display_score_ew": {"es": "Marca EO", "en": "Score EW"},
-    "display_mp_ns": {"es": "Puntos NS", "en": "MP NS"},
-    "display_mp_ew": {"es": "Puntos EO", "en": "MP EW"},
-    "display_imps_ns": {"es": "IMPs NS", "en": "IMPs NS"},
-    "display_imps_ew": {"es": "IMPs EO", "en": "IMPs EW"},
-    "display_points_ns": {"es": "Puntos NS", "en": "Points NS"},
-    "display_points_ew": {"es": "Puntos EO", "en": "Points EW"},
-    "display_pct_ns": {"es": "% NS", "en": "% NS"},
-    "display_pct_ew": {"es": "% EO", "en": "% EW"},
-    "display_passed_out": {"es": "Todos pasan", "en": "Passed out"},
-    "display_nt": {"es": "ST", "en": "NT"},
-    "display_suit_S": {"es": "picas", "en": "spades"},
-    "display_suit_H": {"es": "corazones", "en": "hearts"},
-    "display_suit_D": {"es": "diamantes", "en": "diamonds"},
-    "display_suit_C": {"es": "tréboles", "en": "clubs"},
-    "display_traveller": {"es": "Planilla", "en": "Traveller"},
-    "display_frequency": {"es": "Frecuencia de marcas", "en": "Score frequency"},
-    "display_frequency_title": {"es": "Frecuencia de marcas NS del tablero {number}",
-                                "en": "Frequency of the NS scores on board {number}"},
-    "display_frequency_line": {"es": "{score}: {count} mesa(s)",
-                               "en": "{score}: {count} table(s)"},
-    "display_frequency_adjusted": {"es": "Puntuaciones ajustadas: {count}",
-                                   "en": "Adjusted scores: {count}"},
-    "display_frequency_none": {"es": "Sin marcas que contar.", "en": "No scores to count."},
-    "display_hand_record": {"es": "Mano", "en": "Hand record"},
-    "display_dealer": {"es": "Reparte", "en": "Dealer"},
-    "display_vulnerable": {"es": "Vulnerables", "en": "Vulnerable"},
-    "display_vul_NONE": {"es": "Nadie", "en": "None"},
-    "display_vul_NS": {"es": "NS", "en": "NS"},
-    "display_vul_EW": {"es": "EO", "en": "EW"},
-    "display_vul_BOTH": {"es": "Todos", "en": "Both"},
-    "display_seat_N": {"es": "Norte", "en": "North"},
-    "display_seat_E": {"es": "Este", "en": "East"},
-    "display_seat_S": {"es": "Sur", "en": "South"},
-    "display_seat_W": {"es": "Oeste", "en": "West"},
-    "display_hcp": {"es": "{hcp} PH", "en": "{hcp} HCP"},
-    "display_void": {"es": "—", "en": "—"},
-    "display_double_dummy": {"es": "Doble muerto", "en": "Double dummy"},
-    "display_dd_caption": {"es": "Bazas de cada carteador en cada denominación",
-                           "en": "Tricks for each declarer in each strain"},
-    "display_par": {"es": "Par", "en": "Par"},
-    "display_par_none": {"es": "Todos pasan (0)", "en": "Passed out (0)"},
-    "display_analysis_pending": {"es": "Análisis en curso…", "en": "Analysis pending…"},
-    "display_analysis_unavailable": {"es": "Análisis no disponible.",
-                                     "en": "Analysis not available."},
-    "display_no_deal": {"es": "No hay mano registrada para este tablero.",
-                        "en": "No hand record for this board."},
-    "display_previous": {"es": "Anterior", "en": "Previous"},
-    "display_next": {"es": "Siguiente", "en": "Next"},
-    "display_all_results": {"es": "Todos los resultados", "en": "All results"},
-    "display_not_released": {
-        "es": "El tablero {number} aún no se ha publicado: se verá cuando todas las mesas "
-              "lo hayan jugado.",
-        "en": "Board {number} is not shown yet: it will be once every table has played it."},
-    "display_no_board": {"es": "Esta sesión no tiene el tablero {number}.",
-                         "en": "This session has no board {number}."},
-    "display_no_session": {"es": "Todavía no hay ninguna sesión.",
-                           "en": "No session has been set up yet."},
-    "display_updated": {"es": "Actualizado {time}", "en": "Updated {time}"},
-    "display_live": {"es": "En directo", "en": "Live"},
-    "display_offline": {"es": "Sin conexión; reintentando…",
-                        "en": "Connection lost; retrying…"},
-})
