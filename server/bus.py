@@ -11,8 +11,10 @@ publishes the commands ingest asks for (resend) and those the console queued in 
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
+import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -79,7 +81,6 @@ class Bus:
         if settings.username is not None:
             self.client.username_pw_set(settings.username, settings.password)
         if settings.cafile is not None:
-            import ssl
             self.client.tls_set(ca_certs=settings.cafile or None, certfile=settings.certfile,
                                 keyfile=settings.keyfile, tls_version=ssl.PROTOCOL_TLS_CLIENT)
         self.client.max_inflight_messages_set(200)
@@ -157,11 +158,15 @@ class Bus:
 
     def _after(self, outcomes: list[Outcome]) -> None:
         changed: set[str] = set()
+        online: set[int] = set()
         for outcome in outcomes:
             self.stored += outcome.stored
             changed |= outcome.changed
+            online |= outcome.online
             for table, command in outcome.commands:
                 self._publish(table, command)
+        if online:
+            self.send_unanswered(online)
         self.batches += 1
         self.hub.notify(changed)
 
@@ -176,9 +181,20 @@ class Bus:
                 s.commands.c.event == self.event, s.commands.c.sent_at.is_(None)).order_by(
                 s.commands.c.created_at)).all()
         for row in rows:
-            import json
             command = Command(row.id, row.type, json.loads(row.data))
             self._publish(row.table_no, command, track=True)
+
+    def send_unanswered(self, tables: set[int]) -> None:
+        """A table that comes online gets again every command it has not answered: one sent
+        before its first connection (no session at the broker yet) was never queued for it.
+        Command ids make a second delivery harmless."""
+        with self.db.read() as conn:
+            rows = conn.execute(select(s.commands).where(
+                s.commands.c.event == self.event, s.commands.c.table_no.in_(sorted(tables)),
+                s.commands.c.answer_seq.is_(None)).order_by(s.commands.c.created_at)).all()
+        for row in rows:
+            self._publish(row.table_no, Command(row.id, row.type, json.loads(row.data)),
+                          track=row.sent_at is None)
 
     def _publish(self, table: int, command: Command, *, track: bool = False) -> None:
         info = self.client.publish(table_topic(self.event, table, "cmd"),

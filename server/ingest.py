@@ -58,6 +58,7 @@ class Outcome:
     duplicate: bool = False
     rejected: str | None = None
     changed: set[str] = field(default_factory=set)  # tables, results, calls, commands
+    online: set[int] = field(default_factory=set)  # tables that said they are online
     commands: list[tuple[int, Command]] = field(default_factory=list)
 
 
@@ -112,6 +113,8 @@ class Ingest:
                 if kind == "status":
                     batch.set(table, online=value == ONLINE, seen_at=self.clock())
                     outcomes[index].changed.add("tables")
+                    if value == ONLINE:
+                        outcomes[index].online.add(table)
                 elif kind == "state":
                     outcomes[index].changed.add("tables")
                     if table not in latest_state or value["seq"] >= latest_state[table][1]["seq"]:

@@ -195,7 +195,7 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
         for seating in session.plan.round(number):
             if PHANTOM in (seating.ns, seating.ew) or not seating.boards:
                 continue  # a sit-out: the real pair is told by the director, no table plays
-            ident = f"assign-{session.event}-r{number}-t{seating.table}"
+            ident = _assign_id(conn, session, number, seating.table)
             queued.append(ident)
             if conn.execute(select(s.commands.c.id).where(s.commands.c.id == ident)).first():
                 continue
@@ -206,6 +206,21 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
         conn.execute(update(s.sessions).where(s.sessions.c.id == session.id).values(
             current_round=max(session.current_round, number)))
     return queued
+
+
+def _assign_id(conn: Connection, session: Session, number: int, table: int) -> str:
+    """The round's command id for a table: the same each time the round is sent (so a table
+    takes it once), but a new one after the table refused it (it was mid-board, say), so the
+    director can send the round again once the table is ready."""
+    base = f"assign-{session.event}-r{number}-t{table}"
+    attempt, ident = 1, base
+    while True:
+        answer = conn.execute(select(s.commands.c.answer).where(
+            s.commands.c.id == ident)).scalar()
+        if answer != "refused":
+            return ident
+        attempt += 1
+        ident = f"{base}-{attempt}"
 
 
 def participants_of(db: Database, session: Session) -> dict[int, Any]:

@@ -164,8 +164,9 @@ class TableDaemon:
         elif isinstance(item, BadCommand):
             log.warning("refused a command: %s", item.reason)
         elif isinstance(item, ReaderStatus):
-            log.warning("card reader %s %s", item.url,
-                        "connected" if item.connected else "disconnected")
+            # A reader lost is news for the log; one (re)connected is only a note.
+            log.log(logging.INFO if item.connected else logging.WARNING, "card reader %s %s",
+                    item.url, "connected" if item.connected else "disconnected")
             # The reader thread reopens the port by itself; the players should know meanwhile.
             if item.connected != self.reader_lost:
                 return  # the first connection is no news

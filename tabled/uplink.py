@@ -142,8 +142,10 @@ class Uplink:
         if reason_code.is_failure:
             self.inbox.put(LinkStatus(False, f"refused: {reason_code}"))
             return
-        client.publish(self.topics["status"], ONLINE, qos=1, retain=True)
+        # Subscribe first: the broker handles a client's packets in order, so by the time
+        # anyone sees "online" the commands sent from then on reach this table.
         client.subscribe(self.topics["cmd"], qos=1)
+        client.publish(self.topics["status"], ONLINE, qos=1, retain=True)
         self.inbox.put(LinkStatus(True, "session resumed" if flags.session_present else ""))
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,

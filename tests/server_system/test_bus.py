@@ -102,3 +102,21 @@ def _all_sent(app: object) -> bool:
     with services(app).db.read() as conn:  # type: ignore[arg-type]
         return conn.execute(select(func.count()).select_from(s.commands).where(
             s.commands.c.sent_at.is_(None))).scalar_one() == 0
+
+
+def test_a_table_that_comes_online_gets_the_commands_it_missed(
+        start_server: ServerFactory, mqtt_connect: MqttConnect,
+        broker_users: BrokerUsers) -> None:
+    """A round started before a table's first connection: its assign was published when
+    nobody was subscribed, so the broker kept nothing; the table's "online" brings it again."""
+    app = start_server()
+    session = create_session(services(app).db, event=EVENT, title="Club", kind="mitchell",
+                             participants=6, boards_per_round=2, seed=7)
+    [first, *_] = start_round(services(app).db, session, 1, by="director")
+    services(app).commands_queued()
+    wait_until(services(app), lambda: _all_sent(app))
+    table = mqtt_connect(broker_users.table(1))
+    table.subscribe(table_topic(EVENT, 1, "cmd"))
+    table.publish(table_topic(EVENT, 1, "status"), ONLINE, retain=True)
+    command = Command.from_payload(table.expect(table_topic(EVENT, 1, "cmd")).payload)
+    assert (command.id, command.type) == (first, "assign")
