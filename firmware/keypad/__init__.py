@@ -1,0 +1,1 @@
+"""The USB seat-keypad module: key matrices in ``K`` lines, seat LCDs from ``L`` lines."""

@@ -1,0 +1,70 @@
+"""The boards' code under MicroPython itself, not only under CPython.
+
+MicroPython's WebAssembly port (the npm package
+``@micropython/micropython-webassembly-pyscript``) runs in Node.js. This test copies the
+on-board files and the simulated hardware into its file system, runs scenario.py there and
+here, and checks that the boards sent the very same bytes: what CPython allows and
+MicroPython lacks (a missing str method, slice deletion on a bytearray, a different
+exception) shows up as a failure here. It skips when Node.js or the package is missing; set
+``BIDBOX_MICROPYTHON_WASM`` to the package's ``micropython.mjs`` if npm's global root does
+not have it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from firmware import flash
+
+from . import scenario
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+PACKAGE = "@micropython/micropython-webassembly-pyscript"
+
+
+def micropython_module() -> Path | None:
+    configured = os.environ.get("BIDBOX_MICROPYTHON_WASM")
+    if configured:
+        return Path(configured)
+    npm = shutil.which("npm")
+    if npm is None:
+        return None
+    result = subprocess.run([npm, "root", "-g"], capture_output=True, text=True, check=False)
+    candidate = Path(result.stdout.strip()) / PACKAGE / "micropython.mjs"
+    return candidate if result.returncode == 0 and candidate.is_file() else None
+
+
+MODULE = micropython_module() if shutil.which("node") else None
+pytestmark = pytest.mark.skipif(MODULE is None, reason=f"Node.js and {PACKAGE} are needed")
+
+CODE = """
+import sys
+sys.path.append("/lib")
+from tests.firmware import scenario
+scenario.run(lambda data: print("".join(["%02x" % b for b in data])))
+print("done")
+"""
+
+
+def test_the_boards_send_the_same_bytes_under_micropython() -> None:
+    assert MODULE is not None
+    files = sorted({p.relative_to(REPO).as_posix()
+                    for board in flash.BOARDS for p in flash.board_files(board)})
+    files += ["tests/__init__.py", "tests/firmware/__init__.py"]
+    files += [f"tests/firmware/{name}.py"
+              for name in ("fakes", "fake_mfrc522", "fake_pn532", "fake_matrix", "scenario")]
+    result = subprocess.run(["node", str(HERE / "micropython_run.mjs"), str(MODULE), str(REPO),
+                             *files], input=CODE, capture_output=True, text=True,
+                            timeout=300, check=False)
+    assert result.returncode == 0, result.stderr + result.stdout[-2000:]
+    *sent, done = result.stdout.split()
+    assert done == "done"
+    expected: list[bytes] = []
+    scenario.run(expected.append)
+    assert [bytes.fromhex(data) for data in sent] == expected
