@@ -24,7 +24,9 @@ def add_parser(commands: Any) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", default="bidbox.db",
                         help="SQLite file or postgresql://user@host/db URL (default bidbox.db)")
-    parser.add_argument("--broker", help="mqtt://user:password@host:port of the event's broker")
+    parser.add_argument("--broker", default=os.environ.get("BIDBOX_BROKER_URL"),
+                        help="mqtt://user:password@host:port of the event's broker (default: "
+                             "$BIDBOX_BROKER_URL, which keeps the password out of `ps`)")
     parser.add_argument("--cafile", help="with mqtts://: the CA that signed the broker")
     parser.add_argument("--event", default="club", help="the event name in the MQTT topics")
     parser.add_argument("--host", default="127.0.0.1",

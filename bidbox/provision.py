@@ -1,0 +1,456 @@
+"""Every file a real event needs, written once: ``bidbox provision`` (docs/provision.md).
+
+One output folder holds what goes where:
+
+- ``broker/``: Mosquitto's config, password file, ACL and TLS certificate, for the director's
+  machine (rendered by :mod:`bidbox.broker`, so the tests' brokers and the real one agree);
+- ``tables/``: one TOML file per table Pi, in :mod:`tabled.config`'s format, and the CA;
+- ``server.env``: the environment of ``deploy/bidbox-server.service``;
+- ``ca/``: the CA's key and certificate, which sign the broker's certificate;
+- ``credentials.json``: every broker password in clear, the director's record;
+- ``README.txt``: what goes where.
+
+Certificates are made with the ``openssl`` command line (Debian package ``openssl``), so
+nothing beyond the standard library is needed. Everything is first written into a private
+staging folder beside the output, then moved in: a failure leaves the output as it was.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from .broker import BrokerConfig, BrokerUsers, Credentials, TlsListener, check_event_name
+
+BROKER_DIR = PurePosixPath("/var/lib/mosquitto/bidbox")
+"""Where ``broker/`` goes on the director's machine: the Mosquitto user's own state folder,
+since the broker keeps its persistence file beside its config."""
+BROKER_USER = "mosquitto"
+"""Debian's Mosquitto runs as root and drops to this user after reading its config."""
+LOCAL_PORT = 1883
+"""The broker's plain listener, on loopback only: the server on the same machine uses it."""
+PI_CONFIG_DIR = PurePosixPath("/etc/bidbox")
+PI_STATE_DIR = PurePosixPath("/var/lib/bidbox")
+SERVER_ENV_PATH = PurePosixPath("/etc/bidbox/server.env")
+LANGUAGES = ("es", "en")
+
+CA_KEY = "ca/ca.key"
+CA_CERT = "ca/ca.crt"
+CREDENTIALS = "credentials.json"
+SERVER_ENV = "server.env"
+README = "README.txt"
+BROKER_FILES = ("broker/mosquitto.conf", "broker/passwd", "broker/acl", "broker/ca.crt",
+                "broker/server.crt", "broker/server.key")
+TABLE_CA = "tables/ca.crt"
+TABLES_GLOB = "tables/table-*.toml"
+
+_DNS_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_DNS_NAME = re.compile(rf"(?=.{{1,253}}\Z){_DNS_LABEL}(?:\.{_DNS_LABEL})*\Z")
+
+
+class ProvisionError(OSError):
+    """Root of every error of provisioning that is not a bad argument (those are ValueError)."""
+
+
+class OpensslNotFoundError(ProvisionError, FileNotFoundError):
+    """No ``openssl`` command on PATH."""
+
+
+class SecretsExistError(ProvisionError, FileExistsError):
+    """The output folder already holds an event's secrets and ``force`` was not given."""
+
+
+class CertificateError(ProvisionError):
+    """``openssl`` refused to make or check a key or certificate."""
+
+
+def san_entry(host: str) -> str:
+    """``host`` as an X.509 subjectAltName entry (``IP:...`` or ``DNS:...``), else ValueError.
+
+    Only plain names and addresses pass, so nothing can be slipped into openssl's config.
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        if not _DNS_NAME.match(host):
+            raise ValueError(f"broker host {host!r} is neither an IP address nor a DNS name"
+                             ) from None
+        return f"DNS:{host.lower()}"
+    if address.is_unspecified or address.is_multicast:
+        raise ValueError(f"broker host {host!r} cannot be reached: give the broker's own address")
+    return f"IP:{address}"
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """What to provision: one event, tables 1 to ``tables``, one broker."""
+
+    event: str
+    tables: int
+    broker_hosts: tuple[str, ...]
+    """The names and addresses the tables may use for the broker; the first is the one their
+    configs name. All of them go into the certificate's subjectAltName."""
+    port: int = 8883
+    days: int = 825
+    language: str = "es"
+    broker_dir: PurePosixPath = BROKER_DIR
+    broker_user: str = BROKER_USER
+    local_port: int = LOCAL_PORT
+
+    def __post_init__(self) -> None:
+        check_event_name(self.event)
+        if self.tables < 1:
+            raise ValueError(f"--tables must be at least 1, not {self.tables}")
+        if not self.broker_hosts:
+            raise ValueError("give at least one broker host")
+        for host in self.broker_hosts:
+            san_entry(host)
+        for name, port in (("--port", self.port), ("local port", self.local_port)):
+            if not 1 <= port <= 65535:
+                raise ValueError(f"{name} {port} is not a TCP port")
+        if self.port == self.local_port:
+            raise ValueError(f"--port {self.port} is the broker's loopback port; choose another")
+        if self.days < 1:
+            raise ValueError(f"--days must be at least 1, not {self.days}")
+        if self.language not in LANGUAGES:
+            raise ValueError(f"language {self.language!r} is not one of {LANGUAGES}")
+        if not self.broker_dir.is_absolute():
+            raise ValueError(f"the broker's folder {self.broker_dir} must be an absolute path")
+
+    @property
+    def table_numbers(self) -> range:
+        return range(1, self.tables + 1)
+
+    @property
+    def broker_url(self) -> str:
+        """What the tables connect to: TLS, on the first broker host."""
+        return f"mqtts://{_url_host(self.broker_hosts[0])}:{self.port}"
+
+    def server_url(self, creds: Credentials) -> str:
+        """What the server on the broker's machine connects to: the loopback listener."""
+        return f"mqtt://{creds.username}:{creds.password}@127.0.0.1:{self.local_port}"
+
+
+def broker_config(deployment: Deployment, users: BrokerUsers) -> BrokerConfig:
+    """The broker as it will run on the director's machine, from ``deployment.broker_dir``."""
+    where = Path(deployment.broker_dir)
+    return BrokerConfig(
+        directory=where, users=users, port=deployment.local_port, host="127.0.0.1",
+        tls=TlsListener(port=deployment.port, cafile=where / "ca.crt",
+                        certfile=where / "server.crt", keyfile=where / "server.key"),
+        run_as=deployment.broker_user)
+
+
+def _toml(value: str) -> str:
+    # A JSON string is a valid TOML basic string: the same escapes, \uXXXX included.
+    return json.dumps(value)
+
+
+def table_config_text(deployment: Deployment, number: int, creds: Credentials) -> str:
+    """Table ``number``'s TOML config, as ``/etc/bidbox/table.toml`` on its Pi."""
+    return f"""\
+# Table {number} of event {deployment.event}, written by `bidbox provision`.
+# On the table's Pi: {PI_CONFIG_DIR}/table.toml, owner root, group bidbox, mode 0640
+# (docs/pi-setup.md). It holds this table's broker password: keep it private.
+# deploy/table.example.toml and docs/table.md explain every key.
+
+[table]
+event = {_toml(deployment.event)}
+number = {number}
+journal = {_toml(str(PI_STATE_DIR / "table.db"))}
+language = {_toml(deployment.language)}
+
+[broker]
+url = {_toml(deployment.broker_url)}
+username = {_toml(creds.username)}
+password = {_toml(creds.password)}
+cafile = {_toml(str(PI_CONFIG_DIR / "ca.crt"))}
+
+[hardware]
+card_reader = "/dev/ttyACM0"     # better: its /dev/serial/by-id/ name; delete if none
+display = "lcd"                  # lcd, terminal or none
+i2c_bus = 1
+lcd_addresses = {{ N = 0x27, E = 0x26, S = 0x25, W = 0x23 }}
+feedback = true                  # false: no buzzer or LEDs fitted
+"""
+
+
+def server_env_text(deployment: Deployment, users: BrokerUsers, director_password: str,
+                    secret_key: str) -> str:
+    """``server.env``, read by systemd for deploy/bidbox-server.service."""
+    # Every value is letters, digits, '-', '_', ':', '/', '@' and '.': nothing to quote.
+    return f"""\
+# bidbox server of event {deployment.event}, written by `bidbox provision`.
+# {SERVER_ENV_PATH} on the director's machine, owner root, mode 0600: systemd reads it
+# (EnvironmentFile= in deploy/bidbox-server.service) before it drops to user bidbox.
+BIDBOX_EVENT={deployment.event}
+BIDBOX_LANGUAGE={deployment.language}
+BIDBOX_BROKER_URL={deployment.server_url(users.server)}
+BIDBOX_DIRECTOR_PASSWORD={director_password}
+BIDBOX_SECRET_KEY={secret_key}
+"""
+
+
+def readme_text(deployment: Deployment, out: Path) -> str:
+    broker_dir = deployment.broker_dir
+    last = deployment.tables
+    hosts = ", ".join(deployment.broker_hosts)
+    title = f"bidbox: event {deployment.event}, tables 1 to {last}"
+    return f"""\
+{title}
+{"=" * len(title)}
+Written by `bidbox provision`. docs/pi-setup.md walks through every step.
+Everything here is secret except the .crt files: keep this folder private,
+and ca/ca.key off the network once the event is set up.
+
+The tables reach the broker at {deployment.broker_url} (TLS). Its certificate
+is valid for: {hosts}; it and the CA expire after {deployment.days} days.
+
+On the director's machine (Mosquitto and the server)
+----------------------------------------------------
+broker/      -> {broker_dir}/, owned by user {deployment.broker_user}:
+                   sudo mkdir -p {broker_dir}
+                   sudo cp -r broker/. {broker_dir}/
+                   sudo chown -R {deployment.broker_user}: {broker_dir}
+                   sudo chmod 0700 {broker_dir}
+                mosquitto.conf listens on 127.0.0.1:{deployment.local_port} (the server) and
+                0.0.0.0:{deployment.port} with TLS (the tables). Run it with Debian's
+                mosquitto.service, started on this config by the drop-in
+                deploy/mosquitto-bidbox.conf:
+                   sudo install -D -m 0644 deploy/mosquitto-bidbox.conf \\
+                       /etc/systemd/system/mosquitto.service.d/bidbox.conf
+                   sudo systemctl daemon-reload && sudo systemctl restart mosquitto
+                The drop-in's ExecStart must name this event's config:
+                   ExecStart=/usr/sbin/mosquitto -c {broker_dir}/mosquitto.conf
+server.env   -> {SERVER_ENV_PATH}, owner root, mode 0600:
+                   sudo install -D -o root -g root -m 0600 server.env {SERVER_ENV_PATH}
+                read by deploy/bidbox-server.service. It holds the director's console
+                password (BIDBOX_DIRECTOR_PASSWORD) and the server's broker login.
+
+On each table's Raspberry Pi
+----------------------------
+tables/table-<n>.toml -> {PI_CONFIG_DIR}/table.toml on table n's Pi:
+                   sudo install -D -o root -g bidbox -m 0640 table-<n>.toml \\
+                       {PI_CONFIG_DIR}/table.toml
+tables/ca.crt         -> {PI_CONFIG_DIR}/ca.crt on every Pi:
+                   sudo install -D -m 0644 ca.crt {PI_CONFIG_DIR}/ca.crt
+Each table file holds only that table's password; a table can publish only
+below bidbox/v1/{deployment.event}/table/<n>/.
+
+Stays here
+----------
+ca/ca.key, ca/ca.crt  the CA. Its key is needed only to sign another certificate by
+                      hand; `bidbox provision --force` makes a new CA instead.
+credentials.json      every broker password in clear (server, tables, display),
+                      e.g. for `bidbox simulate --broker URL --credentials credentials.json`.
+
+Starting over
+-------------
+`bidbox provision ... --out {out} --force` makes new passwords, a new CA and new
+certificates: every Pi then needs its new table file and ca.crt.
+"""
+
+
+def find_openssl() -> str:
+    found = shutil.which("openssl")
+    if found is None:
+        raise OpensslNotFoundError(
+            "the openssl command is not on PATH; it makes the TLS certificates: "
+            "install the Debian package openssl (sudo apt-get install openssl)")
+    return found
+
+
+@dataclass(frozen=True)
+class _Openssl:
+    binary: str
+    workdir: Path
+    config: Path
+
+    def __call__(self, *args: str) -> bytes:
+        # OPENSSL_CONF: no command reads the system's openssl.cnf, whose defaults vary.
+        env = {**os.environ, "OPENSSL_CONF": str(self.config)}
+        proc = subprocess.run([self.binary, *args], cwd=self.workdir, env=env,
+                              capture_output=True, check=False)
+        if proc.returncode != 0:
+            why = proc.stderr.decode(errors="replace").strip() or f"status {proc.returncode}"
+            raise CertificateError(f"openssl {args[0]} failed: {why}")
+        return proc.stdout
+
+
+def _openssl_config(deployment: Deployment) -> str:
+    sans = ", ".join(dict.fromkeys(san_entry(h) for h in deployment.broker_hosts))
+    return f"""\
+[req]
+distinguished_name = req_dn
+prompt = no
+[req_dn]
+CN = bidbox
+[v3_ca]
+basicConstraints = critical, CA:TRUE, pathlen:0
+keyUsage = critical, keyCertSign, cRLSign
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid:always
+[v3_server]
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+subjectAltName = {sans}
+subjectKeyIdentifier = hash
+authorityKeyIdentifier = keyid, issuer
+"""
+
+
+def _serial() -> str:
+    return f"0x{secrets.randbits(126) | 1 << 125:x}"  # positive, 16 bytes, never zero
+
+
+def make_certificates(deployment: Deployment, ca_dir: Path, broker_dir: Path,
+                      openssl: str) -> None:
+    """A CA (``ca_dir/ca.key``, ``ca.crt``) and the broker's certificate signed by it
+    (``broker_dir/server.key``, ``server.crt``, with the CA beside them as ``ca.crt``).
+
+    Keys are EC P-256 (quick on a Pi, understood by every TLS library in the chain), taken
+    from openssl's stdout and written 0600 from the first byte.
+    """
+    with tempfile.TemporaryDirectory(prefix="bidbox-openssl-") as work:
+        workdir = Path(work)
+        config = workdir / "openssl.cnf"
+        config.write_text(_openssl_config(deployment), encoding="utf-8")
+        run = _Openssl(openssl, workdir, config)
+        days = str(deployment.days)
+        ca_key, ca_cert = ca_dir / "ca.key", ca_dir / "ca.crt"
+        key, cert = broker_dir / "server.key", broker_dir / "server.crt"
+        newkey = ("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256")
+        write_private(ca_key, run(*newkey).decode())
+        run("req", "-x509", "-new", "-key", str(ca_key), "-sha256", "-days", days,
+            "-subj", f"/CN=bidbox CA for {deployment.event}", "-set_serial", _serial(),
+            "-config", str(config), "-extensions", "v3_ca", "-out", str(ca_cert))
+        write_private(key, run(*newkey).decode())
+        csr = workdir / "server.csr"
+        run("req", "-new", "-key", str(key), "-subj", f"/CN={deployment.broker_hosts[0]}",
+            "-config", str(config), "-out", str(csr))
+        run("x509", "-req", "-in", str(csr), "-CA", str(ca_cert), "-CAkey", str(ca_key),
+            "-set_serial", _serial(), "-days", days, "-sha256",
+            "-extfile", str(config), "-extensions", "v3_server", "-out", str(cert))
+        run("verify", "-CAfile", str(ca_cert), "-purpose", "sslserver", str(cert))
+    for path in (ca_cert, cert):
+        os.chmod(path, 0o644)
+    shutil.copyfile(ca_cert, broker_dir / "ca.crt")
+    os.chmod(broker_dir / "ca.crt", 0o644)
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write ``text`` readable by its owner only, from the first byte on."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.chmod(path, 0o600)  # O_CREAT's mode does not apply to a file that already existed
+
+
+def write_public(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    os.chmod(path, 0o644)
+
+
+def existing_files(out: Path) -> list[Path]:
+    """The files of a provisioning that are already in ``out``."""
+    fixed = [README, CREDENTIALS, SERVER_ENV, CA_KEY, CA_CERT, *BROKER_FILES, TABLE_CA]
+    found = [out / name for name in fixed if (out / name).exists()]
+    return found + sorted(out.glob(TABLES_GLOB))
+
+
+@dataclass(frozen=True)
+class Provisioned:
+    """What :func:`provision` wrote. The director's password is shown once, by the CLI."""
+
+    out: Path
+    deployment: Deployment
+    users: BrokerUsers
+    director_password: str = field(repr=False)
+    files: tuple[Path, ...]
+
+    def table_config(self, number: int) -> Path:
+        return self.out / "tables" / f"table-{number}.toml"
+
+
+def provision(deployment: Deployment, out: Path, *, force: bool = False) -> Provisioned:
+    """Write every file of ``deployment`` into ``out`` (created 0700 if missing).
+
+    Refuses with :class:`SecretsExistError` if ``out`` already holds one of its files, unless
+    ``force``: then everything is made afresh (new passwords, CA and certificates) and the
+    files of tables beyond ``deployment.tables`` are removed.
+    """
+    openssl = find_openssl()
+    out = out.absolute()
+    if out.exists() and not out.is_dir():
+        raise ProvisionError(f"{out} exists and is not a folder")
+    existing = existing_files(out)
+    if existing and not force:
+        names = ", ".join(str(p.relative_to(out)) for p in existing[:4])
+        more = f" and {len(existing) - 4} more" if len(existing) > 4 else ""
+        raise SecretsExistError(
+            f"{out} already holds an event's secrets ({names}{more}); nothing was changed. "
+            "Use --force to make new ones (every Pi then needs its new files), "
+            "or choose another --out")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.provision-", dir=out.parent))
+    try:
+        users, director_password = _write_all(deployment, staging, openssl, out)
+        written = _move_in(staging, out, stale=existing)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return Provisioned(out, deployment, users, director_password, tuple(written))
+
+
+def _write_all(deployment: Deployment, stage: Path, openssl: str,
+               out: Path) -> tuple[BrokerUsers, str]:
+    users = BrokerUsers.generate(deployment.event, deployment.table_numbers)
+    director_password = secrets.token_urlsafe(12)
+    for sub in ("ca", "broker", "broker/data", "tables"):
+        (stage / sub).mkdir(mode=0o700)
+    make_certificates(deployment, stage / "ca", stage / "broker", openssl)
+    config = broker_config(deployment, users)
+    write_private(stage / "broker/mosquitto.conf", config.render())
+    write_private(stage / "broker/passwd", users.passwd_text(config.password_iterations))
+    write_private(stage / "broker/acl", users.acl_text())
+    write_private(stage / CREDENTIALS, users.dumps())
+    shutil.copyfile(stage / CA_CERT, stage / TABLE_CA)
+    os.chmod(stage / TABLE_CA, 0o644)
+    for number in deployment.table_numbers:
+        write_private(stage / "tables" / f"table-{number}.toml",
+                      table_config_text(deployment, number, users.table(number)))
+    write_private(stage / SERVER_ENV, server_env_text(deployment, users, director_password,
+                                                      secrets.token_hex(32)))
+    write_public(stage / README, readme_text(deployment, out))
+    return users, director_password
+
+
+def _move_in(stage: Path, out: Path, stale: Iterable[Path]) -> list[Path]:
+    """Move every file of ``stage`` into ``out``; remove the ``stale`` files it does not
+    replace (the tables a smaller event no longer has)."""
+    out.mkdir(mode=0o700, exist_ok=True)
+    written: list[Path] = []
+    for source in sorted(stage.rglob("*")):
+        target = out / source.relative_to(stage)
+        if source.is_dir():
+            target.mkdir(mode=0o700, exist_ok=True)
+        else:
+            os.replace(source, target)
+            written.append(target)
+    for path in set(stale) - set(written):
+        path.unlink(missing_ok=True)
+    return written
+
