@@ -18,5 +18,9 @@ typecheck:
 	$(PYTHON) -m mypy --strict bidbox/broker.py
 	$(PYTHON) -m mypy --strict server
 
+demo:
+	@$(PYTHON) scripts/setup.py --demo
+	$(PYTHON) -m bidbox demo
+
 bench: setup
 	$(PYTHON) -m bench

@@ -7,7 +7,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bidbox import replay_cmd, score_cmd, server_cmd, simulate_cmd, table_cmd
+from bidbox import (
+    demo_cmd,
+    provision_cmd,
+    replay_cmd,
+    score_cmd,
+    server_cmd,
+    simulate_cmd,
+    table_cmd,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,6 +26,8 @@ def build_parser() -> argparse.ArgumentParser:
     table_cmd.add_parser(commands)
     simulate_cmd.add_parser(commands)
     server_cmd.add_parser(commands)
+    demo_cmd.add_parser(commands)
+    provision_cmd.add_parser(commands)
     return parser
 
 

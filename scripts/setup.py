@@ -17,9 +17,11 @@ import sys
 PYTHON_MODULES = ["pytest", "hypothesis", "mypy", "ruff", "gpiozero", "serial", "paho",
                   "smbus2", "endplay", "flask", "sqlalchemy", "alembic", "waitress", "psycopg",
                   "playwright"]
-# command -> Debian package: the MQTT tests start a private Mosquitto of their own; the browser
-# tests drive Debian's Chromium through Playwright (no browser download from Playwright).
+# command -> Debian package: the demo and the MQTT tests start a private Mosquitto of their own;
+# the browser tests drive Debian's Chromium through Playwright (no browser download from
+# Playwright). ``--demo`` installs only what the demo needs.
 DEBIAN_PACKAGES: dict[str, str] = {"mosquitto": "mosquitto", "chromium": "chromium"}
+DEMO_PACKAGES: dict[str, str] = {"mosquitto": "mosquitto"}
 SYSTEM_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
 
 
@@ -39,7 +41,8 @@ def main() -> int:
     if missing_modules() or not bidbox_installed() or shutil.which("bidbox") is None:
         subprocess.check_call([sys.executable, "-m", "pip", "install", "-q",
                                "--disable-pip-version-check", "-e", ".[table,server,dds,dev]"])
-    absent = sorted({pkg for cmd, pkg in DEBIAN_PACKAGES.items()
+    wanted = DEMO_PACKAGES if "--demo" in sys.argv[1:] else DEBIAN_PACKAGES
+    absent = sorted({pkg for cmd, pkg in wanted.items()
                      if shutil.which(cmd, path=SYSTEM_PATH) is None})
     if absent:
         if os.geteuid() != 0:

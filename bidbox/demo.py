@@ -1,0 +1,292 @@
+"""The whole system on one machine: a private broker, the server, and simulated tables.
+
+Everything runs on loopback with embedded defaults. The broker is a private Mosquitto on a
+free port, with a password per table, the ACL, and persistence in the demo's folder. The
+server uses a SQLite file. N simulated tables (the real table daemon on simulated keypads and
+card reader) play a Mitchell session. A "director" thread starts each round once every table
+of the round before has finished, as a director would at the console.
+
+The tables only learn their boards from the server: each round's ``assign`` command comes over
+MQTT. The players then replay real records (``records``) or bid and play with the simulated
+players of ``tabled.players``. Every journal, the broker's persistence and the database stay in
+the demo's folder, so stopping loses nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bidbox.broker import Broker, BrokerConfig, BrokerUsers, free_port
+from tabled.rules import Deal, Seat
+from tabled.rules.formats import load_path
+from tabled.uplink import BrokerSettings
+
+log = logging.getLogger(__name__)
+
+EVENT = "demo"
+
+
+class DemoError(RuntimeError):
+    """The demo cannot start as asked; the message says what to change."""
+
+
+@dataclass
+class DemoSettings:
+    tables: int = 6
+    boards_per_round: int | None = None  # default 3, fewer if the records have too few boards
+    rounds: int | None = None  # default: a few rounds (at most 4)
+    records: Path | None = None
+    speed: float = 1.0  # 1 = people's pace; 0 = as fast as possible
+    port: int = 8000
+    seed: int = 2026
+    language: str = "es"
+    folder: Path | None = None
+    analysis: bool = True
+
+
+@dataclass
+class TableRun:
+    number: int
+    boards: list[int] = field(default_factory=list)
+    error: str | None = None
+
+
+class Demo:
+    """Start with ``start()``; ``wait()`` until the session ends or ``stop()`` is called."""
+
+    def __init__(self, settings: DemoSettings, *, say: Callable[[str], None] = print) -> None:
+        self.settings = settings
+        self.say = say
+        self.folder = settings.folder or Path(tempfile.mkdtemp(prefix="bidbox-demo-"))
+        self.password = secrets.token_urlsafe(9)
+        self.stopping = threading.Event()
+        self.finished = threading.Event()
+        self.runs = {n: TableRun(n) for n in range(1, settings.tables + 1)}
+        self.broker: Broker | None = None
+        self.served: Any = None
+        self.app: Any = None
+        self.session: Any = None
+        self.records: dict[int, list[Any]] = {}
+        self.started_at = 0.0
+        self.first_result_at: float | None = None
+        self._threads: list[threading.Thread] = []
+
+    # -- start -------------------------------------------------------------------------------
+
+    def start(self) -> Demo:
+        from bidbox.broker import find_mosquitto
+        from server import create_app
+        from server.serve import serve
+
+        if self.settings.tables < 1:
+            raise DemoError("--tables must be at least 1")
+        if find_mosquitto() is None:
+            raise DemoError("mosquitto is not installed: sudo apt-get install -y mosquitto "
+                            "(or run: make demo, which installs it)")
+        self.started_at = time.monotonic()
+        if self.settings.records is not None:
+            self._load_records(self.settings.records)
+        users = BrokerUsers.generate(EVENT, self.runs)
+        self.broker = Broker(BrokerConfig(self.folder / "broker", users, port=free_port()))
+        self.broker.start()
+        creds = users.server
+        self.app = create_app({
+            "DATABASE": str(self.folder / "bidbox.db"), "EVENT": EVENT,
+            "BROKER_URL": f"mqtt://{creds.username}:{creds.password}@127.0.0.1:"
+                          f"{self.broker.port}",
+            "DIRECTOR_PASSWORD": self.password, "SECRET_KEY": secrets.token_hex(32),
+            "LANGUAGE": self.settings.language, "ANALYSIS": self.settings.analysis})
+        self.served = serve(self.app, host="127.0.0.1", port=self.settings.port, threads=24)
+        self.session = self._set_up()
+        for number in self.runs:
+            settings = BrokerSettings("127.0.0.1", self.broker.port,
+                                      users.table(number).username,
+                                      users.table(number).password)
+            self._spawn(f"table-{number}", self._table, number, settings)
+        self._spawn("director", self._director)
+        return self
+
+    def _spawn(self, name: str, target: Callable[..., None], *args: Any) -> None:
+        thread = threading.Thread(target=target, args=args, name=name, daemon=True)
+        self._threads.append(thread)
+        thread.start()
+
+    @property
+    def address(self) -> str:
+        return str(self.served.address)
+
+    def _load_records(self, path: Path) -> None:
+        from tabled.recorded import playable
+
+        try:
+            records = load_path(path)
+        except (OSError, ValueError) as error:
+            raise DemoError(f"{path}: {error}") from None
+        good, _ = playable(records, str(path))
+        for item in good:
+            self.records.setdefault(item.record.board, []).append(item)
+        if not self.records:
+            raise DemoError(f"{path}: no record the tables can play")
+
+    def _set_up(self) -> Any:
+        from server.session import create_session, import_deals
+
+        settings = self.settings
+        services = self.app.extensions["bidbox"]
+        pairs = 2 * settings.tables
+        rounds = settings.rounds or min(settings.tables, 4)
+        per_round = settings.boards_per_round or 3
+        first = 1
+        if self.records:
+            boards = sorted(self.records)
+            first = boards[0]
+            run = next((i for i, b in enumerate(boards) if b != first + i), len(boards))
+            if settings.boards_per_round is None:  # as many as the records allow, up to 3
+                per_round = max(1, min(3, run // rounds))
+            wanted = range(first, first + rounds * per_round)
+            if any(board not in self.records for board in wanted):
+                raise DemoError(
+                    f"the records have boards {first}-{first + run - 1} in a row: {rounds} "
+                    f"rounds of {per_round} boards need boards {wanted.start}-"
+                    f"{wanted.stop - 1}; use fewer --rounds or --boards-per-round")
+        try:
+            session = create_session(
+                services.db, event=EVENT, title="bidbox demo", kind="mitchell",
+                participants=pairs, boards_per_round=per_round,
+                rounds=rounds, first_board=first,
+                seed=None if self.records else settings.seed,
+                names={p: f"Pareja {p}" for p in range(1, pairs + 1)})
+            if self.settings.records is not None:
+                import_deals(services.db, session, self.settings.records.read_bytes())
+        except ValueError as error:
+            raise DemoError(str(error)) from None
+        return session
+
+    # -- the director: one round after another -----------------------------------------------
+
+    def _director(self) -> None:
+        from server.session import current, start_round
+        from server.standings import all_results
+        from server.tables import table_grid
+
+        services = self.app.extensions["bidbox"]
+        session = self.session
+        for number in range(1, session.rounds + 1):
+            if self.stopping.is_set():
+                return
+            start_round(services.db, session, number, by="demo")
+            services.commands_queued()
+            self.say(f"round {number} of {session.rounds} started")
+            playing = [seat for seat in session.plan.round(number)
+                       if 0 not in (seat.ns, seat.ew) and seat.boards]
+            wanted = {(seat.table, board) for seat in playing for board in seat.boards}
+            seen = services.hub.version
+            while not self.stopping.is_set():
+                done = {(r.table, r.board) for r in all_results(services.db, session)}
+                if done and self.first_result_at is None:
+                    self.first_result_at = time.monotonic()
+                # As a director would: the next round once every table shows "round over"
+                # (its last result confirmed), not while one is still confirming.
+                ended = {row.table for row in table_grid(services.db, EVENT)
+                         if row.round == number and row.phase == "round_end"}
+                if wanted <= done and {seat.table for seat in playing} <= ended:
+                    break
+                seen, _ = services.hub.wait(seen, 1.0)
+            session = current(services.db, EVENT) or session
+        if not self.stopping.is_set():
+            self.say("the session is over: every board of every round has its result")
+            self.finished.set()
+
+    # -- the tables ----------------------------------------------------------------------------
+
+    def _table(self, number: int, broker: BrokerSettings) -> None:
+        from tabled.simtable import SimulatedTable
+
+        run = self.runs[number]
+        try:
+            with SimulatedTable(self.folder / f"table-{number}.db", event=EVENT, number=number,
+                                broker=broker, language=self.settings.language,
+                                timeout=30.0) as table:
+                self._play(table, run)
+        except Exception as error:  # shown, and the other tables play on
+            if not self.stopping.is_set():
+                run.error = f"{type(error).__name__}: {error}"
+                log.exception("table %d stopped", number)
+                self.say(f"table {number} stopped: {run.error}")
+
+    def _play(self, table: Any, run: TableRun) -> None:
+        players = self._players(table, run.number)
+        last_round = 0
+        while not (self.stopping.is_set() or self.finished.is_set()):
+            if not table.daemon.wait_for(_new_round(last_round), 1.0):
+                continue
+            assignment = table.state.assignment
+            last_round = assignment.round
+            players.enter_players(_player_numbers(assignment.ns, assignment.ew))
+            for board in assignment.boards:
+                if self.stopping.is_set():
+                    return
+                self._play_board(players, run.number, board, assignment)
+                run.boards.append(board)
+
+    def _players(self, table: Any, number: int) -> Any:
+        if self.records:
+            from tabled.recorded import RecordedPlayers
+            return RecordedPlayers(table, speed=self.settings.speed,
+                                   sleep=self._interruptible_sleep)
+        from tabled.players import SimulatedPlayers
+        return SimulatedPlayers(table, seed=self.settings.seed * 1000 + number,
+                                speed=self.settings.speed, sleep=self._interruptible_sleep)
+
+    def _play_board(self, players: Any, table: int, board: int, assignment: Any) -> None:
+        if self.records:
+            from tabled.recorded import BoardScript
+            item = self.record_for(table, board)
+            players.play_board(BoardScript.of(item.record, item.expected.tricks))
+        else:
+            deal: Deal = assignment.deals[board]
+            players.play_board(board, deal)
+
+    def record_for(self, table: int, board: int) -> Any:
+        """The record a table replays for a board: a different one at each table."""
+        choices = self.records[board]
+        return choices[(table - 1) % len(choices)]
+
+    def _interruptible_sleep(self, seconds: float) -> None:
+        self.stopping.wait(seconds)
+
+    # -- waiting and stopping ----------------------------------------------------------------
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until the session is over (True), or ``timeout`` (False)."""
+        return self.finished.wait(timeout)
+
+    def stop(self) -> None:
+        """Stop the tables, the server and the broker; their files stay in the folder."""
+        self.stopping.set()
+        for thread in self._threads:
+            thread.join(35.0)
+        if self.served is not None:
+            self.served.stop()
+        if self.broker is not None:
+            self.broker.stop()
+
+
+def _new_round(last: int) -> Callable[[Any], bool]:
+    def check(state: Any) -> bool:
+        return state.assignment is not None and state.assignment.round > last
+    return check
+
+
+def _player_numbers(ns: int, ew: int) -> dict[Seat, int]:
+    """Membership numbers for the pairs' players: pair 3's are 301 and 302."""
+    return {Seat.N: 100 * ns + 1, Seat.S: 100 * ns + 2,
+            Seat.E: 100 * ew + 1, Seat.W: 100 * ew + 2}

@@ -1,0 +1,75 @@
+"""``bidbox demo``: a club session on this machine, with nothing to set up.
+
+Starts a private Mosquitto (a password per table, the ACL, persistence), the server on a SQLite
+file, and simulated tables playing a Mitchell; prints the addresses of the live results and the
+director console with the director's password. Ctrl-C stops everything it started; the
+journals, the database and the broker's persistence stay in the demo's folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "demo", help="broker, server and simulated tables playing a session, on this machine",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=6, help="simulated tables (default 6)")
+    parser.add_argument("--boards-per-round", type=int,
+                        help="default 3 (with --records, fewer if the file has too few boards)")
+    parser.add_argument("--rounds", type=int, help="rounds to play (default: at most 4)")
+    parser.add_argument("--records", type=Path,
+                        help="a PBN file: the tables replay its auctions and play")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="1 = people's pace, 0 = as fast as possible (default 1)")
+    parser.add_argument("--port", type=int, default=8000, help="the web server's port")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and players")
+    parser.add_argument("--language", choices=("es", "en"), default="es")
+    parser.add_argument("--folder", type=Path, help="where everything is kept (default: temp)")
+    parser.add_argument("--exit-when-done", action="store_true",
+                        help="stop by itself once the session is over")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    from bidbox.demo import Demo, DemoError, DemoSettings
+
+    settings = DemoSettings(tables=args.tables, boards_per_round=args.boards_per_round,
+                            rounds=args.rounds, records=args.records, speed=args.speed,
+                            port=args.port, seed=args.seed, language=args.language,
+                            folder=args.folder)
+    demo = Demo(settings, say=lambda text: print(text, flush=True))
+    try:
+        demo.start()
+    except (DemoError, OSError) as error:
+        print(f"bidbox demo: {error}", file=sys.stderr)
+        demo.stop()
+        return 2
+    print(f"live results:     {demo.address}/", flush=True)
+    print(f"director console: {demo.address}/console/  (user director, password "
+          f"{demo.password})", flush=True)
+    print(f"everything is kept in {demo.folder}; Ctrl-C stops", flush=True)
+    try:
+        while not demo.wait(1.0):
+            pass
+        if demo.first_result_at is not None:  # the director thread's clock of the first
+            print(f"first result stored {demo.first_result_at - demo.started_at:.1f} s after "
+                  f"the start", flush=True)
+        if not args.exit_when_done:
+            print("the session is over; the pages stay up until Ctrl-C", flush=True)
+            while True:
+                time.sleep(3600)
+    except KeyboardInterrupt:
+        print("stopping", flush=True)
+    finally:
+        demo.stop()
+        print("stopped: broker, server and tables", flush=True)
+    errors = [run for run in demo.runs.values() if run.error]
+    return 1 if errors else 0

@@ -1,0 +1,113 @@
+"""``bidbox demo`` as a user runs it: four tables replay real records through the real broker
+and server; every result is on the API with the score ``bidbox replay`` gives its record; Ctrl-C
+stops every process it started."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bidbox.broker import find_mosquitto
+from tabled.recorded import playable
+from tabled.rules.formats import load_path
+
+RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"
+QUALIFIER = RECORDS / "realbridge-2021-online-qual-r2.pbn"
+DEADLINE = 240.0
+
+
+def _lines(process: subprocess.Popen[str]) -> queue.Queue[str | None]:
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert process.stdout is not None
+        try:
+            for line in process.stdout:
+                lines.put(line)
+        except ValueError:  # the test closed the pipe after the demo ended
+            pass
+        lines.put(None)
+    threading.Thread(target=pump, daemon=True).start()
+    return lines
+
+
+def _until(lines: queue.Queue[str | None], text: str, deadline: float, seen: list[str]) -> str:
+    while True:
+        left = deadline - time.monotonic()
+        assert left > 0, f"no {text!r} in time:\n{''.join(seen)}"
+        try:
+            line = lines.get(timeout=left)
+        except queue.Empty:
+            continue
+        assert line is not None, f"the demo ended before {text!r}:\n{''.join(seen)}"
+        seen.append(line)
+        if text in line:
+            return line
+
+
+def _processes_using(path: Path) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if str(path) in cmdline:
+                found.append(int(entry.name))
+    return found
+
+
+def test_the_demo_replays_real_records_end_to_end(tmp_path: Path) -> None:
+    if not QUALIFIER.exists():
+        pytest.skip(f"{QUALIFIER} is not here (../shared beside the checkout)")
+    if find_mosquitto() is None:
+        pytest.skip("no mosquitto: scripts/setup.py installs it")
+    folder = tmp_path / "demo"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bidbox", "demo", "--tables", "4", "--records", str(QUALIFIER),
+         "--speed", "0", "--port", "0", "--folder", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seen: list[str] = []
+    try:
+        lines = _lines(process)
+        deadline = time.monotonic() + DEADLINE
+        base = _until(lines, "live results:", deadline, seen).split()[-1].rstrip("/")
+        _until(lines, "the session is over", deadline, seen)
+        with urllib.request.urlopen(f"{base}/api/v1/results", timeout=10) as answer:
+            results = json.load(answer)["results"]
+        broker_processes = _processes_using(folder / "broker")
+        assert broker_processes, "the demo's mosquitto is not running"
+    finally:
+        process.send_signal(signal.SIGINT)  # Ctrl-C
+        code = process.wait(timeout=60)
+        assert process.stdout is not None
+        process.stdout.close()
+    assert code == 0, "".join(seen)
+    assert not _processes_using(folder / "broker"), "the demo's broker outlived it"
+    assert not any(pid == process.pid for pid in _processes_using(folder))
+
+    # What each table must have got: the demo gives table t the (t-1)th playable record of a
+    # board, in file order; its score is what `bidbox replay` computes.
+    good, _ = playable(load_path(QUALIFIER), str(QUALIFIER))
+    by_board: dict[int, list[object]] = {}
+    for item in good:
+        by_board.setdefault(item.record.board, []).append(item)  # type: ignore[arg-type]
+    assert len(results) == 4 * 4 * 2  # four tables, four rounds, two boards a round
+    for row in results:
+        choices = by_board[row["board"]]
+        item = choices[(row["table"] - 1) % len(choices)]
+        expected = item.expected  # type: ignore[attr-defined]
+        assert (row["contract"], row["declarer"], row["tricks"], row["score_ns"]) == (
+            expected.contract, expected.declarer, expected.tricks, expected.score_ns), row
+    assert os.path.exists(folder / "bidbox.db") and len(list(folder.glob("table-*.db"))) == 4
