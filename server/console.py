@@ -342,6 +342,7 @@ def resolve(call_id: int) -> Any:
         rulings.resolve(services().db, services().event, call_id, by=g.director)
     except rulings.RulingError as error:
         _refused(error)
+    services().commands_queued()  # the director_ack of a call resolved unacknowledged
     services().hub.notify({"calls"})
     return redirect(url_for("console.index"))
 

@@ -226,7 +226,13 @@ def acknowledge(db: Database, event: str, call_id: int, *, by: str,
 
 
 def resolve(db: Database, event: str, call_id: int, *, by: str, clock: Clock = time.time) -> None:
-    """The director has dealt with the call: it leaves the queue."""
+    """The director has dealt with the call: it leaves the queue. A call resolved without
+    "on my way" first is acknowledged too, so the table's displays stop saying "director
+    called"."""
+    with db.read() as conn:
+        acknowledged = _call_row(conn, event, call_id).acknowledged_at is not None
+    if not acknowledged:
+        acknowledge(db, event, call_id, by=by, clock=clock)
     with db.write() as conn:
         row = _call_row(conn, event, call_id)
         if row.resolved_at is None:

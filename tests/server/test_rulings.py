@@ -171,6 +171,18 @@ def test_acknowledging_a_call_marks_it_and_tells_the_table_once(app: Flask) -> N
     assert (done.resolved_at, done.resolved_by) == (90.0, "ana")
 
 
+def test_resolving_an_unacknowledged_call_tells_the_table(app: Flask) -> None:
+    db = services(app).db
+    send(app, 3, 1, "director", 2, seat="S", reason="call", law=None)
+    [call] = rulings.calls(db, EVENT)
+    rulings.resolve(db, EVENT, call.id, by="ana", clock=lambda: 50.0)
+    [command] = rows(app, s.commands)
+    assert (command.table_no, json.loads(command.data)) == (
+        3, {"kind": "director_ack", "call": 1})
+    [done] = rulings.calls(db, EVENT, open_only=False)
+    assert (done.acknowledged_by, done.resolved_by, done.resolved_at) == ("ana", "ana", 50.0)
+
+
 def test_an_unknown_call_is_refused(app: Flask) -> None:
     with pytest.raises(rulings.RulingError, match="no director call 9"):
         rulings.acknowledge(services(app).db, EVENT, 9, by="ana")
