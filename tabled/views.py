@@ -33,10 +33,13 @@ def _header(board: BoardState, language: str) -> str:
 
 
 def _recent_calls(board: BoardState, language: str, count: int) -> str:
-    words = []
-    for entry in board.auction.entries[-count:]:
-        word = i18n.call(str(entry.call), language)
-        words.append(word + ("!" if entry.alert else ""))
+    """The newest calls (at most ``count``) that fit on one line: the oldest give way."""
+    words: list[str] = []
+    for entry in reversed(board.auction.entries[-count:]):
+        word = i18n.call(str(entry.call), language) + ("!" if entry.alert else "")
+        if sum(len(w) + 1 for w in words) + len(word) > WIDTH:
+            break
+        words.insert(0, word)
     return " ".join(words)
 
 

@@ -144,6 +144,15 @@ def test_auction_line_keeps_the_last_five_calls_with_alerts(table: Table) -> Non
     assert table.view(E)[1] == "1D 1H! 1S 1NT 2C"
 
 
+def test_a_long_auction_keeps_the_newest_calls_that_fit(table: Table) -> None:
+    reach(table, Phase.SETUP)
+    table.calls("1H", "1S", "2C", "2D", "2H", "2S", "3C", "Pass")
+    table.press(W, "INFO")               # Law 20B: the review of the auction
+    line = table.view(W)[1]
+    assert line.endswith("3C P") and len(line) <= 20, line
+    assert table.view(N)[1] == "2D 2H 2S 3C P"   # the auction line: the last five
+
+
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", ["Bd 1 Dlr N Vul None", "1NT by N", "Your lead"]),
     ("es", ["Tab 1 Da N Vul Nadie", "1ST por N", "Su salida"]),
