@@ -17,6 +17,7 @@ typecheck:
 	$(PYTHON) -m mypy --strict hardware
 	$(PYTHON) -m mypy --strict bidbox/broker.py
 	$(PYTHON) -m mypy --strict server
+	$(PYTHON) -m mypy --strict firmware
 
 demo:
 	@$(PYTHON) scripts/setup.py --demo
