@@ -41,10 +41,13 @@ class DemoError(RuntimeError):
 @dataclass
 class DemoSettings:
     tables: int = 6
-    boards_per_round: int | None = None  # default 3, fewer if the records have too few boards
-    rounds: int | None = None  # default: a few rounds (at most 4)
+    boards_per_round: int | None = None  # default 2, fewer if the records have too few boards
+    rounds: int | None = None  # default: a few rounds (at most 3)
     records: Path | None = None
-    speed: float = 1.0  # 1 = people's pace; 0 = as fast as possible
+    # 1 = people's pace (a board takes minutes); the default plays about four times faster,
+    # so the first boards are on the live page after a few minutes (the release rule waits
+    # for every table that plays a board); 0 = as fast as possible.
+    speed: float = 0.25
     port: int = 8000
     seed: int = 2026
     language: str = "es"
@@ -137,26 +140,31 @@ class Demo:
             raise DemoError(f"{path}: no record the tables can play")
 
     def _set_up(self) -> Any:
+        from server.movements import movement
         from server.session import create_session, import_deals
 
         settings = self.settings
         services = self.app.extensions["bidbox"]
         pairs = 2 * settings.tables
-        rounds = settings.rounds or min(settings.tables, 4)
-        per_round = settings.boards_per_round or 3
+        rounds = settings.rounds or min(settings.tables, 3)
+        per_round = settings.boards_per_round or 2
         first = 1
         if self.records:
             boards = sorted(self.records)
             first = boards[0]
             run = next((i for i, b in enumerate(boards) if b != first + i), len(boards))
-            if settings.boards_per_round is None:  # as many as the records allow, up to 3
-                per_round = max(1, min(3, run // rounds))
-            wanted = range(first, first + rounds * per_round)
+            if settings.boards_per_round is None:
+                # A Mitchell has a set of boards for each table, all in play every round.
+                per_round = max(1, min(3, run // settings.tables))
+            try:
+                wanted = movement("mitchell", pairs, per_round, rounds, first).boards()
+            except ValueError as error:
+                raise DemoError(str(error)) from None
             if any(board not in self.records for board in wanted):
                 raise DemoError(
-                    f"the records have boards {first}-{first + run - 1} in a row: {rounds} "
-                    f"rounds of {per_round} boards need boards {wanted.start}-"
-                    f"{wanted.stop - 1}; use fewer --rounds or --boards-per-round")
+                    f"the records have boards {first}-{first + run - 1} in a row: this "
+                    f"Mitchell needs boards {wanted[0]}-{wanted[-1]}; use fewer --tables "
+                    f"or --boards-per-round")
         try:
             session = create_session(
                 services.db, event=EVENT, title="bidbox demo", kind="mitchell",

@@ -22,12 +22,12 @@ def add_parser(commands: Any) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=6, help="simulated tables (default 6)")
     parser.add_argument("--boards-per-round", type=int,
-                        help="default 3 (with --records, fewer if the file has too few boards)")
-    parser.add_argument("--rounds", type=int, help="rounds to play (default: at most 4)")
+                        help="default 2 (with --records up to 3, as the file allows)")
+    parser.add_argument("--rounds", type=int, help="rounds to play (default: at most 3)")
     parser.add_argument("--records", type=Path,
                         help="a PBN file: the tables replay its auctions and play")
-    parser.add_argument("--speed", type=float, default=1.0,
-                        help="1 = people's pace, 0 = as fast as possible (default 1)")
+    parser.add_argument("--speed", type=float, default=0.25,
+                        help="1 = people's pace, 0 = as fast as possible (default 0.25)")
     parser.add_argument("--port", type=int, default=8000, help="the web server's port")
     parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and players")
     parser.add_argument("--language", choices=("es", "en"), default="es")
@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"director console: {demo.address}/console/  (user director, password "
           f"{demo.password})", flush=True)
     print(f"everything is kept in {demo.folder}; Ctrl-C stops", flush=True)
+    print("a board reaches the live page once every table that plays it has finished it",
+          flush=True)
     try:
         while not demo.wait(1.0):
             pass

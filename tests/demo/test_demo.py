@@ -103,7 +103,7 @@ def test_the_demo_replays_real_records_end_to_end(tmp_path: Path) -> None:
     by_board: dict[int, list[object]] = {}
     for item in good:
         by_board.setdefault(item.record.board, []).append(item)  # type: ignore[arg-type]
-    assert len(results) == 4 * 4 * 2  # four tables, four rounds, two boards a round
+    assert len(results) == 4 * 3 * 2  # four tables, three rounds, two boards a round
     for row in results:
         choices = by_board[row["board"]]
         item = choices[(row["table"] - 1) % len(choices)]
@@ -111,3 +111,36 @@ def test_the_demo_replays_real_records_end_to_end(tmp_path: Path) -> None:
         assert (row["contract"], row["declarer"], row["tricks"], row["score_ns"]) == (
             expected.contract, expected.declarer, expected.tricks, expected.score_ns), row
     assert os.path.exists(folder / "bidbox.db") and len(list(folder.glob("table-*.db"))) == 4
+
+
+def test_the_demo_with_its_own_players_finishes_a_session(tmp_path: Path) -> None:
+    """No records: seeded deals, the simulated players of seed 004's system; the session runs
+    to its end and every scheduled board has a result the laws score."""
+    if find_mosquitto() is None:
+        pytest.skip("no mosquitto: scripts/setup.py installs it")
+    import sqlite3
+
+    from server.movements import mitchell
+    from tabled.rules import Board, Seat, parse_contract
+    from tabled.rules.scoring import score_ns
+
+    folder = tmp_path / "demo"
+    done = subprocess.run(
+        [sys.executable, "-m", "bidbox", "demo", "--tables", "3", "--rounds", "2",
+         "--speed", "0", "--port", "0", "--folder", str(folder), "--exit-when-done"],
+        capture_output=True, text=True, timeout=DEADLINE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the session is over" in done.stdout
+    plan = mitchell(6, 2, 2)
+    scheduled = {(seat.table, board) for seat in plan.seatings for board in seat.boards}
+    with sqlite3.connect(folder / "bidbox.db") as db:
+        rows = db.execute("SELECT table_no, board, contract, declarer, tricks, score_ns, ns, ew"
+                          " FROM results").fetchall()
+    assert {(table, board) for table, board, *_ in rows} == scheduled
+    for table, board, contract, declarer, tricks, score, ns, ew in rows:
+        seating = plan.find(table, board)
+        assert seating is not None and (ns, ew) == (seating.ns, seating.ew)
+        assert score == score_ns(parse_contract(contract),
+                                 Seat.from_str(declarer) if declarer else None, tricks,
+                                 Board(board).vulnerability)
+    assert not _processes_using(folder / "broker")
