@@ -39,6 +39,9 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    # The simulated tables' own notes (a reader closed at the stop) are noise here; their
+    # errors still show.
+    logging.getLogger("bidbox.table").setLevel(logging.ERROR)
     from bidbox.demo import Demo, DemoError, DemoSettings
 
     settings = DemoSettings(tables=args.tables, boards_per_round=args.boards_per_round,
