@@ -39,7 +39,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from server import schema as s
 from server.db import Database
 from server.fieldscore import parse_adjusted
-from tabled.rules import Board, RulesError, Seat, parse_contract
+from tabled.rules import Board, RulesError, Seat, Vulnerability, parse_contract
 from tabled.rules.scoring import score_ns
 from tabled.wire import OFFLINE, ONLINE, Command, Event, WireError, parse_topic
 
@@ -73,11 +73,14 @@ class Ingest:
     """Ingest for one event (one session's MQTT namespace)."""
 
     def __init__(self, db: Database, event: str, *, clock: Callable[[], float] = time.time,
-                 seating: Callable[[int, int], Seated | None] | None = None) -> None:
+                 seating: Callable[[int, int], Seated | None] | None = None,
+                 vulnerability: Callable[[int], Vulnerability] | None = None) -> None:
         self.db = db
         self.event = event
         self.clock = clock
         self.seating = seating  # (table, board) -> who the movement put there, a fallback
+        # board -> who is vulnerable, as the session says (Law 2's cycle unless it says else)
+        self.vulnerability = vulnerability or (lambda board: Board(board).vulnerability)
         self.rejected = 0
 
     def __call__(self, topic: str, payload: bytes | str) -> Outcome:
@@ -318,7 +321,7 @@ class Ingest:
             contract = parse_contract(data.get("contract") or "Pass")
             declarer = Seat.from_str(data["declarer"]) if data.get("declarer") else None
             score = score_ns(contract, declarer, data.get("tricks"),
-                             Board(int(event.board or 0)).vulnerability)
+                             self.vulnerability(int(event.board or 0)))
         except (RulesError, ValueError) as error:
             log.warning("table %d event %d: result cannot be scored: %s", table, event.seq, error)
             return None

@@ -20,7 +20,8 @@ from server import schema as s
 from server.db import Database
 from server.ingest import Ingest, Seated
 from server.live import Hub
-from server.session import Session, current
+from server.session import Session, board_conditions, current
+from tabled.rules import Board, Vulnerability
 
 if TYPE_CHECKING:
     from server.analysis import Analyser, Analysis
@@ -46,6 +47,7 @@ class Services:
         hub = Hub()
         services = cls(db, event, hub, Ingest(db, event), config=dict(app.config))
         services.ingest.seating = services.planned_seating
+        services.ingest.vulnerability = services.vulnerability
         services.ensure_director(app.config["DIRECTOR_USERNAME"],
                                  app.config.get("DIRECTOR_PASSWORD"))
         if app.config.get("ANALYSIS"):
@@ -91,6 +93,12 @@ class Services:
             return None
         seating = session.plan.find(table, board)
         return None if seating is None else Seated(seating.round, seating.ns, seating.ew)
+
+    def vulnerability(self, board: int) -> Vulnerability:
+        session = self.session
+        if session is None:
+            return Board(board).vulnerability
+        return board_conditions(session, board)[1]
 
     def commands_queued(self) -> None:
         """The console queued commands: the bus sends them now (or when it connects)."""

@@ -23,9 +23,10 @@ from sqlalchemy import Connection, delete, insert, select, update
 from server import schema as s
 from server.db import Database
 from server.movements import PHANTOM, Movement, MovementError, Seating, movement
-from tabled.rules import Card, Deal, RecordError, RulesError
+from tabled.rules import Board, Card, Deal, RecordError, RulesError, Seat, Vulnerability
 from tabled.rules.board import hand_to_pbn
 from tabled.rules.pbn import loads as load_pbn
+from tabled.rules.scoring import club_dealer, club_vulnerability
 
 MOVEMENTS = ("mitchell", "howell", "teams", "individual")
 SCORINGS = ("mp", "cross_imps", "butler", "teams", "club", "rubber", "chicago")
@@ -171,10 +172,27 @@ def stored_analysis(db: Database, session: Session,
     return (None, None) if row is None else (row.analysis, row.analysis_error)
 
 
+def board_conditions(session: Session, board: int) -> tuple[Seat, Vulnerability]:
+    """Who deals and who is vulnerable on ``board``: the cycle of 16 (Law 2), except in the
+    seed 004 individual, where each partida's four deals go South, West, North, East with
+    none, East-West, North-South, all vulnerable."""
+    if session.movement == "individual":
+        for seating in session.plan.seatings:
+            if board in seating.boards:
+                index = seating.boards.index(board) + 1
+                return club_dealer(index), club_vulnerability(index)
+    facts = Board(board)
+    return facts.dealer, facts.vulnerability
+
+
 def assignment(session: Session, seating: Seating, deals: Mapping[int, str]) -> dict[str, Any]:
     """The ``assign`` command's data for one table (docs/mqtt.md)."""
     data: dict[str, Any] = {"round": seating.round, "ns": seating.ns, "ew": seating.ew,
                             "boards": list(seating.boards)}
+    if session.movement == "individual":
+        data["conditions"] = {
+            str(b): dict(zip(("dealer", "vul"), map(str, board_conditions(session, b)),
+                             strict=True)) for b in seating.boards}
     known = {str(b): deals[b] for b in seating.boards if b in deals}
     if known:
         data["deals"] = known

@@ -21,9 +21,9 @@ from server import fieldscore as fs
 from server import schema as s
 from server.db import Database
 from server.movements import PHANTOM
-from server.session import Session, participants_of
-from tabled.rules import Board, RulesError, Seat, parse_contract
-from tabled.rules.scoring import club_vulnerability, deal_score
+from server.session import Session, board_conditions, participants_of
+from tabled.rules import RulesError, Seat, parse_contract
+from tabled.rules.scoring import deal_score
 
 
 @dataclass(frozen=True)
@@ -176,10 +176,7 @@ def _social(session: Session, rows: list[ResultRow], groups: dict[int, str]) -> 
         try:
             contract = parse_contract(row.contract)
             declarer = Seat.from_str(row.declarer) if row.declarer else None
-            vulnerability = Board(row.board).vulnerability
-            if session.movement == "individual" and seating is not None:
-                # Seed 004: each partida's four deals have their own vulnerability.
-                vulnerability = club_vulnerability(seating.boards.index(row.board) + 1)
+            vulnerability = board_conditions(session, row.board)[1]
             vulnerable = declarer is not None and vulnerability.is_vulnerable(declarer)
             points = deal_score(session.scoring, contract, vulnerable, row.tricks).net
         except RulesError:

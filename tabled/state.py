@@ -69,6 +69,7 @@ class Assignment:
     section: str = ""
     deals: dict[int, Deal] = field(default_factory=dict)
     guidance: Guidance | None = None
+    conditions: dict[int, tuple[Seat, Vulnerability]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,9 @@ class TableState:
             data.get("section") or "",
             {int(b): Deal.from_pbn(pbn) for b, pbn in (data.get("deals") or {}).items()},
             Guidance(guidance.get("ns"), guidance.get("ew"), guidance.get("boards"))
-            if guidance else None)
+            if guidance else None,
+            {int(b): (Seat.from_str(c["dealer"]), Vulnerability.from_str(c["vul"]))
+             for b, c in (data.get("conditions") or {}).items()})
         self.players = {}
         self.results = {}
         self.board = None
@@ -373,8 +376,10 @@ class TableState:
         left = self.boards_left
         return left[0] if left else None
 
-    @staticmethod
-    def board_facts(number: int) -> tuple[Seat, Vulnerability]:
-        """Law 2 and the conventional cycle of 16: dealer and vulnerability by number."""
+    def board_facts(self, number: int) -> tuple[Seat, Vulnerability]:
+        """Dealer and vulnerability: as the assignment says for a board that has its own
+        (the seed 004 individual), else Law 2 and the conventional cycle of 16."""
+        if self.assignment is not None and number in self.assignment.conditions:
+            return self.assignment.conditions[number]
         board = Board(number)
         return board.dealer, board.vulnerability

@@ -182,9 +182,25 @@ def _opt(check: Check) -> tuple[Check, bool]:
     return (_optional(check), False)
 
 
+def _conditions(value: Any) -> dict[str, Any]:
+    """Dealer and vulnerability of boards that do not follow the cycle of 16 (the seed 004
+    individual deals each partida from South with its own vulnerability)."""
+    if not isinstance(value, dict) or len(value) > 64:
+        raise WireError(f"{value!r} is not a map of at most 64 boards to dealer and vul")
+    for board, facts in value.items():
+        if not isinstance(board, str) or not _NUMBER.fullmatch(board) or int(board) > 999:
+            raise WireError(f"conditions key {board!r} is not a board number")
+        if not isinstance(facts, dict) or set(facts) != {"dealer", "vul"}:
+            raise WireError(f"conditions of board {board}: {facts!r} is not {{dealer, vul}}")
+        SEAT(facts["dealer"])
+        _parsed(Vulnerability.from_str)(facts["vul"])
+    return value
+
+
 _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
-    section=_opt(_text(16)), deals=_opt(_deals), next=_opt(_guidance))
+    section=_opt(_text(16)), deals=_opt(_deals), next=_opt(_guidance),
+    conditions=_opt(_conditions))
 
 #: The table's events. Each is an accepted input, or (result) what the laws make of them.
 EVENTS: dict[str, Schema] = {

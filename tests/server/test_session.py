@@ -36,3 +36,23 @@ def test_a_refused_round_can_be_sent_again(app: Flask) -> None:
 
 def first_others(session: object) -> list[str]:
     return [f"assign-{EVENT}-r1-t{table}" for table in (2, 3)]
+
+
+def test_the_individual_tells_the_table_who_deals_and_who_is_vulnerable(app: Flask) -> None:
+    """Seed 004: each partida's deals go South, West, North, East, with none, East-West,
+    North-South and all vulnerable; the assign command carries it, valid on the wire."""
+    import json
+
+    from tabled.wire import Command
+
+    session = create_session(services(app).db, event=EVENT, title="Individual",
+                             kind="individual", participants=4, boards_per_round=4, seed=3)
+    [ident] = start_round(services(app).db, session, 2)
+    with services(app).db.read() as conn:
+        data = json.loads(conn.execute(select(s.commands.c.data)).scalar_one())
+    command = Command.from_payload(Command(ident, "assign", data).to_payload())
+    boards = command.data["boards"]
+    assert [command.data["conditions"][str(b)] for b in boards] == [
+        {"dealer": "S", "vul": "None"}, {"dealer": "W", "vul": "EW"},
+        {"dealer": "N", "vul": "NS"}, {"dealer": "E", "vul": "Both"}]
+    assert services(app).vulnerability(boards[1]).value == "EW"

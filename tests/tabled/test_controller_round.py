@@ -80,6 +80,24 @@ def test_board_is_chosen_with_dealer_and_vulnerability(table: Table, keys: list[
     assert table.phase is Phase.SETUP
 
 
+@pytest.mark.parametrize(("board", "dealer", "vul"), [
+    (1, "S", "None"), (2, "W", "EW"), (3, "N", "NS"), (4, "E", "Both"),
+])
+def test_the_assignment_may_set_dealer_and_vulnerability(table: Table, board: int,
+                                                         dealer: str, vul: str) -> None:
+    """Seed 004's partida: South deals first, then clockwise, with its own vulnerability;
+    the server says so in the assignment and the table follows it, not the cycle of 16."""
+    conditions = {"1": {"dealer": "S", "vul": "None"}, "2": {"dealer": "W", "vul": "EW"},
+                  "3": {"dealer": "N", "vul": "NS"}, "4": {"dealer": "E", "vul": "Both"}}
+    table.assign([1, 2, 3, 4], conditions=conditions)
+    table.seat_players()
+    table.mark()
+    table.press(S, *number_keys(board), "OK")
+    assert [(e.type, dict(e.data)) for e in table.new_events()] == [
+        ("board", {"board": board, "dealer": dealer, "vul": vul})]
+    assert table.state.board.auction.dealer is Seat.from_str(dealer)
+
+
 def test_board_outside_the_round_is_refused(table: Table) -> None:
     table.assign([3, 4])
     table.seat_players()
