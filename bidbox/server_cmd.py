@@ -58,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app({
         "DATABASE": args.db, "EVENT": args.event, "BROKER_URL": args.broker,
         "BROKER_CAFILE": args.cafile, "LANGUAGE": args.language,
+        # Live pages hold a thread each: keep eight for the console and ordinary requests.
+        "MAX_STREAMS": max(1, args.threads - 8),
         "DIRECTOR_USERNAME": args.director, "DIRECTOR_PASSWORD": password,
         "SECRET_KEY": os.environ.get("BIDBOX_SECRET_KEY") or secrets.token_hex(32),
     })

@@ -28,6 +28,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         DIRECTOR_PASSWORD=None,  # set at start: the console's first director
         LANGUAGE="es",  # the room's language; a visitor may switch to the other
         ANALYSIS=True,  # double-dummy and par in the background when endplay is installed
+        MAX_STREAMS=24,  # open live pages at once; each holds a web thread
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
     )

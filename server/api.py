@@ -18,6 +18,7 @@ from server.session import participants_of
 from server.tables import table_grid
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+PUBLIC_TABLE_FIELDS = ("table", "online", "round", "board")
 
 
 def _no_session() -> Response:
@@ -49,7 +50,7 @@ def rankings() -> Any:
     found = services().session
     if found is None:
         return _no_session()
-    scored = standings.field(services().db, found, public=True)
+    scored = standings.public_field(services().db, found)
     participants = participants_of(services().db, found)
     return jsonify({"event": found.event, "method": scored.method, "rankings": [
         {"participant": st.participant, "label": participants[st.participant].label
@@ -64,6 +65,11 @@ def rankings() -> Any:
 def tables() -> Any:
     found = services().session
     now = time.time()
+    rows = [row.to_json(now) for row in table_grid(services().db, services().event)]
+    if not _director():
+        # The phase sequence, event counts and director calls say things about boards not
+        # released yet (a passed-out board has no lead, say): the public sees only where each
+        # table is.
+        rows = [{key: row[key] for key in PUBLIC_TABLE_FIELDS} for row in rows]
     return jsonify({"event": services().event, "round": found.current_round if found else 0,
-                    "tables": [row.to_json(now) for row in table_grid(services().db,
-                                                                      services().event)]})
+                    "tables": rows})

@@ -13,6 +13,7 @@ import hmac
 import secrets
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
@@ -57,7 +58,8 @@ def check_csrf() -> None:
         return
     sent = request.form.get("csrf") or request.headers.get("X-CSRF-Token") or ""
     expected = session.get("csrf")
-    if not isinstance(expected, str) or not hmac.compare_digest(sent, expected):
+    if not isinstance(expected, str) or not hmac.compare_digest(sent.encode(),
+                                                                expected.encode()):
         abort(400, description=t("csrf_failed"))
 
 
@@ -83,6 +85,17 @@ def check_login(username: str, password: str) -> bool:
     return hashed is not None and check_password_hash(hashed, password)
 
 
+def _local(target: str) -> str | None:
+    """A path of this site, or None: never a redirect elsewhere. Browsers drop tabs and
+    newlines and read a backslash as a slash, so "/\tevil.example" is "//evil.example"."""
+    if not target or any(ord(ch) < 0x21 or ch == "\\" for ch in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return None
+    return target
+
+
 @bp.route("/login", methods=("GET", "POST"))
 def login() -> Any:
     if request.method == "POST":
@@ -92,10 +105,7 @@ def login() -> Any:
             session.clear()
             session["director"] = username
             csrf_token()
-            # Only a path of this site: never a redirect to somewhere else.
-            if not target.startswith("/") or target.startswith("//"):
-                target = url_for("console.index")
-            return redirect(target)
+            return redirect(_local(target) or url_for("console.index"))
         flash(t("login_failed"))
     return render_template("login.html")
 

@@ -26,6 +26,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from sqlalchemy import select, update
+from sqlalchemy.exc import OperationalError
 
 from server import schema as s
 from server.ingest import Ingest, Outcome
@@ -147,14 +148,35 @@ class Bus:
             elif isinstance(item, _Published):
                 self._mark_sent(item.command_id)
         if messages:
-            outcomes = self.ingest.many(
-                [(m.topic, bytes(m.payload)) for m in messages])
+            outcomes = self._store([(m.topic, bytes(m.payload)) for m in messages])
             for message in messages:  # stored (or rejected for good): now the broker may forget
                 if message.qos > 0:
                     self.client.ack(message.mid, message.qos)
             self._after(outcomes)
         if send:
             self.send_pending()
+
+    def _store(self, pairs: list[tuple[str, bytes]]) -> list[Outcome]:
+        """The batch in one transaction; if it fails for something other than the database
+        being away, each message alone, and one that can never be stored is recorded as
+        rejected. A message left unacknowledged would come back first at every restart and
+        hold the broker's window for everyone else."""
+        try:
+            return self.ingest.many(pairs)
+        except OperationalError:
+            raise  # the database is away: nothing is acknowledged, the broker keeps it all
+        except Exception:
+            log.exception("a batch of %d failed; storing its messages one by one", len(pairs))
+        outcomes: list[Outcome] = []
+        for topic, payload in pairs:
+            try:
+                outcomes += self.ingest.many([(topic, payload)])
+            except OperationalError:
+                raise
+            except Exception as error:
+                reason = f"cannot be stored: {type(error).__name__}: {error}"[:300]
+                outcomes.append(self.ingest.reject(topic, payload, reason))
+        return outcomes
 
     def _after(self, outcomes: list[Outcome]) -> None:
         changed: set[str] = set()

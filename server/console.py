@@ -46,6 +46,14 @@ from server.tables import TableRow, table_grid
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 
+
+@bp.after_request
+def not_kept(response: Response) -> Response:
+    """Console pages hold unreleased results: no browser or proxy may keep a copy (Back after
+    signing out on the club's shared computer shows nothing)."""
+    response.headers.setdefault("Cache-Control", "no-store")  # the stream says no-cache
+    return response
+
 STREAM_KINDS = frozenset({"tables", "results", "calls", "commands"})
 EXPORTS = {  # format -> (function in server.exports, content type, file extension)
     "pbn": ("pbn", "application/x-pbn; charset=utf-8", "pbn"),

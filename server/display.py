@@ -31,10 +31,9 @@ from server.db import Database
 from server.fieldscore import Scored, parse_adjusted
 from server.i18n import language, t
 from server.services import services
-from server.session import Session, deals_of, participants_of, stored_analysis
+from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
 from server.standings import ResultRow
 from tabled.rules import (
-    Board,
     Card,
     Deal,
     Rank,
@@ -65,7 +64,7 @@ def index() -> Any:
     db = services().db
     rows = standings.public_results(db, session)
     released = standings.released_boards(db, session)
-    scored = standings.field(db, session, public=True)
+    scored = standings.public_field(db, session)
     labels = _labels(session)
     return _render("display/index.html", session=session, method=scored.method,
                    groups=_ranking_groups(scored.standings), labels=labels,
@@ -85,7 +84,7 @@ def board(number: int) -> Any:
     if number not in released:
         return _not_shown(number, "display_not_released")
     rows = [r for r in standings.public_results(db, session) if r.board == number]
-    scored = standings.field(db, session, public=True)
+    scored = standings.public_field(db, session)
     lines = traveller(rows, scored.scored.get(number, []))
     record = hand_record(session, number)
     if record is not None and record.analysis is None and not record.analysis_failed:
@@ -247,7 +246,8 @@ def hand_record(session: Session, board: int) -> HandRecord | None:
     analysis, error = analysis_of(services().db, session, board)
     hands = {seat: {suit: _holding(deal, seat, suit) for suit in SUITS}
              for seat in Seat if seat in deal}
-    return HandRecord(board, Board(board).dealer, Board(board).vulnerability, hands,
+    dealer, vulnerability = board_conditions(session, board)
+    return HandRecord(board, dealer, vulnerability, hands,
                       {seat: deal.hcp(seat) for seat in Seat if seat in deal}, analysis,
                       error is not None)
 

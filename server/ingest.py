@@ -79,6 +79,8 @@ class Ingest:
         self.event = event
         self.clock = clock
         self.seating = seating  # (table, board) -> who the movement put there, a fallback
+        # (table, board) -> why the table may not have a result on the board now, or None
+        self.allowed: Callable[[int, int], str | None] | None = None
         # board -> who is vulnerable, as the session says (Law 2's cycle unless it says else)
         self.vulnerability = vulnerability or (lambda board: Board(board).vulnerability)
         self.rejected = 0
@@ -131,6 +133,13 @@ class Ingest:
                 conn.execute(insert(s.rejections), rejections)
                 self._trim_rejections(conn)
         return outcomes
+
+    def reject(self, topic: str, payload: bytes | str, reason: str) -> Outcome:
+        """Record a message that can never be stored (the bus calls this when storing it
+        failed), so it is acknowledged and its reason kept instead of coming back forever."""
+        with self.db.write() as conn:
+            conn.execute(insert(s.rejections).values(**self._rejection(topic, payload, reason)))
+        return Outcome(rejected=reason)
 
     def _decode(self, topic: str, payload: bytes | str) -> tuple[int, str, Any]:
         event, table, kind = parse_topic(topic)
@@ -269,6 +278,10 @@ class Ingest:
         if board is None:
             outcome.rejected = f"table {table} event {event.seq}: a result without a board"
             return
+        refusal = self.allowed(table, board) if self.allowed is not None else None
+        if refusal is not None:
+            outcome.rejected = f"table {table} event {event.seq}: {refusal}"
+            return
         row = self.result_row(conn, table, event)
         key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
                    s.results.c.board == board)
@@ -293,18 +306,10 @@ class Ingest:
         contract_text = data.get("contract")
         declarer = data.get("declarer")
         tricks = data.get("tricks")
-        adjusted = data.get("adjusted")
-        try:
-            artificial = parse_adjusted(adjusted)
-        except ValueError:
-            artificial = None
-        score: int | None
-        if artificial is not None:
-            score = None  # Law 12C2: an artificial score has no points, only percentages
-        elif adjusted:
-            score = int(data["score_ns"])  # Law 12C1: the director's assigned score
-        else:
-            score = self.recompute(table, event)
+        # A table never adjusts its own score: adjusted and assigned scores (Law 12C) come
+        # only from the director's rulings (_scored_by_ruling) or corrections.
+        adjusted = None
+        score = self.recompute(table, event)
         seated = self._seated(conn, table, board, event.seq)
         return {
             "round": seated.round, "ns": seated.ns, "ew": seated.ew,
@@ -337,12 +342,20 @@ class Ingest:
             s.events.c.event == self.event, s.events.c.table_no == table,
             s.events.c.type == "assign", s.events.c.seq < seq).order_by(
             s.events.c.seq.desc())).scalars()
+        claimed: Seated | None = None
         for text in assigns:
             data = json.loads(text)
-            if board in data["boards"]:
-                return Seated(data["round"], data["ns"], data["ew"])
+            sent = self._sent(conn, table, data["cmd"], "assign")
+            if sent is not None and board in sent["boards"]:
+                return Seated(sent["round"], sent["ns"], sent["ew"])
+            if claimed is None and board in data["boards"]:
+                claimed = Seated(data["round"], data["ns"], data["ew"])
+        # No assignment of ours names the board: the movement's plan, and only without a
+        # session (nothing to protect) what the table itself says.
         planned = self.seating(table, board) if self.seating is not None else None
-        return planned if planned is not None else Seated(None, None, None)
+        if planned is not None:
+            return planned
+        return claimed if claimed is not None else Seated(None, None, None)
 
     def _lead(self, conn: Connection, table: int, board: int) -> str | None:
         first = conn.execute(select(s.events.c.data).where(
@@ -373,20 +386,35 @@ class Ingest:
             detail=data.get("detail"), called_at=event.ts))
         outcome.changed.add("calls")
 
-    def _answer(self, conn: Connection, event: Event, outcome: Outcome,
+    def _sent(self, conn: Connection, table: int, ident: str,
+              kind: str | None = None) -> Mapping[str, Any] | None:
+        """The data of a command the server sent this table, or None: what a table says a
+        command held is never taken on its word."""
+        query = select(s.commands.c.data).where(
+            s.commands.c.event == self.event, s.commands.c.table_no == table,
+            s.commands.c.id == ident)
+        if kind is not None:
+            query = query.where(s.commands.c.type == kind)
+        text = conn.execute(query).scalar()
+        return None if text is None else dict(json.loads(text))
+
+    def _answer(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                 reason: str | None = None) -> None:
-        conn.execute(update(s.commands).where(s.commands.c.id == event.data["cmd"]).values(
+        # Only this table's own command: another table cannot answer it for it.
+        conn.execute(update(s.commands).where(
+            s.commands.c.event == self.event, s.commands.c.table_no == table,
+            s.commands.c.id == event.data["cmd"], s.commands.c.answer_seq.is_(None)).values(
             answer_seq=event.seq, answer=event.type, answer_reason=reason))
         outcome.changed.add("commands")
 
     def _on_assign(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: _Statuses) -> None:
         batch.set(table, round=event.data["round"])
-        self._answer(conn, event, outcome)
+        self._answer(conn, table, event, outcome)
 
     def _on_ruling(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: _Statuses) -> None:
-        self._answer(conn, event, outcome)
+        self._answer(conn, table, event, outcome)
         if event.data["kind"] == "score" and event.board is not None:
             self._scored_by_ruling(conn, table, event, outcome)
         if event.data["kind"] == "director_ack":  # the table has taken the director's answer
@@ -404,7 +432,12 @@ class Ingest:
         """The director's score, as the table applied it: artificial (Law 12C2) or assigned
         (Law 12C1). It replaces the board's result; the contract played stays for the record."""
         board = int(event.board or 0)
-        adjusted = event.data.get("adjusted") or "assigned"
+        sent = self._sent(conn, table, event.data["cmd"], "ruling")
+        if sent is None or sent.get("kind") != "score":
+            outcome.rejected = (f"table {table} event {event.seq}: a score ruling the server "
+                                f"never sent ({event.data['cmd']!r})")
+            return
+        adjusted = sent.get("adjusted") or "assigned"
         try:
             artificial = parse_adjusted(adjusted)
         except ValueError:
@@ -416,7 +449,7 @@ class Ingest:
                 and current.corrected_by is None):
             return
         values: dict[str, Any] = {
-            "score_ns": None if artificial is not None else event.data.get("score_ns") or 0,
+            "score_ns": None if artificial is not None else sent.get("score_ns") or 0,
             "adjusted": adjusted, "source_seq": event.seq, "finished_at": event.ts,
             "corrected_by": None}  # the director's later ruling replaces an earlier fix
         if current is None:
@@ -430,7 +463,7 @@ class Ingest:
 
     def _on_refused(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                     batch: _Statuses) -> None:
-        self._answer(conn, event, outcome, reason=event.data["reason"])
+        self._answer(conn, table, event, outcome, reason=event.data["reason"])
 
     # -- presence and retained state -------------------------------------------------------
 

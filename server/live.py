@@ -17,8 +17,11 @@ HEARTBEAT = 15.0
 
 
 class Hub:
-    def __init__(self, history: int = 256) -> None:
+    def __init__(self, history: int = 256, max_streams: int = 64) -> None:
         self.version = 0
+        # Each open stream holds a web thread: a cap keeps threads for the console and the
+        # pages' own requests however many phones in the room open the results.
+        self._slots = threading.BoundedSemaphore(max_streams)
         self._kinds: dict[int, frozenset[str]] = {}
         self._history = history
         self._changed = threading.Condition()
@@ -55,7 +58,17 @@ class Hub:
             self._changed.notify_all()
 
     def stream(self, wanted: frozenset[str], *, heartbeat: float = HEARTBEAT) -> Iterator[str]:
-        """Server-sent events: one ``change`` message per burst of changes that matter."""
+        """Server-sent events: one ``change`` message per burst of changes that matter. When
+        every slot is taken the browser is told to come back in 30 s."""
+        if not self._slots.acquire(blocking=False):
+            yield "retry: 30000\n: busy\n\n"
+            return
+        try:
+            yield from self._stream(wanted, heartbeat)
+        finally:
+            self._slots.release()
+
+    def _stream(self, wanted: frozenset[str], heartbeat: float) -> Iterator[str]:
         seen = self.version
         yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'version': seen})}\n\n"
         while not self.closed:

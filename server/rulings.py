@@ -23,8 +23,8 @@ from sqlalchemy import and_, insert, select, update
 from server import schema as s
 from server.db import Database
 from server.fieldscore import parse_adjusted
-from server.session import Session
-from tabled.rules import Board, RulesError, Seat, format_contract, parse_contract
+from server.session import Session, board_conditions
+from tabled.rules import RulesError, Seat, Vulnerability, format_contract, parse_contract
 from tabled.rules.scoring import score_ns as duplicate_score_ns
 from tabled.wire import Command, WireError
 
@@ -256,7 +256,8 @@ def correct_result(db: Database, session: Session, table: int, board: int, *,
         raise RulingError(f"board {board} is not played in this session")
     if not 1 <= table <= session.tables:
         raise RulingError(f"table {table} is not between 1 and {session.tables}")
-    after = _corrected(board, contract, declarer, tricks, adjusted, score_ns)
+    vulnerability = board_conditions(session, board)[1]
+    after = _corrected(board, contract, declarer, tricks, adjusted, score_ns, vulnerability)
     after["corrected_by"] = by
     key = and_(s.results.c.event == session.event, s.results.c.table_no == table,
                s.results.c.board == board)
@@ -280,7 +281,8 @@ def correct_result(db: Database, session: Session, table: int, board: int, *,
 
 
 def _corrected(board: int, contract: str | None, declarer: str | None, tricks: int | None,
-               adjusted: str | None, score_ns: int | None) -> dict[str, Any]:
+               adjusted: str | None, score_ns: int | None,
+               vulnerability: Vulnerability) -> dict[str, Any]:
     adjusted = (adjusted or "").strip() or None
     if adjusted is not None and len(adjusted) > 16:
         raise RulingError(f"an adjusted score is at most 16 characters, not {adjusted!r}")
@@ -310,7 +312,7 @@ def _corrected(board: int, contract: str | None, declarer: str | None, tricks: i
         raise RulingError("give the contract (or Pass), or an adjusted score")
     try:
         # Law 77: the score from the contract, declarer, tricks and the board's vulnerability.
-        points = duplicate_score_ns(parsed, seat, tricks, Board(board).vulnerability)
+        points = duplicate_score_ns(parsed, seat, tricks, vulnerability)
     except RulesError as error:
         raise RulingError(str(error)) from None
     return {**values, "score_ns": points, "table_score_ns": None}

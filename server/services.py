@@ -44,10 +44,11 @@ class Services:
         db = Database(str(app.config["DATABASE"]))
         db.upgrade()
         event = str(app.config["EVENT"])
-        hub = Hub()
+        hub = Hub(max_streams=int(app.config.get("MAX_STREAMS", 24)))
         services = cls(db, event, hub, Ingest(db, event), config=dict(app.config))
         services.ingest.seating = services.planned_seating
         services.ingest.vulnerability = services.vulnerability
+        services.ingest.allowed = services.result_allowed
         services.ensure_director(app.config["DIRECTOR_USERNAME"],
                                  app.config.get("DIRECTOR_PASSWORD"))
         if app.config.get("ANALYSIS"):
@@ -93,6 +94,20 @@ class Services:
             return None
         seating = session.plan.find(table, board)
         return None if seating is None else Seated(seating.round, seating.ns, seating.ew)
+
+    def result_allowed(self, table: int, board: int) -> str | None:
+        """Why a table may not have a result on ``board`` now: the movement does not put the
+        board at that table, or not before a round that has not started. A result sent early
+        would otherwise release a board before every table played it."""
+        session = self.session
+        if session is None:
+            return None
+        seating = session.plan.find(table, board)
+        if seating is None or 0 in (seating.ns, seating.ew):
+            return f"board {board} is not played at table {table}"
+        if session.current_round and seating.round > session.current_round:
+            return f"board {board} is for round {seating.round}, which has not started"
+        return None
 
     def vulnerability(self, board: int) -> Vulnerability:
         session = self.session

@@ -9,6 +9,7 @@ and the public rankings count released boards only.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import defaultdict
 from collections.abc import Iterable
@@ -24,6 +25,8 @@ from server.movements import PHANTOM
 from server.session import Session, board_conditions, participants_of
 from tabled.rules import RulesError, Seat, parse_contract
 from tabled.rules.scoring import deal_score
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,18 @@ def field(db: Database, session: Session, *, public: bool) -> Field:
     standings = fs.rankings([x for board in scored.values() for x in board], groups,
                             method=method)
     return Field(scored, standings, method)
+
+
+def public_field(db: Database, session: Session) -> Field:
+    """The field for the public pages: a field the laws cannot score yet (a pair with two
+    results on a board, say) shows no rankings rather than an error on the room's screen;
+    the console shows the director what to fix."""
+    try:
+        return field(db, session, public=True)
+    except ValueError as error:
+        log.warning("the public rankings wait for the director: %s", error)
+        method = "mp" if session.scoring == "mp" else "imps"
+        return Field({}, [], method)
 
 
 def _matchpoints(by_board: dict[int, list[fs.BoardResult]]) -> Any:

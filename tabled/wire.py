@@ -22,6 +22,10 @@ from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability
 
 VERSION = 1
 ROOT = "bidbox/v1"
+MAX_SEQ = 2**31 - 1
+"""A journal's numbers fit a 4-byte integer: a table makes a few thousand events a session."""
+MAX_TS = 2**32
+"""Seconds since 1970 up to the year 2106: a time beyond is a broken clock or a forgery."""
 MAX_PAYLOAD = 64 * 1024
 """Bytes: the biggest payload either end accepts (a command with 36 deals is ~4 KB)."""
 TOPIC_KINDS = ("status", "events", "state", "cmd")
@@ -86,19 +90,23 @@ def _text(limit: int) -> Check:
     def check(value: Any) -> str:
         if not isinstance(value, str) or len(value) > limit:
             raise WireError(f"{value!r} is not a text of at most {limit} characters")
+        if any(ch < " " for ch in value):  # a NUL or a control character: no store takes it
+            raise WireError(f"{value[:40]!r} holds a control character")
         return value
     return check
 
 
-def _parsed(kind: Callable[[str], Any]) -> Check:
+def _parsed(kind: Callable[[str], Any], *, canonical: bool = False) -> Check:
+    """A text the laws engine reads; ``canonical``: kept as the engine writes it (``"north"``
+    becomes ``"N"``), so what is stored and compared has one spelling."""
     def check(value: Any) -> str:
-        if not isinstance(value, str):
-            raise WireError(f"{value!r} is not a text")
+        if not isinstance(value, str) or len(value) > 80:
+            raise WireError(f"{value!r:.90} is not a text of at most 80 characters")
         try:
-            kind(value)
+            parsed = kind(value)
         except RulesError as error:
             raise WireError(str(error)) from None
-        return value
+        return str(parsed) if canonical else value
     return check
 
 
@@ -136,10 +144,10 @@ def _guidance(value: Any) -> dict[str, Any]:
     return value
 
 
-SEAT = _parsed(Seat.from_str)
-CARD = _parsed(Card.from_str)
-CALL = _parsed(Call.from_str)
-SUIT = _parsed(Suit.from_str)
+SEAT = _parsed(Seat.from_str, canonical=True)
+CARD = _parsed(Card.from_str, canonical=True)
+CALL = _parsed(Call.from_str, canonical=True)
+SUIT = _parsed(Suit.from_str, canonical=True)
 BOARD = _count(1, 999)
 TRICKS = _count(0, 13)
 LAW = _optional(_text(16))
@@ -247,8 +255,8 @@ def _load(payload: bytes | str, what: str) -> dict[str, Any]:
         raise WireError(f"{what} of {size} bytes is over the {MAX_PAYLOAD}-byte limit")
     try:
         value = json.loads(payload)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise WireError(f"{what} is not JSON: {error}") from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        raise WireError(f"{what} is not JSON: {type(error).__name__}: {error}") from None
     if not isinstance(value, dict):
         raise WireError(f"{what} is not a JSON object")
     if value.get("v") != VERSION:
@@ -286,13 +294,14 @@ class Event:
         unknown = set(value) - {"v", "seq", "type", "ts", "board", "data"}
         if unknown:
             raise WireError(f"event: unknown fields {sorted(unknown)}")
-        seq = _count(1, 2**53)(value.get("seq"))
+        seq = _count(1, MAX_SEQ)(value.get("seq"))
         kind = value.get("type")
         schema = EVENTS.get(kind) if isinstance(kind, str) else None
         if schema is None:
             raise WireError(f"event {seq}: unknown type {kind!r}")
         ts = value.get("ts")
-        if isinstance(ts, bool) or not isinstance(ts, int | float) or not math.isfinite(ts):
+        if (isinstance(ts, bool) or not isinstance(ts, int | float) or not math.isfinite(ts)
+                or not 0 <= ts <= MAX_TS):
             raise WireError(f"event {seq}: ts {ts!r} is not a time")
         board = _optional(BOARD)(value.get("board"))
         data = schema.validate(f"event {seq} ({kind})", value.get("data"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from server import schema as s
 from server.db import Database
 from server.exports import CSV_COLUMNS, ExportError, board_record, csv_text, pbn, usebio
 from server.ingest import Ingest
@@ -462,8 +464,13 @@ def test_a_team_match_has_rooms_and_an_adjusted_score(fresh: Database) -> None:
     send = _start(fresh, "match", 2, 1, closed_room)
     send("board", 1, board=1, dealer="N", vul="None")
     send("call", 1, seat="N", call="1NT")
-    # Law 12C2: the director gave an artificial score; the board has no points.
-    send("result", 1, contract=None, declarer=None, tricks=None, score_ns=0, adjusted="A60/40")
+    # Law 12C2: the director gave an artificial score; the board has no points. The server
+    # takes it from its own ruling command, which the table answers.
+    with fresh.write() as conn:
+        conn.execute(s.commands.insert().values(
+            id="adj", event="match", table_no=2, type="ruling", created_at=NOON,
+            data=json.dumps({"kind": "score", "adjusted": "A60/40"})))
+    send("ruling", 1, cmd="adj", kind="score", adjusted="A60/40")
     games = {g.tags["Table"]: g for g in loads(pbn(fresh, session))}
     assert (games["1"].tags["Room"], games["2"].tags["Room"]) == ("Open", "Closed")
     adjusted = games["2"]

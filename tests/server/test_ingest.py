@@ -259,17 +259,22 @@ def test_a_later_result_supersedes_an_earlier_one(ingest: Ingest, db: Database) 
     assert stored_result(db).score_ns == -50
 
 
-def test_an_artificial_score_has_no_points(ingest: Ingest, db: Database) -> None:
-    ingest(topic(), payload(1, "result", 1, contract=None, declarer=None, tricks=None,
-                            score_ns=0, adjusted="A60/40"))
+@pytest.mark.parametrize("adjusted", ["A60/40", "assigned"])
+def test_a_table_cannot_adjust_its_own_score(ingest: Ingest, db: Database,
+                                             adjusted: str) -> None:
+    """Adjusted and assigned scores (Law 12C) come only from the director's rulings."""
+    ingest(topic(), payload(1, "result", 1, contract="4H", declarer="S", tricks=10,
+                            score_ns=-100, adjusted=adjusted))
     row = stored_result(db)
-    assert (row.score_ns, row.adjusted) == (None, "A60/40")
+    assert (row.score_ns, row.adjusted, row.table_score_ns) == (420, None, -100)
 
 
-def test_an_assigned_score_is_the_directors(ingest: Ingest, db: Database) -> None:
-    ingest(topic(), payload(1, "result", 1, contract="4H", declarer="S", tricks=None,
-                            score_ns=-100, adjusted="assigned"))
-    assert stored_result(db).score_ns == -100
+def sent(db: Database, ident: str, type_: str, data: dict[str, Any], table: int = 1) -> None:
+    """A command the server sent: what a table's answer is checked against."""
+    with db.write() as conn:
+        conn.execute(s.commands.insert().values(id=ident, event=EVENT, table_no=table,
+                                                type=type_, data=json.dumps(data),
+                                                created_at=1.0, sent_at=1.0))
 
 
 # -- the director ----------------------------------------------------------------------------
@@ -326,9 +331,11 @@ def test_ingest_on_both_databases(database: str) -> None:
 def test_a_score_ruling_replaces_the_result(ingest: Ingest, db: Database) -> None:
     ingest(topic(), payload(1, "assign", cmd="a", round=1, ns=1, ew=2, boards=[1]))
     ingest(topic(), result(2, board=1))
+    sent(db, "r", "ruling", {"kind": "score", "adjusted": "A60/40"})
     ingest(topic(), payload(3, "ruling", 1, cmd="r", kind="score", adjusted="A60/40"))
     row = stored_result(db)
     assert (row.score_ns, row.adjusted, row.contract, row.ns) == (None, "A60/40", "4H", 1)
+    sent(db, "r2", "ruling", {"kind": "score", "score_ns": -200, "adjusted": "assigned"})
     ingest(topic(), payload(4, "ruling", 1, cmd="r2", kind="score", score_ns=-200,
                             adjusted="assigned"))
     assert (stored_result(db).score_ns, stored_result(db).adjusted) == (-200, "assigned")
@@ -336,6 +343,7 @@ def test_a_score_ruling_replaces_the_result(ingest: Ingest, db: Database) -> Non
 
 def test_a_score_ruling_without_a_result_makes_one(ingest: Ingest, db: Database) -> None:
     ingest(topic(), payload(1, "assign", cmd="a", round=1, ns=5, ew=6, boards=[2]))
+    sent(db, "r", "ruling", {"kind": "score", "adjusted": "A50/50"})
     ingest(topic(), payload(2, "ruling", 2, cmd="r", kind="score", adjusted="A50/50"))
     row = stored_result(db, board=2)
     assert (row.ns, row.ew, row.score_ns, row.adjusted) == (5, 6, None, "A50/50")
@@ -348,6 +356,7 @@ def test_a_directors_correction_stands_against_a_later_table_result(
         conn.execute(s.results.update().values(score_ns=-50, corrected_by="director"))
     ingest(topic(), result(2, board=1, tricks=11, score_ns=450))
     assert stored_result(db).score_ns == -50
+    sent(db, "r", "ruling", {"kind": "score", "adjusted": "A40/60"})
     ingest(topic(), payload(3, "ruling", 1, cmd="r", kind="score", adjusted="A40/60"))
     row = stored_result(db)
     assert (row.adjusted, row.corrected_by) == ("A40/60", None)
@@ -359,3 +368,80 @@ def test_the_grid_counts_only_the_numbers_really_missing(ingest: Ingest, db: Dat
         ingest(topic(), payload(seq, "confirm", 1, seat="N"))
     [row] = table_grid(db, EVENT)
     assert (row.events, row.missing) == (1, 3)  # 2, 4 and 5
+
+
+def test_a_score_ruling_the_server_never_sent_is_rejected(ingest: Ingest, db: Database) -> None:
+    ingest(topic(), result(1, board=1))
+    forged = ingest(topic(), payload(2, "ruling", 1, cmd="made-up", kind="score",
+                                     score_ns=2000, adjusted="assigned"))
+    assert forged.rejected is not None and "never sent" in forged.rejected
+    assert (stored_result(db).score_ns, stored_result(db).adjusted) == (420, None)
+
+
+def test_the_server_says_who_sat_there_not_the_tables_own_assign(ingest: Ingest,
+                                                                 db: Database) -> None:
+    sent(db, "a1", "assign", {"round": 1, "ns": 3, "ew": 4, "boards": [1, 2]})
+    ingest(topic(), payload(1, "assign", cmd="a1", round=1, ns=9, ew=8, boards=[1, 2]))
+    ingest(topic(), result(2, board=1))
+    assert (stored_result(db).ns, stored_result(db).ew) == (3, 4)
+
+
+def test_a_table_cannot_answer_another_tables_command(ingest: Ingest, db: Database) -> None:
+    sent(db, "assign-t1", "assign", {"round": 1, "ns": 1, "ew": 2, "boards": [1]}, table=1)
+    ingest(topic(2), payload(1, "refused", cmd="assign-t1", reason="forged"))
+    with db.read() as conn:
+        assert conn.execute(select(s.commands.c.answer)).scalar() is None
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    (b'{"v":1,"seq":1,"type":"confirm","ts":1,"board":1,"data":' + b"[" * 3000 + b"]" * 3000
+     + b"}", "RecursionError"),
+    (b'{"v":1,"seq":2147483648,"type":"confirm","ts":1,"board":1,"data":{"seat":"N"}}',
+     "between"),
+    (b'{"v":1,"seq":1,"type":"confirm","ts":1e300,"board":1,"data":{"seat":"N"}}', "time"),
+    (b'{"v":1,"seq":1,"type":"director","ts":1,"board":1,"data":{"seat":"N",'
+     rb'"reason":"x\u0000y"}}', "control character"),
+])
+def test_what_no_store_could_take_is_rejected_first(ingest: Ingest, body: bytes,
+                                                    reason: str) -> None:
+    outcome = ingest(topic(), body)
+    assert outcome.rejected is not None and reason in outcome.rejected, outcome.rejected
+
+
+def test_seats_and_cards_are_stored_as_the_engine_spells_them(ingest: Ingest,
+                                                              db: Database) -> None:
+    ingest(topic(), payload(1, "card", 1, seat="west", card="s10"))
+    with db.read() as conn:
+        assert json.loads(conn.execute(select(s.events.c.data)).scalar_one()) == {
+            "seat": "W", "card": "ST"}
+
+
+def test_a_message_no_store_takes_is_rejected_and_the_rest_stored(
+        ingest: Ingest, db: Database, monkeypatch: Any) -> None:
+    """If a batch fails for a reason other than the database being away, the bus stores its
+    messages one by one and records the one that fails, so it is acknowledged, not kept
+    unacknowledged forever in front of everyone else's."""
+    from server.bus import Bus
+    from server.live import Hub
+    from tabled.uplink import BrokerSettings, close_sockets
+
+    real = ingest.many
+
+    def fragile(messages: Any) -> Any:
+        messages = list(messages)
+        if any(b"poison" in bytes(payload) for _, payload in messages):
+            raise RuntimeError("the store refused it")
+        return real(messages)
+
+    monkeypatch.setattr(ingest, "many", fragile)
+    bus = Bus(ingest, Hub(), BrokerSettings())
+    try:
+        poison = payload(2, "director", 1, seat="N", reason="poison")
+        outcomes = bus._store([(topic(), payload(1, "confirm", 1, seat="N")), (topic(), poison),
+                               (topic(), payload(3, "confirm", 1, seat="E"))])
+    finally:
+        close_sockets(bus.client)
+    assert [o.stored for o in outcomes] == [1, 0, 1]
+    assert outcomes[1].rejected is not None and "RuntimeError" in outcomes[1].rejected
+    with db.read() as conn:
+        assert "cannot be stored" in conn.execute(select(s.rejections.c.reason)).scalar_one()
