@@ -41,7 +41,7 @@ from server.db import Database
 from server.fieldscore import parse_adjusted
 from tabled.rules import Board, RulesError, Seat, Vulnerability, parse_contract
 from tabled.rules.scoring import score_ns
-from tabled.wire import OFFLINE, ONLINE, Command, Event, WireError, parse_topic
+from tabled.wire import MAX_SEQ, OFFLINE, ONLINE, Command, Event, WireError, parse_topic
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +160,8 @@ class Ingest:
         self.rejected += 1
         size = len(payload.encode() if isinstance(payload, str) else payload)
         log.warning("rejected %d bytes on %r: %s", size, topic[:200], reason)
-        return {"at": self.clock(), "topic": topic[:200], "reason": reason[:300], "size": size}
+        return {"at": self.clock(), "topic": _printable(topic)[:200],
+                "reason": _printable(reason)[:300], "size": size}
 
     def _trim_rejections(self, conn: Connection) -> None:
         newest = conn.execute(select(func.max(s.rejections.c.id))).scalar_one()
@@ -178,12 +179,12 @@ class Ingest:
         now = self.clock()
         rows: dict[tuple[int, int], dict[str, Any]] = {}
         first: dict[tuple[int, int], int] = {}
-        later: list[tuple[int, tuple[int, int], str, str]] = []
+        later: list[tuple[int, tuple[int, int], tuple[Any, ...]]] = []
         for index, table, event in events:
             key = (table, event.seq)
             data = json.dumps(dict(event.data), sort_keys=True, separators=(",", ":"))
             if key in rows:
-                later.append((index, key, event.type, data))
+                later.append((index, key, (event.type, event.board, event.ts, data)))
                 continue
             first[key] = index
             rows[key] = {"event": self.event, "table_no": table, "seq": event.seq,
@@ -197,19 +198,23 @@ class Ingest:
             s.events.c.table_no, s.events.c.seq)
         new = {(row.table_no, row.seq) for row in conn.execute(statement, list(rows.values()))}
         old = [key for key in rows if key not in new]
-        stored_before: dict[tuple[int, int], tuple[str, str]] = {}
+        # Everything the table said counts: a replay that moves an event to another board or
+        # time is as forged as one that changes what it says.
+        stored_before: dict[tuple[int, int], tuple[Any, ...]] = {}
         if old:
             found = conn.execute(select(s.events.c.table_no, s.events.c.seq, s.events.c.type,
-                                        s.events.c.data).where(
+                                        s.events.c.board, s.events.c.ts, s.events.c.data).where(
                 s.events.c.event == self.event,
                 tuple_(s.events.c.table_no, s.events.c.seq).in_(old)))
-            stored_before = {(r.table_no, r.seq): (r.type, r.data) for r in found}
+            stored_before = {(r.table_no, r.seq): (r.type, r.board, r.ts, r.data)
+                             for r in found}
         for key in old:
             row = rows[key]
-            later.append((first[key], key, row["type"], row["data"]))
-        for index, key, kind, data in later:
-            known = stored_before.get(key) or (rows[key]["type"], rows[key]["data"])
-            if known != (kind, data):
+            later.append((first[key], key, (row["type"], row["board"], row["ts"], row["data"])))
+        for index, key, said in later:
+            row = rows[key]
+            known = stored_before.get(key) or (row["type"], row["board"], row["ts"], row["data"])
+            if known != said:
                 outcomes[index].rejected = (f"table {key[0]} event {key[1]}: already stored "
                                             f"with other content (a replayed or forged event)")
             else:
@@ -285,8 +290,16 @@ class Ingest:
         row = self.result_row(conn, table, event)
         key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
                    s.results.c.board == board)
-        current = conn.execute(select(s.results.c.source_seq, s.results.c.corrected_by)
-                               .where(key)).first()
+        current = conn.execute(select(s.results.c.source_seq, s.results.c.corrected_by,
+                                      s.results.c.contract).where(key)).first()
+        if current is not None and current.source_seq > event.seq and current.contract is None:
+            # A resend brought the board's result after the director's score for it: the
+            # score stands, and the contract played joins it for the record.
+            conn.execute(update(s.results).where(key).values(
+                contract=row["contract"], declarer=row["declarer"], tricks=row["tricks"],
+                lead=row["lead"], table_score_ns=row["table_score_ns"]))
+            outcome.changed.add("results")
+            return
         if current is None:
             conn.execute(insert(s.results).values(event=self.event, table_no=table,
                                                   board=board, **row))
@@ -385,6 +398,18 @@ class Ingest:
             seat=data.get("seat"), reason=data["reason"], law=data.get("law"),
             detail=data.get("detail"), called_at=event.ts))
         outcome.changed.add("calls")
+        # The table's acknowledgement may have come first (a resend fills the gap after it).
+        acks = conn.execute(select(s.events.c.data, s.events.c.ts).where(
+            s.events.c.event == self.event, s.events.c.table_no == table,
+            s.events.c.type == "ruling", s.events.c.seq > event.seq)).all()
+        for text, ts in acks:
+            ack = json.loads(text)
+            if ack.get("kind") == "director_ack" and ack.get("call") in (None, event.seq):
+                conn.execute(update(s.director_calls).where(
+                    s.director_calls.c.event == self.event,
+                    s.director_calls.c.table_no == table, s.director_calls.c.seq == event.seq)
+                    .values(acknowledged_at=ts, acknowledged_by="table"))
+                break
 
     def _sent(self, conn: Connection, table: int, ident: str,
               kind: str | None = None) -> Mapping[str, Any] | None:
@@ -411,6 +436,19 @@ class Ingest:
                    batch: _Statuses) -> None:
         batch.set(table, round=event.data["round"])
         self._answer(conn, table, event, outcome)
+        # A resend may bring the assignment after results of its boards: they learn now who
+        # sat there.
+        waiting = conn.execute(select(s.results.c.board, s.results.c.source_seq).where(
+            s.results.c.event == self.event, s.results.c.table_no == table,
+            s.results.c.round.is_(None),
+            s.results.c.board.in_(list(event.data["boards"])))).all()
+        for board, seq in waiting:
+            seated = self._seated(conn, table, board, max(seq, event.seq + 1))
+            conn.execute(update(s.results).where(
+                s.results.c.event == self.event, s.results.c.table_no == table,
+                s.results.c.board == board).values(round=seated.round, ns=seated.ns,
+                                                   ew=seated.ew))
+            outcome.changed.add("results")
 
     def _on_ruling(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: _Statuses) -> None:
@@ -528,6 +566,14 @@ _UPDATE_STATUS = update(s.table_status).where(
     {name: bindparam(name) for name in _STATUS_FIELDS})
 
 
+def _printable(text: str) -> str:
+    """Text any store takes: control characters and lone surrogates (which no database
+    holds) written as escapes; everything else kept as it came."""
+    return "".join(ch if " " <= ch != "\x7f" and not "\ud800" <= ch <= "\udfff"
+                   else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+                   for ch in text)
+
+
 _PHASES = frozenset({"waiting", "players", "board", "setup", "auction", "lead", "play", "result",
                      "round_end"})
 
@@ -539,14 +585,15 @@ def state_snapshot(payload: bytes | str) -> Mapping[str, Any]:
         raise WireError(f"state of {size} bytes is too big")
     try:
         value = json.loads(payload)
-    except (ValueError, UnicodeDecodeError) as error:
-        raise WireError(f"state is not JSON: {error}") from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        raise WireError(f"state is not JSON: {type(error).__name__}: {error}") from None
     if not isinstance(value, dict) or value.get("v") != 1:
         raise WireError("state is not a version 1 object")
     seq = value.get("seq")
-    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
         raise WireError(f"state seq {seq!r} is not a count")
-    if value.get("phase") not in _PHASES:
+    phase = value.get("phase")
+    if not isinstance(phase, str) or phase not in _PHASES:
         raise WireError(f"state phase {value.get('phase')!r} is unknown")
     for name in ("round", "board"):
         number = value.get(name)

@@ -90,8 +90,9 @@ def _text(limit: int) -> Check:
     def check(value: Any) -> str:
         if not isinstance(value, str) or len(value) > limit:
             raise WireError(f"{value!r} is not a text of at most {limit} characters")
-        if any(ch < " " for ch in value):  # a NUL or a control character: no store takes it
-            raise WireError(f"{value[:40]!r} holds a control character")
+        if any(ch < " " or "\ud800" <= ch <= "\udfff" for ch in value):
+            # a NUL, a control character or half a surrogate pair: no store takes it
+            raise WireError(f"{value[:40]!r} holds a control character or a lone surrogate")
         return value
     return check
 
