@@ -110,15 +110,18 @@ def available() -> bool:
 _SOLVER_LOCK = threading.Lock()
 
 
-def analyse(deal_pbn: str, board: int) -> Analysis:
+def analyse(deal_pbn: str, board: int,
+            conditions: tuple[Seat, Vulnerability] | None = None) -> Analysis:
     """The tricks table and par of a PBN deal (``"N:AKQ.… … … …"``); dealer and vulnerability
-    follow from the board number. Raises :class:`AnalysisError` for a deal that lacks a hand or
-    a card, or when endplay is not installed. Takes up to about 0.3 s: call it from a worker."""
+    are ``conditions`` when given (the seed 004 individual has its own), else follow from the
+    board number. Raises :class:`AnalysisError` for a deal that lacks a hand or a card, or
+    when endplay is not installed. Takes up to about 0.3 s: call it from a worker."""
     try:
         deal = Deal.from_pbn(deal_pbn)
-        dealt = Board(board)
+        standard = Board(board)
     except RulesError as exc:
         raise AnalysisError(str(exc)) from exc
+    dealer, vulnerable = conditions or (standard.dealer, standard.vulnerability)
     if not deal.is_complete_for_play:
         raise AnalysisError(f"a deal to analyse needs all four hands: {deal_pbn!r}")
     endplay = _endplay()
@@ -137,7 +140,7 @@ def analyse(deal_pbn: str, board: int) -> Analysis:
     try:
         with _SOLVER_LOCK:
             table = dds.calc_dd_table(types.Deal.from_pbn(deal.to_pbn()))
-            pars = dds.par(table, vul[dealt.vulnerability], types.Player(dealt.dealer.value))
+            pars = dds.par(table, vul[vulnerable], types.Player(dealer.value))
         tricks = {str(strain): {str(seat): int(table[denoms[strain], types.Player(seat.value)])
                                 for seat in Seat}
                   for strain in Strain}
@@ -165,11 +168,13 @@ class Analyser:
     and return, not block. Extra ``workers`` only overlap the callbacks: solves take turns.
     """
 
-    def __init__(self, on_done: Done, *, workers: int = 1) -> None:
+    def __init__(self, on_done: Done, *, workers: int = 1,
+                 conditions: Callable[[int], tuple[Seat, Vulnerability]] | None = None) -> None:
         if workers < 1:
             raise ValueError(f"an analyser needs a worker, not {workers}")
         self._on_done = on_done
         self._workers = workers
+        self._conditions = conditions  # board -> (dealer, vulnerability), when not Law 2's
         self._threads: list[threading.Thread] = []
         self._changed = threading.Condition()
         self._queue: collections.deque[tuple[int, str]] = collections.deque()
@@ -239,7 +244,8 @@ class Analyser:
         analysis: Analysis | None = None
         error: str | None = None
         try:
-            analysis = analyse(deal_pbn, board)
+            analysis = (analyse(deal_pbn, board) if self._conditions is None
+                        else analyse(deal_pbn, board, self._conditions(board)))
         except AnalysisError as exc:
             error = str(exc)
         except Exception as exc:  # a bug here must cost one deal, not the thread

@@ -21,7 +21,7 @@ from server.db import Database
 from server.ingest import Ingest, Seated
 from server.live import Hub
 from server.session import Session, board_conditions, current
-from tabled.rules import Board, Vulnerability
+from tabled.rules import Board, Seat, Vulnerability
 
 if TYPE_CHECKING:
     from server.analysis import Analyser, Analysis
@@ -53,7 +53,8 @@ class Services:
                                  app.config.get("DIRECTOR_PASSWORD"))
         if app.config.get("ANALYSIS"):
             from server.analysis import Analyser
-            services.analyser = Analyser(services._analysed)
+            services.analyser = Analyser(services._analysed,
+                                         conditions=services.board_conditions)
             services.analyser.start()
             watcher = threading.Thread(target=services._watch_releases, name="releases",
                                        daemon=True)
@@ -108,6 +109,13 @@ class Services:
         if session.current_round and seating.round > session.current_round:
             return f"board {board} is for round {seating.round}, which has not started"
         return None
+
+    def board_conditions(self, board: int) -> tuple[Seat, Vulnerability]:
+        session = self.session
+        if session is None:
+            facts = Board(board)
+            return facts.dealer, facts.vulnerability
+        return board_conditions(session, board)
 
     def vulnerability(self, board: int) -> Vulnerability:
         session = self.session

@@ -239,6 +239,10 @@ EVENTS: dict[str, Schema] = {
 
 RULINGS = ("take_back", "undo_cards", "require_pass", "lead_restriction", "claim", "score",
            "director_ack", "end_round")
+#: What each ruling cannot do without (the table would otherwise refuse it unexplained).
+RULING_NEEDS: dict[str, tuple[str, ...]] = {
+    "take_back": ("calls",), "undo_cards": ("cards",), "require_pass": ("seat",),
+    "lead_restriction": ("seat", "suit")}
 
 #: Commands from the server, each answered by an event carrying its id.
 COMMANDS: dict[str, Schema] = {
@@ -260,8 +264,9 @@ def _load(payload: bytes | str, what: str) -> dict[str, Any]:
         raise WireError(f"{what} is not JSON: {type(error).__name__}: {error}") from None
     if not isinstance(value, dict):
         raise WireError(f"{what} is not a JSON object")
-    if value.get("v") != VERSION:
-        raise WireError(f"{what} has wire version {value.get('v')!r}, not {VERSION}")
+    version = value.get("v")
+    if type(version) is not int or version != VERSION:  # true and 1.0 are not 1
+        raise WireError(f"{what} has wire version {version!r}, not {VERSION}")
     return value
 
 
@@ -336,6 +341,13 @@ class Command:
         data = schema.validate(f"command {ident} ({kind})", value.get("data", {}))
         if kind == "ruling" and data.get("kind") not in RULINGS:
             raise WireError(f"command {ident}: unknown ruling {data.get('kind')!r}")
+        if kind == "ruling":
+            missing = [name for name in RULING_NEEDS.get(data["kind"], ()) if name not in data]
+            if data["kind"] == "score" and "score_ns" not in data and "adjusted" not in data:
+                missing.append("score_ns or adjusted")
+            if missing:
+                raise WireError(f"command {ident}: a {data['kind']} ruling needs "
+                                f"{', '.join(missing)}")
         return cls(ident, str(kind), data)
 
 

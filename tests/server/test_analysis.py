@@ -12,7 +12,7 @@ import pytest
 
 from server import analysis
 from server.analysis import NOT_INSTALLED, Analyser, Analysis, AnalysisError, analyse
-from tabled.rules import Board, Seat, Strain
+from tabled.rules import Board, Seat, Strain, Vulnerability
 from tabled.rules.pbn import load_path
 from tabled.rules.records import Record
 
@@ -64,6 +64,14 @@ def test_one_suit_each(deal: str, board: int, par_score: int, par_contracts: lis
             assert result.tricks[str(strain)][str(seat)] == (13 if makes else 0), (strain, seat)
     assert result.par_score == par_score
     assert sorted(result.par_contracts) == par_contracts
+
+
+def test_a_board_with_its_own_vulnerability_has_its_own_par() -> None:
+    """Seed 004's partida: its second deal is East-West vulnerable, not North-South as board
+    2 of the cycle of 16 is; the par follows the conditions given."""
+    pytest.importorskip("endplay")
+    assert analyse(NS_SPADES, 2).par_score == 2210
+    assert analyse(NS_SPADES, 2, (Seat.W, Vulnerability.EW)).par_score == 1510
 
 
 def test_north_holds_the_top_cards() -> None:

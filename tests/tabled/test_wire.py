@@ -78,10 +78,16 @@ def test_command_round_trips_through_its_payload(kind: str, data: dict[str, Any]
     assert Command.from_payload(command.to_payload()) == command
 
 
+#: The least each ruling needs (tabled.wire.RULING_NEEDS, and a score's points or text).
+LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1}, "require_pass": {"seat": "N"},
+         "lead_restriction": {"seat": "W", "suit": "H"}, "score": {"adjusted": "A60/40"}}
+
+
 @pytest.mark.parametrize("kind", RULINGS)
 def test_every_ruling_kind_is_accepted(kind: str) -> None:
-    payload = Command("r", "ruling", {"kind": kind}).to_payload()
-    assert Command.from_payload(payload).data == {"kind": kind}
+    data = {"kind": kind, **LEAST.get(kind, {})}
+    payload = Command("r", "ruling", data).to_payload()
+    assert Command.from_payload(payload).data == data
 
 
 def test_text_payload_is_read_like_bytes() -> None:
@@ -198,6 +204,11 @@ def command_payload(type: str = "assign", /, **data_changes: Any) -> str:
     (command_payload(deals={"1": "N:AKQ"}), "deals"),
     (command_payload(deals={"1": 5}), "5 is not a text"),
     (command_payload(deals=[PBN]), "map of at most 64"),
+    (command_payload("ruling", kind="take_back"), "a take_back ruling needs calls"),
+    (command_payload("ruling", kind="lead_restriction", seat="W"), "needs suit"),
+    (command_payload("ruling", kind="score"), "needs score_ns or adjusted"),
+    ('{"v": true, "id": "c", "type": "resend", "data": {"since": 0}}', "wire version True"),
+    ('{"v": 1.0, "id": "c", "type": "resend", "data": {"since": 0}}', "wire version 1.0"),
     (command_payload(conditions={"1": {"dealer": "Q", "vul": "None"}}), "conditions"),
     (command_payload(conditions={"1": {"dealer": "S", "vul": "Some"}}), "conditions"),
     (command_payload(conditions={"1": {"dealer": "S"}}), "is not {dealer, vul}"),
