@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import logging
 import queue
-import ssl
 import threading
 import time
 from collections.abc import Callable
@@ -22,16 +21,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
 
 from server import schema as s
 from server.ingest import Ingest, Outcome
 from server.live import Hub
-from tabled.uplink import BrokerSettings, close_sockets
+from tabled.uplink import BrokerSettings, close_sockets, connect_persistent, mqtt_client
 from tabled.wire import ROOT, Command, table_topic
 
 log = logging.getLogger(__name__)
@@ -76,17 +72,10 @@ class Bus:
         prefix = f"$share/{shared_group}/" if shared_group else ""
         self.topics = [(f"{prefix}{base}events", 1), (f"{prefix}{base}status", 1),
                        (f"{prefix}{base}state", 1)]
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=client_id or f"bidbox-server-{self.event}",
-                                  protocol=mqtt.MQTTv5, manual_ack=True)
-        if settings.username is not None:
-            self.client.username_pw_set(settings.username, settings.password)
-        if settings.cafile is not None:
-            self.client.tls_set(ca_certs=settings.cafile or None, certfile=settings.certfile,
-                                keyfile=settings.keyfile, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        self.client = mqtt_client(settings, client_id or f"bidbox-server-{self.event}",
+                                  manual_ack=True)
         self.client.max_inflight_messages_set(200)
         self.client.max_queued_messages_set(0)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=16)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -100,11 +89,7 @@ class Bus:
     # -- life cycle --------------------------------------------------------------------------
 
     def start(self) -> None:
-        properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
-        properties.SessionExpiryInterval = SESSION_EXPIRY
-        self.client.connect_async(self.settings.host, self.settings.port,
-                                  keepalive=self.settings.keepalive, clean_start=False,
-                                  properties=properties)
+        connect_persistent(self.client, self.settings, SESSION_EXPIRY)
         self._thread = threading.Thread(target=self.run, name="ingest", daemon=True)
         self._thread.start()
         self.client.loop_start()
@@ -196,24 +181,23 @@ class Bus:
 
     def send_pending(self) -> None:
         """Publish every queued command not yet acknowledged by the broker."""
-        if not self.client.is_connected():
-            return
-        with self.db.read() as conn:
-            rows = conn.execute(select(s.commands).where(
-                s.commands.c.event == self.event, s.commands.c.sent_at.is_(None)).order_by(
-                s.commands.c.created_at)).all()
-        for row in rows:
-            command = Command(row.id, row.type, json.loads(row.data))
-            self._publish(row.table_no, command, track=True)
+        if self.client.is_connected():
+            self._send_where(s.commands.c.sent_at.is_(None))
 
     def send_unanswered(self, tables: set[int]) -> None:
         """A table that comes online gets again every command it has not answered: one sent
         before its first connection (no session at the broker yet) was never queued for it.
         Command ids make a second delivery harmless."""
+        self._send_where(s.commands.c.table_no.in_(sorted(tables)),
+                         s.commands.c.answer_seq.is_(None))
+
+    def _send_where(self, *conditions: Any) -> None:
+        """Publish this event's commands that meet ``conditions``, oldest first; the unsent
+        ones are marked sent on the broker's PUBACK."""
         with self.db.read() as conn:
             rows = conn.execute(select(s.commands).where(
-                s.commands.c.event == self.event, s.commands.c.table_no.in_(sorted(tables)),
-                s.commands.c.answer_seq.is_(None)).order_by(s.commands.c.created_at)).all()
+                s.commands.c.event == self.event, *conditions).order_by(
+                s.commands.c.created_at)).all()
         for row in rows:
             self._publish(row.table_no, Command(row.id, row.type, json.loads(row.data)),
                           track=row.sent_at is None)

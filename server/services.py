@@ -118,10 +118,7 @@ class Services:
         return board_conditions(session, board)
 
     def vulnerability(self, board: int) -> Vulnerability:
-        session = self.session
-        if session is None:
-            return Board(board).vulnerability
-        return board_conditions(session, board)[1]
+        return self.board_conditions(board)[1]
 
     def commands_queued(self) -> None:
         """The console queued commands: the bus sends them now (or when it connects)."""

@@ -72,6 +72,30 @@ def close_sockets(client: mqtt.Client) -> None:
         reset()
 
 
+def mqtt_client(settings: BrokerSettings, client_id: str, **options: Any) -> mqtt.Client:
+    """A paho 2 client, MQTT v5, logged in (and TLS) as ``settings`` say: the table's and the
+    server's connections are made the same way."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                         protocol=mqtt.MQTTv5, **options)
+    if settings.username is not None:
+        client.username_pw_set(settings.username, settings.password)
+    if settings.cafile is not None:
+        client.tls_set(ca_certs=settings.cafile or None, certfile=settings.certfile,
+                       keyfile=settings.keyfile, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    client.reconnect_delay_set(min_delay=1, max_delay=16)
+    return client
+
+
+def connect_persistent(client: mqtt.Client, settings: BrokerSettings,
+                       expiry: int = SESSION_EXPIRY) -> None:
+    """Connect in the background with a persistent session (``clean_start`` false and a
+    session expiry), so what is sent while this end is away waits at the broker."""
+    properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+    properties.SessionExpiryInterval = expiry
+    client.connect_async(settings.host, settings.port, keepalive=settings.keepalive,
+                         clean_start=False, properties=properties)
+
+
 class Uplink:
     """One table's connection to the broker."""
 
@@ -84,17 +108,9 @@ class Uplink:
         self.inbox = inbox
         self.topics = {kind: table_topic(event, table, kind)
                        for kind in ("status", "events", "state", "cmd")}
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=client_id or f"bidbox-{event}-table-{table}",
-                                  protocol=mqtt.MQTTv5)
-        if settings.username is not None:
-            self.client.username_pw_set(settings.username, settings.password)
-        if settings.cafile is not None:
-            self.client.tls_set(ca_certs=settings.cafile or None, certfile=settings.certfile,
-                                keyfile=settings.keyfile, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        self.client = mqtt_client(settings, client_id or f"bidbox-{event}-table-{table}")
         self.client.will_set(self.topics["status"], OFFLINE, qos=1, retain=True)
         self.client.max_inflight_messages_set(max_inflight)
-        self.client.reconnect_delay_set(min_delay=1, max_delay=16)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
@@ -103,11 +119,7 @@ class Uplink:
     # -- life cycle ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
-        properties.SessionExpiryInterval = SESSION_EXPIRY
-        self.client.connect_async(self.settings.host, self.settings.port,
-                                  keepalive=self.settings.keepalive, clean_start=False,
-                                  properties=properties)
+        connect_persistent(self.client, self.settings)
         self.client.loop_start()
 
     def stop(self, timeout: float = 3.0) -> None:
