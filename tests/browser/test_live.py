@@ -15,89 +15,10 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 expect = sync_api.expect
 
-from flask import Flask  # noqa: E402
-
-from bidbox.broker import Broker, BrokerUsers  # noqa: E402
-from server import standings  # noqa: E402
-from server.movements import PHANTOM  # noqa: E402
-from server.session import Session, create_session  # noqa: E402
-from tabled.rules import Board, Seat, parse_contract  # noqa: E402
-from tabled.rules.scoring import score_ns  # noqa: E402
-from tabled.wire import Event, table_topic  # noqa: E402
-from tests.browser.conftest import EVENT, MqttClient, services, wait_until  # noqa: E402
+from tests.browser.conftest import Tables  # noqa: E402
 
 LATENCY = 1.0
 """Seconds from a table's publish to the result on the room's screen, at most."""
-
-
-class Tables:
-    """The session's tables, each publishing its own journal with its own credentials."""
-
-    def __init__(self, app: Flask, broker: Broker, users: BrokerUsers) -> None:
-        self.app = app
-        self.broker = broker
-        self.users = users
-        self.session: Session = create_session(
-            services(app).db, event=EVENT, title="Torneo del martes", kind="mitchell",
-            participants=6, boards_per_round=2, seed=7)
-        self.clients: dict[int, MqttClient] = {}
-        self.seq: dict[int, int] = {}
-
-    def client(self, table: int) -> MqttClient:
-        if table not in self.clients:
-            client = MqttClient(self.broker, self.users.table(table))
-            self.clients[table] = client
-            client.connect()
-        return self.clients[table]
-
-    def schedule(self, board: int) -> list[Any]:
-        return [seat for seat in self.session.plan.schedule(board)
-                if PHANTOM not in (seat.ns, seat.ew)]
-
-    def publish(self, table: int, kind: str, board: int | None, data: dict[str, Any]) -> None:
-        """One event of the table's journal, QoS 1: returns on the broker's PUBACK."""
-        self.seq[table] = self.seq.get(table, 0) + 1
-        event = Event(self.seq[table], kind, time.time(), board, data)
-        code = self.client(table).publish(table_topic(EVENT, table, "events"),
-                                          event.to_payload())
-        assert not code.is_failure, code
-
-    def before_result(self, table: int, board: int, lead: str) -> None:
-        """The table's assignment and opening lead: what precedes the board's result."""
-        seating = next(seat for seat in self.schedule(board) if seat.table == table)
-        self.publish(table, "assign", None, {
-            "cmd": f"assign-{EVENT}-r{seating.round}-t{table}-b{board}",
-            "round": seating.round, "ns": seating.ns, "ew": seating.ew,
-            "boards": list(seating.boards)})
-        self.publish(table, "card", board, {"seat": "E", "card": lead})
-
-    def result(self, table: int, board: int, contract: str, declarer: str,
-               tricks: int) -> None:
-        score = score_ns(parse_contract(contract), Seat.from_str(declarer), tricks,
-                         Board(board).vulnerability)
-        self.publish(table, "result", board, {"contract": contract, "declarer": declarer,
-                                              "tricks": tricks, "score_ns": score})
-
-    def play(self, table: int, board: int, contract: str, declarer: str, tricks: int,
-             lead: str = "C2") -> None:
-        self.before_result(table, board, lead)
-        self.result(table, board, contract, declarer, tricks)
-
-    def stored(self, count: int) -> None:
-        """Wait until the server holds ``count`` results."""
-        db = services(self.app).db
-        wait_until(self.app, lambda: len(standings.all_results(db, self.session)) >= count)
-
-    def close(self) -> None:
-        for client in self.clients.values():
-            client.close()
-
-
-@pytest.fixture
-def tables(live_app: Flask, broker: Broker, broker_users: BrokerUsers) -> Any:
-    found = Tables(live_app, broker, broker_users)
-    yield found
-    found.close()
 
 
 def connected(page: Any) -> None:

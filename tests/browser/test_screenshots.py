@@ -13,19 +13,11 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
-from bidbox.broker import Broker, BrokerUsers
 from server import rulings
-from tests.browser.conftest import DIRECTOR_PASSWORD, EVENT, services, wait_until
-from tests.browser.test_live import Tables, connected
+from tests.browser.conftest import DIRECTOR_PASSWORD, EVENT, Tables, services, wait_until
+from tests.browser.test_live import connected
 
 PLAYED = {1: ("3NT", "N", 9), 2: ("4S", "E", 10), 3: ("2HX", "S", 7), 4: ("5DX", "W", 10)}
-
-
-@pytest.fixture
-def room(live_app: Any, broker: Broker, broker_users: BrokerUsers) -> Any:
-    found = Tables(live_app, broker, broker_users)
-    yield found
-    found.close()
 
 
 def _folder(tmp_path: Path) -> Path:
@@ -35,20 +27,20 @@ def _folder(tmp_path: Path) -> Path:
     return folder
 
 
-def test_pictures_of_the_live_display_and_the_console(page: Any, room: Tables,
+def test_pictures_of_the_live_display_and_the_console(page: Any, tables: Tables,
                                                       tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     count = 0
     for board, (contract, declarer, tricks) in PLAYED.items():
-        for number, seat in enumerate(room.schedule(board)):
+        for number, seat in enumerate(tables.schedule(board)):
             # Some tables make an overtrick or go one down, so the travellers differ.
-            room.play(seat.table, board, contract, declarer, tricks + (number % 3) - 1,
+            tables.play(seat.table, board, contract, declarer, tricks + (number % 3) - 1,
                         lead="SK")
             count += 1
-    room.stored(count)
-    room.publish(1, "director", 3, {"seat": "E", "reason": "revoke", "law": "64"})
-    db = services(room.app).db
-    wait_until(room.app, lambda: bool(rulings.calls(db, EVENT)))
+    tables.stored(count)
+    tables.publish(1, "director", 3, {"seat": "E", "reason": "revoke", "law": "64"})
+    db = services(tables.app).db
+    wait_until(tables.app, lambda: bool(rulings.calls(db, EVENT)))
 
     page.set_viewport_size({"width": 1400, "height": 900})
     page.goto("/")
