@@ -28,7 +28,9 @@ from tabled.rules import (
     Strain,
 )
 
-from .state import BoardState, Phase, TableState
+from .regulation import alert_required
+from .state import BoardState, Phase, Question, TableState
+from .syscard import STANDARD_ANSWERS
 from .wire import Command, Event
 
 LEVELS = {"1", "2", "3", "4", "5", "6", "7"}
@@ -53,6 +55,11 @@ class SeatEntry:
     keys: list[str] = field(default_factory=list)
     replacing: bool = False  # Law 25A: the next call replaces this seat's unintended call
     review: bool = False     # Law 20B: the seat is reviewing the auction
+    alert: bool = False      # self-alerting: ALERT pressed with the call being typed
+    page: str | None = None  # "ask" (Law 20F) or "card" (Law 40B2(c)): INFO's further pages
+    pick: int | None = None  # the opponents' call the page is about (auction index)
+    scroll: int = 0          # the card page: how far down the meaning
+    answer: int = 0          # answering a question: which answer of the list is shown
 
 
 @dataclass(frozen=True)
@@ -96,6 +103,8 @@ class Controller:
         for entry in self.entries.values():
             entry.keys.clear()
             entry.replacing = False
+            entry.alert = False
+            entry.page = None
 
     # -- keys ----------------------------------------------------------------------------------
 
@@ -106,8 +115,14 @@ class Controller:
             return Outcome([self._director(seat, "player")]).tell(
                 Seat, Notice("director_called", {"seat": str(seat)}, error=False))
         if key == "INFO":
-            entry.review = not entry.review  # Law 20B: review the auction at one's turn
-            return Outcome()
+            return self._info(seat, entry)
+        board = self.state.board
+        if board is not None and board.open_questions(seat):
+            return self._answering(seat, key, entry, board)
+        if entry.page is not None and board is not None:
+            if key in ("UNDO", "OK"):
+                return self._page_key(seat, key, entry, board)
+            entry.page = None  # any other key leaves the page and does what it does
         phase = self.state.phase
         handler = {
             Phase.WAITING: self._waiting,
@@ -196,7 +211,7 @@ class Controller:
         elif key == "UNDO":
             return self._undo_call(seat, entry, board)
         elif key == "ALERT":
-            return self._alert(seat, board)
+            return self._alert(seat, board, entry)
         elif key == "OK":
             return self._confirm_call(seat, entry, board)
         return Outcome()
@@ -207,39 +222,291 @@ class Controller:
             return Outcome()
         # Law 25A: an unintended call may be replaced until partner calls (25A1-2) or, at the
         # end of the auction, until the opening lead is faced (25A3).
-        if board.cards or board.auction.can_replace(seat) is None:
+        index = board.auction.can_replace(seat)
+        tray = board.tray
+        if board.cards or index is None or (tray is not None and index < tray.crossed):
+            # Screens: a call may be replaced without penalty until the tray crosses.
+            entry.replacing = False
             return Outcome().tell([seat], Notice("law", {"reason": "change"}, "25A"))
         entry.replacing = True
         return Outcome().tell([seat], Notice("replace", error=False))
 
-    def _alert(self, seat: Seat, board: BoardState) -> Outcome:
-        entries = board.auction.entries
-        # Law 20F/alert norms: the caller's partner alerts, at once, before the next call.
-        if not entries or entries[-1].seat is not seat.partner:
-            return Outcome().tell([seat], Notice("alert_partner"))
-        if entries[-1].alert:
+    def _self_alerting(self) -> bool:
+        conduct = self.state.conduct
+        return conduct.screens is not None or conduct.profile.self_alert
+
+    def _alert(self, seat: Seat, board: BoardState, entry: SeatEntry) -> Outcome:
+        """ALERT: the alert norms say who alerts (tabled.regulation). Self-alerting, ALERT
+        while a call is typed alerts it with the call; with nothing typed, ALERT alerts the
+        newest call of one's own side one has seen (one's own, or partner's under screens)."""
+        if entry.keys and self._self_alerting():
+            entry.alert = not entry.alert
             return Outcome()
-        return Outcome([Proposed("alert", board.number,
-                                 {"seat": str(seat), "index": len(entries) - 1})])
+        entries = board.auction.entries
+        screens = self.state.conduct.screens
+        if screens is not None:
+            seen = board.seen_by_side(screens, screens.side(seat))
+            mine = [i for i in range(seen) if entries[i].seat in (seat, seat.partner)]
+        elif self._self_alerting():
+            mine = [i for i, e in enumerate(entries) if e.seat is seat]
+        else:
+            mine = [i for i, e in enumerate(entries) if e.seat is seat.partner]
+        if not mine:
+            return Outcome().tell([seat], Notice("alert_partner" if not self._self_alerting()
+                                                 else "alert_nothing"))
+        index = mine[-1]
+        if any(a.by is seat for a in board.alerted(index)):
+            return Outcome()
+        # Late: a call was made over it (without screens), or it has crossed on the tray.
+        if screens is not None:
+            late = board.tray is not None and (
+                (index < board.tray.crossed and entries[index].seat is seat)
+                or screens.side(seat) != board.tray.side)
+        else:
+            late = index < len(entries) - 1
+        data: dict[str, Any] = {"seat": str(seat), "index": index}
+        outcome = Outcome()
+        if late:
+            data["late"] = True
+            # Failing to alert is misinformation (AEB note to Law 21): the director decides
+            # whether the opponents may change a call (Law 21B1).
+            outcome.events.append(self._director(
+                seat, "late_alert", "21B",
+                f"{seat} alerts {entries[index].seat}'s {entries[index].call} late"))
+        outcome.events.insert(0, Proposed("alert", board.number, data))
+        return outcome
+
+    def _reminder(self, seat: Seat, board: BoardState, call: Call,
+                  alerted: bool) -> Notice | None:
+        """Self-alerting: the caller's own card says the call is alertable and it was not
+        alerted. Only the caller is told; telling partner would be unauthorized (Law 16B)."""
+        if alerted or not self._self_alerting():
+            return None
+        conduct = self.state.conduct
+        card = conduct.card_of(seat)
+        if card is None:
+            return None
+        trial = board.auction.copy()
+        trial.make_call(call, seat)
+        index = len(trial) - 1
+        found = card.lookup(trial, index)
+        if alert_required(None if found is None else found.alert, trial, index,
+                          conduct.screens):
+            return Notice("remind_alert", {"call": str(call)}, "40B", error=False)
+        return None
+
+    def _tray_away(self, seat: Seat, board: BoardState) -> bool:
+        """Screens: the tray is on the other side, or has calls still to bring over."""
+        screens = self.state.conduct.screens
+        tray = board.tray
+        if screens is None or tray is None:
+            return False
+        return tray.side != screens.side(seat) or board.tray_due(screens) is not None
 
     def _confirm_call(self, seat: Seat, entry: SeatEntry, board: BoardState) -> Outcome:
         call = self._entered_call(entry)
         if call is None:
             return Outcome().tell([seat], Notice("enter_call"))
+        alert = entry.alert and self._self_alerting()
         entry.keys.clear()
+        entry.alert = False
         try:
             if entry.replacing:
+                index = board.auction.can_replace(seat)
+                if board.tray is not None and index is not None \
+                        and index < board.tray.crossed:
+                    entry.replacing = False  # screens: the call crossed meanwhile
+                    return Outcome().tell([seat], Notice("law", {"reason": "change"}, "25A"))
                 trial = board.auction.copy()
-                trial.replace_call(seat, call)  # Law 25A
+                trial.replace_call(seat, call)  # Law 25A (screens: until the tray crosses)
                 entry.replacing = False
-                return Outcome([Proposed("change", board.number,
-                                         {"seat": str(seat), "call": str(call)})])
+                data: dict[str, Any] = {"seat": str(seat), "call": str(call)}
+                if alert:
+                    data["alert"] = True
+                return Outcome([Proposed("change", board.number, data)])
             board.auction.check(call, seat)
         except IllegalActionError as error:
             if board.auction.can_replace(seat) is None:
                 entry.replacing = False  # Law 25A: too late now; the next call is a new call
             return Outcome().tell([seat], _refusal(error))
-        return Outcome([Proposed("call", board.number, {"seat": str(seat), "call": str(call)})])
+        if self._tray_away(seat, board):
+            # Screens: a player calls once the tray has brought the other side's calls.
+            return Outcome().tell([seat], Notice("tray_away"))
+        data = {"seat": str(seat), "call": str(call)}
+        if alert:
+            data["alert"] = True
+        outcome = Outcome([Proposed("call", board.number, data)])
+        reminder = self._reminder(seat, board, call, alert)
+        if reminder is not None:
+            outcome.tell([seat], reminder)
+        return outcome
+
+    # -- questions, answers and the opponents' card (Laws 20F, 40B2(c)) -------------------------
+
+    def _opponent_calls(self, seat: Seat, board: BoardState) -> list[int]:
+        """The opponents' calls ``seat`` has seen (under screens, what reached its side)."""
+        screens = self.state.conduct.screens
+        seen = (len(board.auction) if screens is None
+                else board.seen_by_side(screens, screens.side(seat)))
+        entries = board.auction.entries
+        return [i for i in range(seen) if entries[i].seat.side is not seat.side]
+
+    def _at_turn(self, seat: Seat, board: BoardState) -> bool:
+        phase = self.state.phase
+        if phase in (Phase.SETUP, Phase.AUCTION):
+            return board.auction.turn is seat
+        play = board.play
+        if phase is Phase.PLAY and play is not None and play.turn is not None:
+            # Declarer plays dummy's cards (Law 45B): dummy's turn is declarer's too.
+            turn = play.declarer if play.turn is play.dummy else play.turn
+            return turn is seat
+        return False
+
+    def _may_ask(self, seat: Seat, board: BoardState) -> bool:
+        """Law 20F1: in the auction, at one's turn; 20F2 and 41B: in the clarification period
+        (the auction over, the lead not faced); in the play, at one's turn to play."""
+        play = board.play
+        if self.state.phase is Phase.LEAD:
+            return play is None or seat is not play.dummy
+        return self._at_turn(seat, board) and (play is None or seat is not play.dummy)
+
+    def _may_consult(self, seat: Seat, board: BoardState) -> bool:
+        """Law 40B2(c): the opponents' card (i) before the auction begins, (ii) in the
+        clarification period, (iii) in the auction and the play at one's turn."""
+        phase = self.state.phase
+        if phase is Phase.SETUP or phase is Phase.LEAD:
+            return True
+        return self._at_turn(seat, board)
+
+    def _info(self, seat: Seat, entry: SeatEntry) -> Outcome:
+        """INFO goes round the pages: the review of the auction (Law 20B), a question about
+        the opponents' calls, the opponents' system card, and back to the plain display."""
+        board = self.state.board
+        order: list[str | None] = [None, "review", "ask", "card"]
+        current = "review" if entry.review and entry.page is None else entry.page
+        start = order.index(current)
+        for step in range(1, len(order) + 1):
+            page = order[(start + step) % len(order)]
+            if page == "ask" and (board is None or not self._may_ask(seat, board)
+                                  or not self._opponent_calls(seat, board)):
+                continue
+            if page == "card" and (board is None or not self._may_consult(seat, board)
+                                   or self.state.conduct.cards.get(
+                                       seat.side.other) is None):
+                continue
+            entry.review = page == "review"
+            entry.page = page if page in ("ask", "card") else None
+            entry.scroll = 0
+            if entry.page is not None and board is not None:
+                calls = self._opponent_calls(seat, board)
+                bids = [i for i in calls if board.auction.entries[i].call != PASS]
+                newest = bids or calls  # the newest that says something, else the newest
+                entry.pick = newest[-1] if newest else None
+            return Outcome()
+        return Outcome()
+
+    def _page_key(self, seat: Seat, key: str, entry: SeatEntry, board: BoardState) -> Outcome:
+        calls = self._opponent_calls(seat, board)
+        if key == "UNDO":  # the opponents' call before, round to the newest
+            if calls:
+                at = calls.index(entry.pick) if entry.pick in calls else 0
+                entry.pick = calls[at - 1]
+            entry.scroll = 0
+            return Outcome()
+        if entry.page == "card":
+            entry.scroll += 1  # OK: the next lines of the meaning (or of the card)
+            return Outcome()
+        # OK on the question page: ask about the call shown.
+        if not self._may_ask(seat, board):
+            entry.page = None
+            return Outcome().tell([seat], Notice("ask_turn", law="20F"))
+        index = entry.pick
+        if index is None or index not in calls:
+            return Outcome().tell([seat], Notice("ask_nothing"))
+        if any(q.asker is seat and q.index == index and q.answer is None
+               for q in board.questions):
+            return Outcome()
+        screens = self.state.conduct.screens
+        caller = board.auction.entries[index].seat
+        # Law 20F1: the caller's partner answers; under screens, in writing, the screenmate.
+        to = caller.partner if screens is None else screens.screenmate(seat)
+        entry.page = None
+        return Outcome([Proposed("question", board.number,
+                                 {"seat": str(seat), "index": index, "to": str(to)})]).tell(
+            [seat], Notice("asked", error=False))
+
+    def answers_for(self, seat: Seat, question: Question) -> list[int]:
+        """The answers ``seat`` is offered, in order: its card's meaning of the call, then
+        the standard answers."""
+        board = self.state.board
+        card = self.state.conduct.card_of(seat)
+        offered: list[int] = []
+        if board is not None and card is not None and question.index < len(board.auction):
+            found = card.lookup(board.auction, question.index)
+            if found is not None:
+                offered.append(found.code)
+        offered.extend(code for code in (1, 0, 2, 3, 4, 5) if code not in offered)
+        return offered
+
+    def _answering(self, seat: Seat, key: str, entry: SeatEntry,
+                   board: BoardState) -> Outcome:
+        """A question waits for this seat: its keys answer it, from the list (UNDO shows the
+        next answer, OK gives it) or by code (digits, then OK)."""
+        question = board.open_questions(seat)[0]
+        offered = self.answers_for(seat, question)
+        if key == "DIR":
+            return self.key(seat, key)
+        if key == "UNDO":
+            if entry.keys:
+                entry.keys.pop()
+            else:
+                entry.answer = (entry.answer + 1) % len(offered)
+            return Outcome()
+        if key == "OK":
+            if entry.keys:
+                digits = "".join(str(self.digit(k)) for k in entry.keys
+                                 if self.digit(k) is not None)
+                entry.keys.clear()
+                code = int(digits) if digits else -1
+                card = self.state.conduct.card_of(seat)
+                if code not in STANDARD_ANSWERS and (card is None
+                                                     or card.by_code(code) is None):
+                    return Outcome().tell([seat], Notice("bad_code", {"code": code}))
+            else:
+                code = offered[entry.answer % len(offered)]
+            entry.answer = 0
+            told = [question.asker]
+            if self.state.conduct.screens is None:
+                told.append(question.asker.partner)  # Law 20F1: the asker's side
+            return Outcome([Proposed("answer", board.number,
+                                     {"seat": str(seat), "question": question.seq,
+                                      "code": code})]).tell(
+                told, Notice("answered", {"call": str(board.auction.entries[question.index]
+                                                      .call), "code": code, "by": str(seat)},
+                             error=False))
+        if self.digit(key) is not None and len(entry.keys) < 4:
+            entry.keys.append(key)
+            return Outcome()
+        return Outcome().tell([seat], Notice("answer_first"))
+
+    def tick(self, now: float) -> Outcome:
+        """Screens: the tray crosses once it is due (tabled.state.BoardState.tray_due)."""
+        board = self.state.board
+        screens = self.state.conduct.screens
+        if board is None or screens is None:
+            return Outcome()
+        due = board.tray_due(screens)
+        if due is None or now < due:
+            return Outcome()
+        return Outcome([Proposed("tray", board.number, {"calls": len(board.auction)})])
+
+    def next_tick(self) -> float | None:
+        """When ``tick`` has something to do, or None."""
+        board = self.state.board
+        screens = self.state.conduct.screens
+        if board is None or screens is None:
+            return None
+        return board.tray_due(screens)
 
     # -- the play ------------------------------------------------------------------------------
 
@@ -247,6 +514,8 @@ class Controller:
         board = self.state.board
         assert board is not None and board.play is not None
         play = board.play
+        if board.face_down:
+            return self._face_down(seat, key, board)
         claim = play.claim
         if claim is not None:
             return self._claim_answer(seat, key, board)
@@ -270,6 +539,17 @@ class Controller:
         return Outcome([Proposed("claim", board.number,
                                  {"seat": str(seat), "tricks": tricks})]).tell(
             Seat, Notice("claimed", {"seat": str(seat), "tricks": tricks}, error=False))
+
+    def _face_down(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        """Screens: the opening lead lies face down until the leader's screenmate says the
+        questions are over (OK); then all see it and dummy goes down."""
+        screens = self.state.conduct.screens
+        leader = board.cards[0][0]
+        confirmer = leader.partner if screens is None else screens.screenmate(leader)
+        if key == "OK" and seat is confirmer:
+            return Outcome([Proposed("faced", board.number, {"seat": str(seat)})])
+        return Outcome().tell([seat], Notice("face_down", {"seat": str(confirmer)},
+                                             error=False))
 
     def _is_call(self, entry: SeatEntry) -> bool:
         return self._entered_call(entry) is not None and any(
@@ -350,6 +630,12 @@ class Controller:
                      board: BoardState) -> Outcome:
         play = board.play
         assert play is not None
+        screens = self.state.conduct.screens
+        if board.face_down:
+            return Outcome().tell(Seat, Notice("face_down_wait", error=False))
+        if not board.cards and screens is not None and board.tray is not None \
+                and board.tray.crossed < len(board.auction):
+            return Outcome().tell(Seat, Notice("tray_away"))
         # The known hands say whose card it is; otherwise the reader's slot, or the turn.
         seat = play.owner(card) or reader_seat or play.turn
         try:
@@ -362,7 +648,10 @@ class Controller:
                                                      error.reason))
             return outcome
         assert seat is not None
-        return Outcome([Proposed("card", board.number, {"seat": str(seat), "card": str(card)})])
+        data: dict[str, Any] = {"seat": str(seat), "card": str(card)}
+        if not board.cards and screens is not None:
+            data["face_down"] = True  # screens: the opening lead is made face down
+        return Outcome([Proposed("card", board.number, data)])
 
     # -- what follows from an event ------------------------------------------------------------
 

@@ -52,6 +52,10 @@ class Stop:
     """Put on the inbox to end the table thread."""
 
 
+class Tick:
+    """Time has passed: do what is due (the screens' tray)."""
+
+
 class Publisher(Protocol):
     """What the daemon needs of the MQTT side (tabled.uplink.Uplink)."""
 
@@ -127,7 +131,13 @@ class TableDaemon:
 
     def run(self) -> None:
         while True:
-            item = self.inbox.get()
+            # Screens: the tray crosses when it is due, with or without an input meanwhile.
+            due = self.controller.next_tick()
+            try:
+                item = self.inbox.get(timeout=None if due is None
+                                      else max(0.0, due - self.clock()))
+            except queue.Empty:
+                item = Tick()
             if isinstance(item, Stop):
                 return
             with self.changed:
@@ -146,6 +156,9 @@ class TableDaemon:
     # -- inputs --------------------------------------------------------------------------------
 
     def handle(self, item: Any) -> None:
+        due = self.controller.next_tick()
+        if due is not None and due <= self.clock() and not isinstance(item, Tick):
+            self.apply(self.controller.tick(self.clock()))  # what was due comes first
         if isinstance(item, KeyEvent | CardEvent):
             self.inputs += 1
         if isinstance(item, KeyEvent):
@@ -156,6 +169,8 @@ class TableDaemon:
             self.apply(self.controller.card(item.card, item.seat))
         elif isinstance(item, Command):
             self.apply(self.controller.command(item))
+        elif isinstance(item, Tick):
+            self.apply(self.controller.tick(self.clock()))
         elif isinstance(item, Acked):
             self.acknowledge([item.mid])
         elif isinstance(item, LinkStatus):

@@ -31,6 +31,8 @@ from tabled.rules.auction import Auction, PassScope
 from tabled.rules.play import ClaimState, LeadRestriction, Play
 from tabled.rules.scoring import score_ns
 
+from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
+from .syscard import SystemCard
 from .wire import Event
 
 
@@ -59,6 +61,32 @@ class Guidance:
     boards: int | None = None
 
 
+@dataclass(frozen=True)
+class Conduct:
+    """How the round is played: screens or not, the regulator's alert profile, and each
+    side's system card (Law 40B2(a)), as the server's assignment says."""
+
+    screens: Screens | None = None
+    profile: Profile = DEFAULT_PROFILE
+    cards: Mapping[Side, SystemCard] = field(default_factory=dict)
+
+    @classmethod
+    def from_json(cls, value: Mapping[str, Any] | None) -> Conduct:
+        if not value:
+            return cls()
+        screens = value.get("screens")
+        return cls(
+            Screens(Seat.from_str(screens.get("north_with") or "E"),
+                    float(screens.get("tray_delay", Screens.tray_delay)))
+            if screens else None,
+            PROFILES[value.get("profile") or DEFAULT_PROFILE.name],
+            {Side.NS if side == "NS" else Side.EW: SystemCard.from_json(card)
+             for side, card in (value.get("cards") or {}).items()})
+
+    def card_of(self, seat: Seat) -> SystemCard | None:
+        return self.cards.get(seat.side)
+
+
 @dataclass
 class Assignment:
     cmd: str
@@ -70,6 +98,42 @@ class Assignment:
     deals: dict[int, Deal] = field(default_factory=dict)
     guidance: Guidance | None = None
     conditions: dict[int, tuple[Seat, Vulnerability]] = field(default_factory=dict)
+    conduct: Conduct = field(default_factory=Conduct)
+
+
+@dataclass(frozen=True)
+class AlertMark:
+    """``by`` alerted the call at ``index`` (its own, or partner's) at ``ts``; ``late`` if
+    after the moment the norms ask for (the next call, or the tray crossing)."""
+
+    index: int
+    by: Seat
+    ts: float
+    late: bool = False
+
+
+@dataclass
+class Question:
+    """``asker`` asked about the call at ``index`` (Law 20F); ``answerer`` answers with a
+    code of their card or a standard answer."""
+
+    seq: int
+    asker: Seat
+    index: int
+    answerer: Seat
+    ts: float
+    answer: int | None = None
+    answer_ts: float | None = None
+
+
+@dataclass
+class Tray:
+    """Screens: the side of the screen (0 North's, 1 South's) that holds the tray, the
+    calls that have crossed (the other side has seen them), and when it arrived."""
+
+    side: int
+    crossed: int
+    arrived: float
 
 
 @dataclass(frozen=True)
@@ -110,9 +174,45 @@ class BoardState:
     lead_restrictions: list[LeadRestriction] = field(default_factory=list)
     result: Result | None = None
     confirmed: set[Seat] = field(default_factory=set)
+    started: float = 0.0
+    call_ts: list[float] = field(default_factory=list)   # when each call of the auction came
+    card_ts: list[float] = field(default_factory=list)   # when each card was played
+    alerts: list[AlertMark] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+    tray: Tray | None = None       # screens only
+    face_down: bool = False        # the opening lead is made face down and not faced yet
+    faced_ts: float | None = None
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)
+
+    def alerted(self, index: int) -> list[AlertMark]:
+        return [a for a in self.alerts if a.index == index]
+
+    def open_questions(self, seat: Seat) -> list[Question]:
+        """Questions waiting for ``seat``'s answer, oldest first."""
+        return [q for q in self.questions if q.answerer is seat and q.answer is None]
+
+    def tray_due(self, screens: Screens) -> float | None:
+        """When the tray must cross (calls on it, and the next caller is on the other side
+        or the auction is over), never sooner than ``tray_delay`` after it arrived."""
+        tray = self.tray
+        auction = self.auction
+        if tray is None or len(auction) <= tray.crossed:
+            return None
+        turn = auction.turn
+        if turn is not None and screens.side(turn) == tray.side:
+            return None
+        return max(self.call_ts[-1], tray.arrived + screens.tray_delay)
+
+    def seen_by_side(self, screens: Screens, side: int) -> int:
+        """How many calls of the auction a side of the screen has seen: those that crossed,
+        and those made on its own side since."""
+        tray = self.tray
+        crossed = 0 if tray is None else tray.crossed
+        if tray is not None and tray.side == side:
+            return len(self.auction)
+        return crossed
 
     @property
     def deal(self) -> Deal:
@@ -173,7 +273,7 @@ class TableState:
         if board.result is not None:
             return Phase.RESULT
         if board.play is not None:
-            return Phase.PLAY if board.cards else Phase.LEAD
+            return Phase.PLAY if board.cards and not board.face_down else Phase.LEAD
         return Phase.AUCTION if len(board.auction) else Phase.SETUP
 
     @property
@@ -181,6 +281,10 @@ class TableState:
         if self.assignment is None:
             return []
         return [b for b in self.assignment.boards if b not in self.results]
+
+    @property
+    def conduct(self) -> Conduct:
+        return Conduct() if self.assignment is None else self.assignment.conduct
 
     @property
     def open_director_calls(self) -> list[DirectorCall]:
@@ -218,7 +322,8 @@ class TableState:
             Guidance(guidance.get("ns"), guidance.get("ew"), guidance.get("boards"))
             if guidance else None,
             {int(b): (Seat.from_str(c["dealer"]), Vulnerability.from_str(c["vul"]))
-             for b, c in (data.get("conditions") or {}).items()})
+             for b, c in (data.get("conditions") or {}).items()},
+            Conduct.from_json(data.get("conduct")))
         self.players = {}
         self.results = {}
         self.board = None
@@ -232,8 +337,12 @@ class TableState:
         known: dict[Seat, frozenset[Card]] = {}
         if self.assignment is not None and number in self.assignment.deals:
             known = dict(self.assignment.deals[number].hands)
-        self.board = BoardState(number, Seat.from_str(data["dealer"]),
-                                Vulnerability.from_str(data["vul"]), known)
+        dealer = Seat.from_str(data["dealer"])
+        self.board = BoardState(number, dealer, Vulnerability.from_str(data["vul"]), known,
+                                started=event.ts)
+        screens = self.conduct.screens
+        if screens is not None:
+            self.board.tray = Tray(screens.side(dealer), 0, event.ts)
 
     def _on_hand_card(self, data: Mapping[str, Any], event: Event) -> None:
         board = self._board(event)
@@ -248,8 +357,12 @@ class TableState:
         if not len(board.auction):
             # Hands are recorded only whole: a half-scanned hand stays unknown.
             board.scans = {s: c if len(c) == 13 else [] for s, c in board.scans.items()}
-        board.auction.make_call(Call.from_str(data["call"]), Seat.from_str(data["seat"]),
+        seat = Seat.from_str(data["seat"])
+        board.auction.make_call(Call.from_str(data["call"]), seat,
                                 alert=bool(data.get("alert")))
+        board.call_ts.append(event.ts)
+        if data.get("alert"):
+            board.alerts.append(AlertMark(len(board.auction) - 1, seat, event.ts))
         self._after_call(board)
 
     def _after_call(self, board: BoardState) -> None:
@@ -260,17 +373,72 @@ class TableState:
 
     def _on_change(self, data: Mapping[str, Any], event: Event) -> None:
         board = self._board(event)
-        board.auction.replace_call(Seat.from_str(data["seat"]), Call.from_str(data["call"]))
+        seat = Seat.from_str(data["seat"])
+        index = board.auction.can_replace(seat)
+        if index is None:
+            raise StateError(f"event {event.seq}: {seat} has no call to replace")
+        tray = board.tray
+        if tray is not None and index < tray.crossed:
+            raise StateError(f"event {event.seq}: {seat}'s call has crossed on the tray")
+        board.auction.replace_call(seat, Call.from_str(data["call"]),
+                                   alert=bool(data.get("alert")))
+        # The replaced call and any made over it are gone, with their alerts and timing.
+        del board.call_ts[index:]
+        board.call_ts.append(event.ts)
+        board.alerts = [a for a in board.alerts if a.index < index]
+        if data.get("alert"):
+            board.alerts.append(AlertMark(index, seat, event.ts))
         self._after_call(board)
 
     def _on_alert(self, data: Mapping[str, Any], event: Event) -> None:
-        self._board(event).auction.annotate(data["index"], alert=True)
+        board = self._board(event)
+        index = data["index"]
+        if not 0 <= index < len(board.auction):
+            raise StateError(f"event {event.seq}: no call {index} to alert")
+        board.auction.annotate(index, alert=True)
+        board.alerts.append(AlertMark(index, Seat.from_str(data["seat"]), event.ts,
+                                      bool(data.get("late"))))
+
+    def _on_question(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        index = data["index"]
+        if not 0 <= index < len(board.auction):
+            raise StateError(f"event {event.seq}: no call {index} to ask about")
+        board.questions.append(Question(event.seq, Seat.from_str(data["seat"]), index,
+                                        Seat.from_str(data["to"]), event.ts))
+
+    def _on_answer(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        question = next((q for q in board.questions if q.seq == data["question"]), None)
+        if question is None or question.answer is not None \
+                or question.answerer is not Seat.from_str(data["seat"]):
+            raise StateError(f"event {event.seq}: no open question {data['question']} "
+                             f"for {data['seat']}")
+        question.answer = data["code"]
+        question.answer_ts = event.ts
+
+    def _on_tray(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        tray = board.tray
+        if tray is None or data["calls"] != len(board.auction) or tray.crossed >= data["calls"]:
+            raise StateError(f"event {event.seq}: the tray cannot cross with those calls")
+        board.tray = Tray(1 - tray.side, data["calls"], event.ts)
+
+    def _on_faced(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        if not board.face_down:
+            raise StateError(f"event {event.seq}: no face-down lead to face")
+        board.face_down = False
+        board.faced_ts = event.ts
 
     def _on_card(self, data: Mapping[str, Any], event: Event) -> None:
         board = self._board(event)
         seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
         self._play(event).play(card, seat)
         board.cards.append((seat, card))
+        board.card_ts.append(event.ts)
+        if data.get("face_down"):
+            board.face_down = True
 
     def _on_claim(self, data: Mapping[str, Any], event: Event) -> None:
         self._play(event).make_claim(Seat.from_str(data["seat"]), data["tricks"])
@@ -322,7 +490,14 @@ class TableState:
         if kind == "take_back":
             # Laws 17E2, 36A, 38B, 39A: the director cancels calls back to a point.
             board.auction.take_back(data["calls"])
+            kept = len(board.auction)
+            del board.call_ts[kept:]
+            board.alerts = [a for a in board.alerts if a.index < kept]
+            if board.tray is not None:
+                board.tray.crossed = min(board.tray.crossed, kept)
             board.cards.clear()
+            board.card_ts.clear()
+            board.face_down = False
             board.result = None
             board.confirmed = set()
             self._after_call(board)
@@ -338,6 +513,9 @@ class TableState:
                 board.replay_cards()
         elif kind == "undo_cards":
             del board.cards[len(board.cards) - data["cards"]:]
+            del board.card_ts[len(board.cards):]
+            if not board.cards:
+                board.face_down = False
             board.result = None
             board.replay_cards()
         elif kind == "claim":

@@ -1,10 +1,11 @@
 """What each seat's display shows: one pure function of the table state.
 
 ``seat_view(seat, state, entry, notice, language)`` returns the four lines of twenty
-characters for that seat. It reads the state and what the seat has typed, and nothing
-else, so the same state always shows the same thing (the screens issue extends it with the
-other viewers). A seat never sees another seat's hand, alerts aside from its own side's rules,
-or anything typed at another keypad.
+characters for that seat. It reads what ``tabled.viewing.view_for`` lets the seat see and
+what the seat has typed, and nothing else, so the same state always shows the same thing. A
+seat never sees another seat's hand, the other side's calls before the tray crosses, an
+alert, question or answer that is not its own side's to see, or anything typed at another
+keypad.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from __future__ import annotations
 from tabled.rules import Seat, Side
 
 from . import i18n
-from .controller import DIGITS, Notice, SeatEntry
+from .controller import DIGITS, Controller, Notice, SeatEntry
 from .state import BoardState, Guidance, Phase, TableState
+from .syscard import answer_text
+from .viewing import View, view_for
 
 WIDTH = 20
 _VUL_ES = {"None": "Nadie", "EW": "EO", "Both": "Todos"}
@@ -32,11 +35,12 @@ def _header(board: BoardState, language: str) -> str:
     return f"{left} {right}" if len(left) + len(right) < WIDTH else left
 
 
-def _recent_calls(board: BoardState, language: str, count: int) -> str:
-    """The newest calls (at most ``count``) that fit on one line: the oldest give way."""
+def _recent_calls(view: View, language: str, count: int) -> str:
+    """The newest calls the seat has seen (at most ``count``) that fit on one line: the
+    oldest give way. ``!`` marks an alert the seat has seen."""
     words: list[str] = []
-    for entry in reversed(board.auction.entries[-count:]):
-        word = i18n.call(str(entry.call), language) + ("!" if entry.alert else "")
+    for entry in reversed(view.calls[-count:]):
+        word = i18n.call(entry.call, language) + ("!" if entry.alerted else "")
         if sum(len(w) + 1 for w in words) + len(word) > WIDTH:
             break
         words.insert(0, word)
@@ -55,16 +59,21 @@ def _typed(entry: SeatEntry, language: str, numeric: bool) -> str:
         shown = "".join(keys)
         if language == "es":
             shown = shown.replace("NT", "ST")
-    return f"> {shown}"
+    return f"> {shown}" + ("!" if entry.alert else "")
 
 
-def _notice_line(notice: Notice, language: str) -> str:
+def _notice_line(notice: Notice, language: str, state: TableState | None = None) -> str:
     if notice.key == "law":
         return i18n.law_text(notice.law, language)
     args = dict(notice.args)
     args.setdefault("board", "")
     if notice.key == "ruling":
         args["kind"] = i18n.ruling(str(args.get("kind")), language)
+    if "call" in args:
+        args["call"] = i18n.call(str(args["call"]), language)
+    if notice.key == "answered" and state is not None:
+        args["text"] = _answer(state, Seat.from_str(str(args["by"])), int(args["code"]),
+                               language)
     return _t(notice.key, language, **args)
 
 
@@ -102,13 +111,19 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
     assert board is not None
     lines = [_header(board, language)]
     auction = board.auction
+    view = view_for(seat, state)
+    special = _special_lines(seat, state, board, view, entry, language)
+    if special:
+        return [lines[0], *special]
     if phase is Phase.SETUP:
         lines.append(_t("scan_or_call", language))
         lines.append(_t("scanned", language, count=len(board.scans[seat])))
     elif phase is Phase.AUCTION or entry.review:
-        lines.append(_recent_calls(board, language, 8 if entry.review else 5))
+        lines.append(_recent_calls(view, language, 8 if entry.review else 5))
         turn = auction.turn
-        if turn is not None:
+        if view.tray_here is False or (view.tray_here and len(view.calls) < len(auction)):
+            lines.append(_t("tray_other", language))
+        elif turn is not None:
             lines.append(_t("your_call", language) if turn is seat
                          else _t("turn", language, seat=str(turn)))
     elif phase in (Phase.LEAD, Phase.PLAY):
@@ -116,6 +131,78 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
     elif phase is Phase.RESULT:
         lines.extend(_result_lines(seat, board, language))
     return lines
+
+
+def _call_name(state: TableState, board: BoardState, index: int, language: str) -> str:
+    entry = board.auction.entries[index]
+    return i18n.call(str(entry.call), language)
+
+
+def _answer(state: TableState, answerer: Seat, code: int, language: str) -> str:
+    return answer_text(state.conduct.card_of(answerer), code, language) or str(code)
+
+
+def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
+                   entry: SeatEntry, language: str) -> list[str]:
+    """A question to answer, the question or card page, or a lead lying face down."""
+    waiting = board.open_questions(seat)
+    if waiting:
+        question = waiting[0]
+        caller = board.auction.entries[question.index].seat
+        line = _t("question", language, asker=i18n.seat(str(question.asker), language),
+                  call=_call_name(state, board, question.index, language),
+                  seat=i18n.seat(str(caller), language))
+        offered = Controller(state).answers_for(seat, question)
+        code = offered[entry.answer % len(offered)]
+        return [line, f"{code} {_answer(state, seat, code, language)}",
+                ] if not entry.keys else [line, _t("answer_how", language)]
+    if entry.page is not None and entry.pick is not None \
+            and entry.pick < len(board.auction):
+        index = entry.pick
+        caller = board.auction.entries[index].seat
+        call = _call_name(state, board, index, language)
+        who = i18n.seat(str(caller), language)
+        if entry.page == "ask":
+            answers = [q for q in view.questions if q.index == index and q.asker is seat]
+            if answers and answers[-1].answer is not None:
+                last = _t("answer", language, call=call,
+                          text=_answer(state, answers[-1].answerer, answers[-1].answer,
+                                       language))
+            elif answers:
+                last = _t("answer_wait", language, call=call)
+            else:
+                last = _t("ask_how", language)
+            return [_t("ask_page", language, call=call, seat=who), last]
+        card = state.conduct.cards.get(caller.side)
+        side = "EO" if language == "es" and caller.side is Side.EW else str(caller.side)
+        found = None if card is None else card.lookup(board.auction, index)
+        if found is None:
+            return [_t("card_page", language, side=side, call=call), _t("card_none", language)]
+        text = found.meaning(language)
+        chunks = [text[i:i + WIDTH] for i in range(0, len(text), WIDTH)] or [""]
+        start = (entry.scroll * 1) % len(chunks)
+        return [_t("card_page", language, side=side, call=call), chunks[start]]
+    if entry.page == "card":
+        card = state.conduct.cards.get(seat.side.other)
+        if card is not None:
+            side = "EO" if language == "es" and seat.side.other is Side.EW \
+                else str(seat.side.other)
+            item = card.entries[entry.scroll % len(card.entries)]
+            text = f"{item.sequence}: {item.meaning(language)}"
+            return [_t("card_start", language, side=side), text[:WIDTH]]
+    if view.lead_face_down or (board.face_down and view.cards):
+        play = board.play
+        assert play is not None
+        screens = state.conduct.screens
+        leader = board.cards[0][0]
+        confirmer = leader.partner if screens is None else screens.screenmate(leader)
+        if seat is confirmer:
+            return [_t("face_down_ok", language)]
+        if seat is leader:
+            return [_t("your_card", language) + f" {board.cards[0][1]}",
+                    _t("face_down_wait", language)]
+        return [_t("face_down_wait", language)]
+    return []
 
 
 def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
@@ -178,7 +265,7 @@ def seat_view(seat: Seat, state: TableState, entry: SeatEntry, notice: Notice | 
     if typed:
         last = typed
     elif notice is not None:
-        last = _notice_line(notice, language)
+        last = _notice_line(notice, language, state)
     elif reader_lost:
         last = _t("reader_lost", language)
     elif state.open_director_calls:

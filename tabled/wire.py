@@ -20,6 +20,9 @@ from typing import Any
 
 from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability
 
+from .regulation import PROFILES, Screens
+from .syscard import CardError, SystemCard
+
 VERSION = 1
 ROOT = "bidbox/v1"
 MAX_SEQ = 2**31 - 1
@@ -206,10 +209,40 @@ def _conditions(value: Any) -> dict[str, Any]:
     return value
 
 
+def _conduct(value: Any) -> dict[str, Any]:
+    """Screens, the alert profile and the sides' system cards (tabled.state.Conduct)."""
+    if not isinstance(value, dict) or set(value) - {"screens", "profile", "cards"}:
+        raise WireError(f"conduct {value!r} is not {{screens, profile, cards}}")
+    screens = value.get("screens")
+    if screens is not None:
+        if not isinstance(screens, dict) or set(screens) - {"north_with", "tray_delay"}:
+            raise WireError(f"screens {screens!r} is not {{north_with, tray_delay}}")
+        delay = screens.get("tray_delay", 0)
+        if type(delay) not in (int, float) or not math.isfinite(delay):
+            raise WireError(f"tray_delay {delay!r} is not a number of seconds")
+        try:
+            Screens(Seat.from_str(SEAT(screens.get("north_with", "E"))), float(delay))
+        except ValueError as error:
+            raise WireError(f"screens: {error}") from None
+    profile = value.get("profile")
+    if profile is not None and profile not in PROFILES:
+        raise WireError(f"profile {profile!r} is not one of {', '.join(PROFILES)}")
+    cards = value.get("cards")
+    if cards is not None:
+        if not isinstance(cards, dict) or set(cards) - {"NS", "EW"}:
+            raise WireError("cards is a map of NS and EW to system cards")
+        for side, card in cards.items():
+            try:
+                SystemCard.from_json(card)
+            except CardError as error:
+                raise WireError(f"card of {side}: {error}") from None
+    return value
+
+
 _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
     section=_opt(_text(16)), deals=_opt(_deals), next=_opt(_guidance),
-    conditions=_opt(_conditions))
+    conditions=_opt(_conditions), conduct=_opt(_conduct))
 
 #: The table's events. Each is an accepted input, or (result) what the laws make of them.
 EVENTS: dict[str, Schema] = {
@@ -218,9 +251,13 @@ EVENTS: dict[str, Schema] = {
     "board": _schema(board=BOARD, dealer=SEAT, vul=_parsed(Vulnerability.from_str)),
     "hand_card": _schema(seat=SEAT, card=CARD),
     "call": _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
-    "change": _schema(seat=SEAT, call=CALL),
-    "alert": _schema(seat=SEAT, index=_count(0, 400)),
-    "card": _schema(seat=SEAT, card=CARD),
+    "change": _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
+    "alert": _schema(seat=SEAT, index=_count(0, 400), late=_opt(_bool)),
+    "question": _schema(seat=SEAT, index=_count(0, 400), to=SEAT),
+    "answer": _schema(seat=SEAT, question=_count(1, MAX_SEQ), code=_count(0, 9999)),
+    "tray": _schema(calls=_count(1, 400)),
+    "card": _schema(seat=SEAT, card=CARD, face_down=_opt(_bool)),
+    "faced": _schema(seat=SEAT),
     "claim": _schema(seat=SEAT, tricks=TRICKS),
     "claim_answer": _schema(seat=SEAT, agree=_bool),
     "result": _schema(contract=_optional(_text(8)), declarer=_optional(SEAT),

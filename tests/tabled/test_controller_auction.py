@@ -166,7 +166,6 @@ def test_alerting_twice_makes_one_event(setup: Table) -> None:
     (["1C"], E),            # an opponent
     (["1C"], W),
     ([], S),                # nothing to alert
-    (["1C", "Pass"], S),    # too late: a call came after it
 ])
 def test_only_the_callers_partner_may_alert(setup: Table, calls: list[str], seat: Seat) -> None:
     setup.calls(*calls)
@@ -175,6 +174,16 @@ def test_only_the_callers_partner_may_alert(setup: Table, calls: list[str], seat
     assert setup.new_events() == []
     notice = setup.notice(seat)
     assert notice is not None and notice.key == "alert_partner" and notice.error
+
+
+def test_an_alert_after_the_next_call_is_late_and_calls_the_director(setup: Table) -> None:
+    setup.calls("1C", "Pass")
+    setup.mark()
+    setup.press(S, "ALERT")
+    events = setup.new_events()
+    assert (events[0].type, dict(events[0].data)) == (
+        "alert", {"seat": "S", "index": 0, "late": True})
+    assert events[1].type == "director" and events[1].data["law"] == "21B"
 
 
 # -- Law 25A: an unintended call replaced ----------------------------------------------------

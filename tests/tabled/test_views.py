@@ -239,7 +239,9 @@ def test_review_shows_the_auction_during_the_lead(table: Table) -> None:
     reviewing(table)
     assert table.view(W)[1] == "1NT P P P"
     assert table.view(N)[1] == "1NT by N"
-    table.press(W, "INFO")
+    table.press(W, "INFO")  # the next page: a question about the opponents' calls (20F2)
+    assert table.view(W)[1] == "Ask: 1NT by N"
+    table.press(W, "INFO")  # no card to consult: back to the plain display
     assert table.view(W)[1] == "1NT by N"
 
 

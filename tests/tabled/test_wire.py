@@ -25,7 +25,11 @@ from .helpers import PBN
 # -- round trips ------------------------------------------------------------------------------
 
 ASSIGN = {"round": 2, "ns": 7, "ew": 8, "boards": [5, 6, 7], "section": "A",
-          "deals": {"5": PBN}, "next": {"ns": None, "ew": 5, "boards": 3}}
+          "deals": {"5": PBN}, "next": {"ns": None, "ew": 5, "boards": 3},
+          "conduct": {"screens": {"north_with": "E", "tray_delay": 8}, "profile": "feb",
+                      "cards": {"NS": {"name": "Ours", "entries": [
+                          {"code": 10, "seq": "1C", "alert": True, "en": "two+ clubs",
+                           "es": "dos+ tréboles"}]}}}}
 
 EVENT_DATA: dict[str, dict[str, Any]] = {
     "assign": {"cmd": "c-1", **ASSIGN},
@@ -34,8 +38,12 @@ EVENT_DATA: dict[str, dict[str, Any]] = {
     "hand_card": {"seat": "E", "card": "SQ"},
     "call": {"seat": "S", "call": "1NT", "alert": True},
     "change": {"seat": "S", "call": "2C"},
-    "alert": {"seat": "W", "index": 0},
-    "card": {"seat": "W", "card": "HT"},
+    "alert": {"seat": "W", "index": 0, "late": True},
+    "question": {"seat": "N", "index": 1, "to": "E"},
+    "answer": {"seat": "E", "question": 12, "code": 10},
+    "tray": {"calls": 2},
+    "card": {"seat": "W", "card": "HT", "face_down": True},
+    "faced": {"seat": "N"},
     "claim": {"seat": "N", "tricks": 9},
     "claim_answer": {"seat": "E", "agree": False},
     "result": {"contract": "4HX", "declarer": "S", "tricks": 10, "score_ns": 590},
