@@ -20,6 +20,7 @@ from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem, Record
 from tabled.rules.replay import ReplayResult, replay
 
+from .regulation import Screens
 from .simtable import SimulatedTable
 from .state import BoardState, Phase
 
@@ -174,7 +175,10 @@ class RecordedPlayers:
             table.scan(script.hands[seat][len(board.scans[seat])], seat)
         elif phase in (Phase.SETUP, Phase.AUCTION):
             entries = board.auction.entries
-            if entries and script.calls[len(entries) - 1].alert and not entries[-1].alert:
+            conduct = state.conduct
+            if conduct.screens is not None or conduct.profile.self_alert:
+                self._self_alerting_step(script, board, conduct.screens)
+            elif entries and script.calls[len(entries) - 1].alert and not entries[-1].alert:
                 table.press(entries[-1].seat.partner, "ALERT")
             else:
                 self.pause("call")
@@ -190,9 +194,56 @@ class RecordedPlayers:
             raise RuntimeError(f"board {script.board}: nothing to do in phase {phase}")
         return True
 
+    def _self_alerting_step(self, script: BoardScript, board: BoardState,
+                            screens: Screens | None) -> None:
+        """Each player alerts their own alertable calls at once; under screens each also
+        alerts partner's when the tray brings them (to the screenmate), and a player calls
+        only once the tray is on their side."""
+        table = self.table
+        entries = board.auction.entries
+        turn = board.auction.seat_at(len(entries))
+        if screens is not None:
+            if board.tray is None or board.tray.side != screens.side(turn) \
+                    or board.tray_due(screens) is not None:
+                self.wait_for_tray()
+                return
+            for seat in (turn, screens.screenmate(turn)):
+                partner = [i for i, e in enumerate(entries) if e.seat is seat.partner]
+                if partner and script.calls[partner[-1]].alert and not any(
+                        a.by is seat for a in board.alerted(partner[-1])):
+                    table.press(seat, "ALERT")
+                    return
+        self.pause("call")
+        item = script.calls[len(entries)]
+        keys = call_keys(item.call)
+        if item.alert:
+            keys = [*keys[:-1], "ALERT", "OK"]  # alerted with the call itself
+        table.press(turn, *keys)
+
+    def wait_for_tray(self) -> None:
+        """Screens: the table's own timer moves the tray; wait on the table, not a clock."""
+        daemon = self.table.daemon
+        board = daemon.state.board
+        assert board is not None and board.tray is not None
+        calls = len(board.auction)
+        if not daemon.wait_for(lambda s: s.board is None or s.board.tray is None
+                               or s.board.tray.crossed >= calls, self.table.timeout):
+            raise RuntimeError(f"board {board.number}: the tray did not cross")
+
     def _play_step(self, script: BoardScript, board: BoardState) -> None:
         play = board.play
         assert play is not None
+        if board.face_down:
+            # Screens: the leader's screenmate says the questions are over.
+            screens = self.table.state.conduct.screens
+            leader = board.cards[0][0]
+            self.table.press(leader.partner if screens is None
+                             else screens.screenmate(leader), "OK")
+            return
+        if not board.cards and board.tray is not None \
+                and board.tray.crossed < len(board.auction):
+            self.wait_for_tray()
+            return
         if play.claim is not None:
             waiting = play.claim.needs(play.declarer) - play.claim.agreed_by
             self.table.press(min(waiting, key=lambda s: s.value), "OK")

@@ -89,3 +89,38 @@ def test_the_bots_play_a_round_through_the_table(sim_table: SimulatedTable) -> N
     assert sum(e.type == "alert" for e in events) == alerted > 0
     assert sum(e.type == "claim" for e in events) == sum(p.claim is not None
                                                          for p in plans.values())
+
+
+def test_the_bots_play_behind_screens(sim_table: SimulatedTable) -> None:
+    """Behind screens the bots alert their own calls and, when the tray brings them, their
+    partner's (each to the screenmate), call only once the tray is on their side, and the
+    leader's screenmate turns the face-down lead up: the board still reaches the result the
+    laws give. The tray's own timing is tested on simulated time (tests/tabled/test_screens)."""
+    table = sim_table
+    boards = [9, 19, 21]  # with seed 1: five alertable calls among them
+    table.daemon.inbox.put(Command("round-1", "assign", {
+        "round": 1, "ns": 1, "ew": 2, "boards": boards,
+        "conduct": {"screens": {"north_with": "E", "tray_delay": 0.02}}}))
+    assert table.daemon.wait_for(lambda s: s.assignment is not None, 10)
+    players = SimulatedPlayers(table, seed=SEED, director_rate=0.0, claim_rate=0.0)
+    players.enter_players({seat: 10 + i for i, seat in enumerate(Seat)})
+    alertable = 0
+    for board in boards:
+        plan = players.play_board(board, deal(SEED, board))
+        alertable += sum(item.alert for item in plan.calls)
+        want = replayed(board, plan)
+        got = table.state.results[board]
+        assert (got.contract_text, got.tricks, got.score_ns) == (want.contract, want.tricks,
+                                                                 want.score_ns)
+    events = list(table.journal.events())
+    assert sum(e.type == "tray" for e in events) >= 2 * len(boards)
+    assert sum(e.type == "faced" for e in events) == sum(
+        1 for e in events if e.type == "card" and e.data.get("face_down"))
+    alerts = [e for e in events if e.type == "alert"]
+    alerted_with_call = [e for e in events if e.type == "call" and e.data.get("alert")]
+    # Each alertable call: by the caller with the call, and by partner on the other side.
+    assert len(alerted_with_call) == len(alerts) == alertable == 5
+    assert not any(e.data.get("late") for e in alerts)
+    assert {e.data["seat"] for e in alerts} == {
+        {"N": "S", "S": "N", "E": "W", "W": "E"}[e.data["seat"]] for e in alerted_with_call}
+    assert not any(e.type == "director" for e in events)
