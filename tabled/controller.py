@@ -27,6 +27,7 @@ from tabled.rules import (
     Seat,
     Strain,
 )
+from tabled.rules.auction import Auction
 
 from .regulation import alert_required
 from .state import BoardState, Phase, Question, TableState
@@ -291,9 +292,20 @@ class Controller:
         index = len(trial) - 1
         found = card.lookup(trial, index)
         if alert_required(None if found is None else found.alert, trial, index,
-                          conduct.screens):
+                          conduct.screens, penalty=None if found is None else found.penalty,
+                          opening_natural=self._opening_natural(trial, seat)):
             return Notice("remind_alert", {"call": str(call)}, "40B", error=False)
         return None
+
+    def _opening_natural(self, auction: Auction, seat: Seat) -> bool:
+        """Whether the opening is natural, by its own side's card (norm 8 asks): a call the
+        card calls alertable is not."""
+        first = next((i for i, e in enumerate(auction.entries) if e.call.is_bid), None)
+        if first is None:
+            return False
+        card = self.state.conduct.card_of(auction.entries[first].seat)
+        found = None if card is None else card.lookup(auction, first)
+        return found is None or not found.alert
 
     def _tray_away(self, seat: Seat, board: BoardState) -> bool:
         """Screens: the tray is on the other side, or has calls still to bring over."""

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabled.rules import Bid, Seat, Strain
+from tabled.rules import DOUBLE, PASS, Bid, Seat, Strain
 from tabled.rules.auction import Auction
 
 THREE_NT = Bid(3, Strain.NT)
@@ -95,16 +95,38 @@ def is_direct_response(auction: Auction, index: int) -> bool:
     return not any(entries[i].seat is responder for i in range(opening + 1, index))
 
 
+def is_takeout_position(auction: Auction, index: int, *, opening_natural: bool = True) -> bool:
+    """Norm 8's two exceptions: a double straight over a natural suit opening, or the
+    reopening double (the opening, two passes, the double)."""
+    opening = _first_bid(auction)
+    entries = auction.entries
+    if opening is None or not opening_natural or entries[index].call != DOUBLE:
+        return False
+    bid = entries[opening].call
+    if not isinstance(bid, Bid) or bid.strain is Strain.NT:
+        return False
+    if index == opening + 1:
+        return True
+    return index == opening + 3 and all(entries[i].call == PASS
+                                        for i in (opening + 1, opening + 2))
+
+
 def alert_required(card_alert: bool | None, auction: Auction, index: int,
-                   screens: Screens | None) -> bool:
+                   screens: Screens | None, *, penalty: bool | None = None,
+                   opening_natural: bool = True) -> bool:
     """Whether the call at ``index`` must be alerted, given what the pair's card says of it
     (``card_alert``; None when the card has no entry, and then nothing can be asked of the
-    player)."""
+    player). For a double whose card says whether it is for penalty (``penalty``), norm 8
+    decides: a double that is not for penalty is alerted, except in the two take-out
+    positions, where a penalty double is the one alerted (norm 8's example)."""
+    call = auction.entries[index].call
+    if call == DOUBLE and penalty is not None:
+        takeout = is_takeout_position(auction, index, opening_natural=opening_natural)
+        return penalty if takeout else not penalty
     if not card_alert:
         return False
     if screens is not None:
         return True  # screens B1: above 3NT too
-    call = auction.entries[index].call
     if isinstance(call, Bid) and call.supersedes(THREE_NT):
         # Norms 3-4: above 3NT only an artificial opening or direct response.
         return is_opening(auction, index) or is_direct_response(auction, index)

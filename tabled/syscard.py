@@ -56,6 +56,7 @@ class Entry:
     alert: bool
     en: str
     es: str
+    penalty: bool | None = None  # a double: for penalty or not (norm 8 decides its alert)
 
     @property
     def sequence(self) -> str:
@@ -150,7 +151,8 @@ class SystemCard:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "entries": [
-            {"code": e.code, "seq": e.sequence, "alert": e.alert, "en": e.en, "es": e.es}
+            {"code": e.code, "seq": e.sequence, "alert": e.alert, "en": e.en, "es": e.es,
+             **({} if e.penalty is None else {"penalty": e.penalty})}
             for e in self.entries]}
 
     @classmethod
@@ -170,7 +172,7 @@ class SystemCard:
             where = f"entry {number}"
             if not isinstance(item, Mapping):
                 raise CardError(f"{where}: not an object")
-            unknown = set(item) - {"code", "seq", "alert", "en", "es"}
+            unknown = set(item) - {"code", "seq", "alert", "en", "es", "penalty"}
             if unknown:
                 raise CardError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
             code = item.get("code")
@@ -188,8 +190,11 @@ class SystemCard:
             alert = item.get("alert", False)
             if type(alert) is not bool:
                 raise CardError(f"{where}: alert is true or false")
+            penalty = item.get("penalty")
+            if penalty is not None and (type(penalty) is not bool or tokens[-1] != "X"):
+                raise CardError(f"{where}: penalty is true or false, for a double")
             entries.append(Entry(code, tokens, alert, _meaning(item.get("en"), where),
-                                 _meaning(item.get("es"), where)))
+                                 _meaning(item.get("es"), where), penalty))
         return cls(name.strip(), tuple(entries))
 
     @classmethod

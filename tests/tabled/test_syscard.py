@@ -162,3 +162,31 @@ def test_screens_sides_and_screenmates() -> None:
     assert other.screenmate(Seat.N) is Seat.W and other.name == "NW-SE"
     with pytest.raises(ValueError):
         Screens(Seat.S)
+
+
+@pytest.mark.parametrize(("calls", "penalty", "alerted"), [
+    (["1H", "X"], False, False),                 # take-out straight over 1H: not alerted
+    (["1H", "X"], True, True),                   # penalty there: alerted (norm 8 example)
+    (["1H", "Pass", "Pass", "X"], False, False),  # reopening take-out: not alerted
+    (["1H", "Pass", "2H", "X"], False, True),    # take-out later on: alerted
+    (["1H", "Pass", "2H", "X"], True, False),    # penalty later on: natural, not alerted
+    (["1NT", "X"], False, True),                 # over 1NT it is no suit opening
+])
+def test_norm_8_decides_a_doubles_alert(calls: list[str], penalty: bool,
+                                         alerted: bool) -> None:
+    bidding = auction(Seat.N, *calls)
+    for screens in (None, Screens()):
+        assert alert_required(None, bidding, len(calls) - 1, screens,
+                              penalty=penalty) is alerted
+
+
+def test_an_artificial_opening_has_no_take_out_position() -> None:
+    bidding = auction(Seat.N, "1C", "X")
+    assert alert_required(None, bidding, 1, None, penalty=False, opening_natural=False)
+
+
+def test_the_example_cards_doubles_say_they_are_take_out() -> None:
+    found = example().lookup(auction(Seat.N, "1H", "X"), 1)
+    assert found is not None and found.penalty is False
+    with pytest.raises(CardError, match="for a double"):
+        SystemCard.from_json(broken(penalty=True))  # 1C is no double
