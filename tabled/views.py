@@ -133,9 +133,12 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
     return lines
 
 
-def _call_name(state: TableState, board: BoardState, index: int, language: str) -> str:
-    entry = board.auction.entries[index]
-    return i18n.call(str(entry.call), language)
+def _side_name(side: Side, language: str) -> str:
+    return "EO" if language == "es" and side is Side.EW else str(side)
+
+
+def _call_name(board: BoardState, index: int, language: str) -> str:
+    return i18n.call(str(board.auction.entries[index].call), language)
 
 
 def _answer(state: TableState, answerer: Seat, code: int, language: str) -> str:
@@ -150,17 +153,18 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
         question = waiting[0]
         caller = board.auction.entries[question.index].seat
         line = _t("question", language, asker=i18n.seat(str(question.asker), language),
-                  call=_call_name(state, board, question.index, language),
+                  call=_call_name(board, question.index, language),
                   seat=i18n.seat(str(caller), language))
+        if entry.keys:  # a code being typed shows on the last line
+            return [line, _t("answer_how", language)]
         offered = Controller(state).answers_for(seat, question)
         code = offered[entry.answer % len(offered)]
-        return [line, f"{code} {_answer(state, seat, code, language)}",
-                ] if not entry.keys else [line, _t("answer_how", language)]
+        return [line, f"{code} {_answer(state, seat, code, language)}"]
     if entry.page is not None and entry.pick is not None \
             and entry.pick < len(board.auction):
         index = entry.pick
         caller = board.auction.entries[index].seat
-        call = _call_name(state, board, index, language)
+        call = _call_name(board, index, language)
         who = i18n.seat(str(caller), language)
         if entry.page == "ask":
             answers = [q for q in view.questions if q.index == index and q.asker is seat]
@@ -174,25 +178,22 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
                 last = _t("ask_how", language)
             return [_t("ask_page", language, call=call, seat=who), last]
         card = state.conduct.cards.get(caller.side)
-        side = "EO" if language == "es" and caller.side is Side.EW else str(caller.side)
+        side = _side_name(caller.side, language)
         found = None if card is None else card.lookup(board.auction, index)
         if found is None:
             return [_t("card_page", language, side=side, call=call), _t("card_none", language)]
         text = found.meaning(language)
         chunks = [text[i:i + WIDTH] for i in range(0, len(text), WIDTH)] or [""]
-        start = (entry.scroll * 1) % len(chunks)
-        return [_t("card_page", language, side=side, call=call), chunks[start]]
+        return [_t("card_page", language, side=side, call=call),
+                chunks[entry.scroll % len(chunks)]]
     if entry.page == "card":
         card = state.conduct.cards.get(seat.side.other)
         if card is not None:
-            side = "EO" if language == "es" and seat.side.other is Side.EW \
-                else str(seat.side.other)
+            side = _side_name(seat.side.other, language)
             item = card.entries[entry.scroll % len(card.entries)]
             text = f"{item.sequence}: {item.meaning(language)}"
             return [_t("card_start", language, side=side), text[:WIDTH]]
-    if view.lead_face_down or (board.face_down and view.cards):
-        play = board.play
-        assert play is not None
+    if board.face_down:
         screens = state.conduct.screens
         leader = board.cards[0][0]
         confirmer = leader.partner if screens is None else screens.screenmate(leader)
