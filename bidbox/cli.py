@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from bidbox import (
     demo_cmd,
+    loadtest_cmd,
     provision_cmd,
     replay_cmd,
     score_cmd,
@@ -28,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     server_cmd.add_parser(commands)
     demo_cmd.add_parser(commands)
     provision_cmd.add_parser(commands)
+    loadtest_cmd.add_parser(commands)
     return parser
 
 

@@ -181,35 +181,13 @@ class Demo:
     # -- the director: one round after another -----------------------------------------------
 
     def _director(self) -> None:
-        from server.session import current, start_round
-        from server.standings import all_results
-        from server.tables import table_grid
+        def first_result() -> None:
+            if self.first_result_at is None:
+                self.first_result_at = time.monotonic()
 
         services = self.app.extensions["bidbox"]
-        session = self.session
-        for number in range(1, session.rounds + 1):
-            if self.stopping.is_set():
-                return
-            start_round(services.db, session, number, by="demo")
-            services.commands_queued()
-            self.say(f"round {number} of {session.rounds} started")
-            playing = [seat for seat in session.plan.round(number)
-                       if 0 not in (seat.ns, seat.ew) and seat.boards]
-            wanted = {(seat.table, board) for seat in playing for board in seat.boards}
-            seen = services.hub.version
-            while not self.stopping.is_set():
-                done = {(r.table, r.board) for r in all_results(services.db, session)}
-                if done and self.first_result_at is None:
-                    self.first_result_at = time.monotonic()
-                # As a director would: the next round once every table shows "round over"
-                # (its last result confirmed), not while one is still confirming.
-                ended = {row.table for row in table_grid(services.db, EVENT)
-                         if row.round == number and row.phase == "round_end"}
-                if wanted <= done and {seat.table for seat in playing} <= ended:
-                    break
-                seen, _ = services.hub.wait(seen, 1.0)
-            session = current(services.db, EVENT) or session
-        if not self.stopping.is_set():
+        if run_rounds(services, self.session, self.stopping, say=self.say,
+                      on_result=first_result, by="demo"):
             self.say("the session is over: every board of every round has its result")
             self.finished.set()
 
@@ -232,18 +210,14 @@ class Demo:
 
     def _play(self, table: Any, run: TableRun) -> None:
         players = self._players(table, run.number)
-        last_round = 0
-        while not (self.stopping.is_set() or self.finished.is_set()):
-            if not table.daemon.wait_for(_new_round(last_round), 1.0):
-                continue
-            assignment = table.state.assignment
-            last_round = assignment.round
-            players.enter_players(_player_numbers(assignment.ns, assignment.ew))
-            for board in assignment.boards:
-                if self.stopping.is_set():
-                    return
-                self._play_board(players, run.number, board, assignment)
-                run.boards.append(board)
+
+        def board(board: int, assignment: Any) -> None:
+            self._play_board(players, run.number, board, assignment)
+            run.boards.append(board)
+
+        play_assigned_rounds(table, players, board,
+                             until=lambda: self.stopping.is_set() or self.finished.is_set(),
+                             stopping=self.stopping.is_set)
 
     def _players(self, table: Any, number: int) -> Any:
         if self.records:
@@ -286,6 +260,63 @@ class Demo:
             self.served.stop()
         if self.broker is not None:
             self.broker.stop()
+
+
+def run_rounds(services: Any, session: Any, stopping: threading.Event, *,
+               say: Callable[[str], None] = print, on_result: Callable[[], None] | None = None,
+               by: str = "demo") -> bool:
+    """The director at the console: start each round once every table of the round before
+    has finished it. True once the last round is over, False if ``stopping`` came first."""
+    from server.session import current, start_round
+    from server.standings import all_results
+    from server.tables import table_grid
+
+    event = session.event
+    for number in range(1, session.rounds + 1):
+        if stopping.is_set():
+            return False
+        start_round(services.db, session, number, by=by)
+        services.commands_queued()
+        say(f"round {number} of {session.rounds} started")
+        playing = [seat for seat in session.plan.round(number)
+                   if 0 not in (seat.ns, seat.ew) and seat.boards]
+        wanted = {(seat.table, board) for seat in playing for board in seat.boards}
+        seen = services.hub.version
+        while not stopping.is_set():
+            done = {(r.table, r.board) for r in all_results(services.db, session)}
+            if done and on_result is not None:
+                on_result()
+            # As a director would: the next round once every table shows "round over"
+            # (its last result confirmed), not while one is still confirming.
+            ended = {row.table for row in table_grid(services.db, event)
+                     if row.round == number and row.phase == "round_end"}
+            if wanted <= done and {seat.table for seat in playing} <= ended:
+                break
+            seen, _ = services.hub.wait(seen, 1.0)
+        session = current(services.db, event) or session
+    return not stopping.is_set()
+
+
+def play_assigned_rounds(table: Any, players: Any,
+                         play_board: Callable[[int, Any], None], *,
+                         until: Callable[[], bool], stopping: Callable[[], bool],
+                         last_round: int | None = None) -> None:
+    """A simulated table's players: each round the server assigns, enter the players' numbers
+    and play the round's boards (``play_board(board, assignment)``), until ``until()``; after
+    ``last_round``, if given, stop by themselves."""
+    last = 0
+    while not until():
+        if not table.daemon.wait_for(_new_round(last), 1.0):
+            continue
+        assignment = table.state.assignment
+        last = assignment.round
+        players.enter_players(_player_numbers(assignment.ns, assignment.ew))
+        for board in assignment.boards:
+            if stopping():
+                return
+            play_board(board, assignment)
+        if last_round is not None and last >= last_round:
+            return
 
 
 def _new_round(last: int) -> Callable[[Any], bool]:

@@ -35,6 +35,10 @@ log = logging.getLogger(__name__)
 SESSION_EXPIRY = 24 * 3600
 """Seconds the broker keeps our subscriptions and queued messages while the server is away."""
 BATCH = 500
+LINGER = 0.02
+"""Seconds the worker waits after a message for more to join its batch. Under load, one
+transaction (and one wake-up of the live pages) for a few messages costs less than one each;
+alone, a message waits this long at most."""
 
 
 @dataclass(frozen=True)
@@ -57,12 +61,13 @@ class Bus:
 
     def __init__(self, ingest: Ingest, hub: Hub, settings: BrokerSettings, *,
                  client_id: str | None = None, shared_group: str | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, linger: float = LINGER) -> None:
         self.ingest = ingest
         self.db = ingest.db
         self.event = ingest.event
         self.hub = hub
         self.clock = clock
+        self.linger = linger
         self.inbox: queue.Queue[Any] = queue.Queue()
         self.connected = threading.Event()
         self.stored = 0
@@ -112,9 +117,10 @@ class Bus:
     def run(self) -> None:
         while not self._stopping.is_set():
             items = [self.inbox.get()]
+            until = time.monotonic() + self.linger
             while len(items) < BATCH:
                 try:
-                    items.append(self.inbox.get_nowait())
+                    items.append(self.inbox.get(timeout=max(0.0, until - time.monotonic())))
                 except queue.Empty:
                     break
             try:

@@ -1,0 +1,695 @@
+"""``bidbox loadtest``: many simulated tables against a real broker and the real server.
+
+Processes, each started here and stopped here by its own PID (docs/loadtest.md):
+
+- a private Mosquitto (``bidbox.broker``) on a free loopback port, a user and an ACL per table;
+- the server (``create_app``, waitress, the MQTT ingest worker ``server.bus.Bus`` with
+  ``server.ingest.Ingest``) on a SQLite file or ``--db postgresql://...``; with
+  ``--workers K``, K-1 more ingest workers on the same database, all K sharing the stream
+  through one MQTT v5 shared subscription (``$share/loadtest/...``);
+- ``--shards`` processes of simulated tables: the real table daemon on simulated keypads
+  (gpiozero MockFactory) and card reader (pyserial ``loop://``), played by the demo's simulated
+  players; the first shard holds exactly one table, whose process's memory is the table
+  daemon's figure;
+- a bare paho subscriber to the same stream, the baseline;
+- in this process, the director's browser: signed in to the console, on its event stream
+  (``/console/stream``), fetching the tables' fragment again on each change as console.js does.
+
+The session is a Mitchell of N tables, one round of ``--boards`` boards each, seeded deals;
+the server sends each table its round (``assign``) as the director starts it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import http.cookiejar
+import json
+import math
+import os
+import queue
+import re
+import resource
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+import urllib.request
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bidbox.loadtest_roles import status
+
+clock = time.monotonic
+SHARED_GROUP = "loadtest"
+STARTUP_S = 120.0  # the longest the processes may take to be ready
+TABLES_PER_SHARD = 150
+
+
+class LoadTestError(RuntimeError):
+    """The load test could not run as asked; the message says why."""
+
+
+@dataclass
+class LoadSettings:
+    tables: int = 4
+    boards: int = 1
+    speed: float = 0.0
+    seconds: float = 300.0  # the whole run, from the first process started
+    shards: int | None = None
+    workers: int = 1
+    db: str | None = None
+    folder: Path | None = None
+    seed: int = 2026
+    analysis: bool = False
+    drain_s: float = 30.0  # after the play: for the outboxes and the server to catch up
+    keep: bool = False
+    journals: Path | None = None  # where the tables' journals go (default: the run's folder)
+    linger: float | None = None  # the ingest worker's batching window (server.bus.LINGER)
+
+    def shard_count(self) -> int:
+        """The lone table's shard, then enough for about TABLES_PER_SHARD tables each, but
+        never more than the machine's cores asks for."""
+        if self.shards is not None:
+            return max(1, min(self.shards, self.tables))
+        if self.tables == 1:
+            return 1
+        rest = self.tables - 1
+        return 1 + max(1, min(math.ceil(rest / TABLES_PER_SHARD), 2 * (os.cpu_count() or 1)))
+
+
+# -- child processes ---------------------------------------------------------------------------
+
+class Child:
+    """One process of the run: ``python -m bidbox.loadtest_roles ROLE CONFIG``."""
+
+    changed = threading.Condition()  # any child said something
+
+    def __init__(self, name: str, role: str, config: dict[str, Any], folder: Path) -> None:
+        self.name = name
+        path = folder / f"{name}.json"
+        path.write_text(json.dumps(config))
+        self.log = folder / f"{name}.log"
+        with self.log.open("w") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "bidbox.loadtest_roles", role, str(path)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True)
+        self.lines: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.latest: dict[str, Any] = {}  # the last value of each key it said
+        self.ended = False
+        threading.Thread(target=self._read, name=f"{name}-out", daemon=True).start()
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            with contextlib.suppress(ValueError):
+                said = json.loads(line)
+                self.lines.put(said)
+                with Child.changed:
+                    self.latest.update(said)
+                    Child.changed.notify_all()
+        self.lines.put(None)
+        with Child.changed:
+            self.ended = True
+            Child.changed.notify_all()
+
+    def send(self, command: str) -> None:
+        assert self.process.stdin is not None
+        with contextlib.suppress(OSError, ValueError):  # it may have ended by itself
+            self.process.stdin.write(command + "\n")
+            self.process.stdin.flush()
+
+    def expect(self, key: str, deadline: float) -> dict[str, Any]:
+        """The next line that has ``key``; LoadTestError if it errs, ends or is late."""
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - clock()))
+            except queue.Empty:
+                raise LoadTestError(f"{self.name}: no {key!r} in time; {self.tail()}") from None
+            if line is None:
+                raise LoadTestError(f"{self.name} ended before {key!r}: {self.tail()}")
+            if "error" in line:
+                raise LoadTestError(f"{self.name}: {line['error']}")
+            if key in line:
+                return line
+
+    def tail(self) -> str:
+        text = self.log.read_text() if self.log.exists() else ""
+        return text[-1500:] or "(no output)"
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Close its stdin (which says stop), then SIGKILL this PID if it does not end."""
+        if self.process.poll() is None:
+            self.send("stop")
+            with contextlib.suppress(OSError):
+                assert self.process.stdin is not None
+                self.process.stdin.close()
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+# -- the director's browser --------------------------------------------------------------------
+
+ROW = re.compile(r'<tr data-table="(\d+)"(.*?)</tr>', re.S)
+CELL = re.compile(r"<td>(.*?)</td>", re.S)
+
+
+def shown_events(html: str) -> dict[int, int]:
+    """Each table's events stored with no gap, as the console's tables fragment shows them
+    (the seventh column)."""
+    shown = {}
+    for number, row in ROW.findall(html):
+        cells = CELL.findall(row)
+        found = re.match(r"\s*(\d+)", cells[6]) if len(cells) > 6 else None
+        if found is None:
+            raise LoadTestError(f"the console's tables fragment changed shape: {row[:200]!r}")
+        shown[int(number)] = int(found.group(1))
+    return shown
+
+
+class DirectorBrowser:
+    """What the director's browser does on the console: sign in, listen to
+    ``/console/stream``, and on each change of the tables fetch ``/console/fragment/tables``
+    again (one fetch at a time; changes meanwhile make one more). ``seen[table]`` lists
+    (events shown, instant) each time a table's count grew."""
+
+    def __init__(self, address: str, password: str) -> None:
+        self.address = address
+        self.password = password
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+        self.seen: dict[int, list[tuple[int, float]]] = {}
+        self.shown: dict[int, int] = {}
+        self.changed = threading.Condition()
+        self.dirty = False
+        self.fetches = 0
+        self.fetch_s: list[float] = []
+        self.error: str | None = None
+        self.hello = threading.Event()
+        self.closed = False
+        self._stream: http.client.HTTPConnection | None = None
+
+    def start(self) -> DirectorBrowser:
+        login = f"{self.address}/console/login"
+        page = self.opener.open(login, timeout=30).read().decode()
+        token = re.search(r'name="csrf" value="([^"]+)"', page)
+        if token is None:
+            raise LoadTestError("no CSRF token on the console's sign-in page")
+        form = urllib.parse.urlencode({"username": "director", "password": self.password,
+                                       "csrf": token.group(1)}).encode()
+        self.opener.open(login, data=form, timeout=30).read()
+        threading.Thread(target=self._listen, name="sse", daemon=True).start()
+        threading.Thread(target=self._refresh, name="fragment", daemon=True).start()
+        if not self.hello.wait(30.0):
+            raise LoadTestError(f"the console's stream did not open: {self.error}")
+        return self
+
+    def _listen(self) -> None:
+        parts = urllib.parse.urlsplit(self.address)
+        cookie = "; ".join(f"{c.name}={c.value}" for c in self.jar)
+        try:
+            conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=None)
+            self._stream = conn
+            conn.request("GET", "/console/stream", headers={
+                "Cookie": cookie, "Accept": "text/event-stream"})
+            response = conn.getresponse()
+            if response.status != 200:
+                raise LoadTestError(f"/console/stream answered {response.status}")
+            kind = ""
+            while not self.closed:
+                line = response.readline()
+                if not line:
+                    break
+                text = line.decode().rstrip("\n")
+                if text.startswith("event:"):
+                    kind = text[6:].strip()
+                elif text.startswith("data:") and kind == "hello":
+                    self.hello.set()
+                    self._mark()  # the page as it first loads
+                elif text.startswith("data:") and kind == "change":
+                    if "tables" in json.loads(text[5:])["kinds"]:
+                        self._mark()
+        except Exception as error:
+            if not self.closed:
+                self.error = f"{type(error).__name__}: {error}"
+        finally:
+            self.hello.set()
+
+    def _mark(self) -> None:
+        with self.changed:
+            self.dirty = True
+            self.changed.notify_all()
+
+    def _refresh(self) -> None:
+        url = f"{self.address}/console/fragment/tables"
+        while True:
+            with self.changed:
+                self.changed.wait_for(lambda: self.dirty or self.closed)
+                if self.closed:
+                    return
+                self.dirty = False
+            begun = clock()
+            try:
+                html = self.opener.open(url, timeout=60).read().decode()
+            except Exception as error:
+                self.error = f"{type(error).__name__}: {error}"
+                continue
+            now = clock()
+            shown = shown_events(html)
+            with self.changed:
+                self.fetches += 1
+                self.fetch_s.append(now - begun)
+                for table, count in shown.items():
+                    if count > self.shown.get(table, 0):
+                        self.shown[table] = count
+                        self.seen.setdefault(table, []).append((count, now))
+                self.changed.notify_all()
+
+    def wait_shown(self, target: dict[int, int], deadline: float) -> bool:
+        """Until every table's count on the page reaches ``target``, or the deadline."""
+        with self.changed:
+            return self.changed.wait_for(
+                lambda: all(self.shown.get(t, 0) >= n for t, n in target.items()),
+                max(0.0, deadline - clock()))
+
+    def shown_at(self, table: int, seq: int) -> float | None:
+        marks = self.seen.get(table, [])
+        i = bisect_left([count for count, _ in marks], seq)
+        return marks[i][1] if i < len(marks) else None
+
+    def close(self) -> None:
+        with self.changed:
+            self.closed = True
+            self.changed.notify_all()
+        if self._stream is not None:
+            with contextlib.suppress(Exception):
+                self._stream.sock.shutdown(2)  # type: ignore[union-attr]
+            with contextlib.suppress(Exception):
+                self._stream.close()
+
+
+# -- figures -----------------------------------------------------------------------------------
+
+def percentile(values: Sequence[float], p: float) -> float | None:
+    """Nearest rank; None without values."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+def ms(value: float | None) -> float | None:
+    return None if value is None else round(value * 1000, 1)
+
+
+class ProcessWatch:
+    """CPU and memory of some PIDs between ``start()`` and ``finish()``, from /proc."""
+
+    def __init__(self, pids: dict[str, Iterable[int]]) -> None:
+        self.pids = {name: list(p) for name, p in pids.items()}
+        self.before: dict[int, dict[str, float]] = {}
+        self.after: dict[int, dict[str, float]] = {}
+        self.began = self.ended = 0.0
+
+    def _read(self) -> dict[int, dict[str, float]]:
+        found = {}
+        for pids in self.pids.values():
+            for pid in pids:
+                with contextlib.suppress(OSError):
+                    found[pid] = status(pid)
+        return found
+
+    def start(self) -> None:
+        self.began, self.before = clock(), self._read()
+
+    def finish(self) -> None:
+        self.ended, self.after = clock(), self._read()
+
+    def figures(self, name: str) -> dict[str, float | None]:
+        wall = max(1e-9, self.ended - self.began)
+        pids = [p for p in self.pids[name] if "VmRSS" in self.before.get(p, {})
+                and "VmRSS" in self.after.get(p, {})]
+        if not pids:
+            return {"cpu_percent": None, "rss_mb": None, "peak_rss_mb": None}
+        cpu = sum(self.after[p]["cpu_s"] - self.before[p]["cpu_s"] for p in pids)
+        return {"cpu_percent": round(100 * cpu / wall, 1),
+                "rss_mb": round(sum(self.after[p]["VmRSS"] for p in pids), 1),
+                "peak_rss_mb": round(sum(self.after[p]["VmHWM"] for p in pids), 1)}
+
+
+@dataclass
+class Report:
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        f = self.figures
+        lines = [
+            f"bidbox loadtest: {f['tables']} tables x {f['boards']} boards, speed {f['speed']}, "
+            f"{f['workers']} ingest worker(s) on {f['database']}, {f['shards']} table shards, "
+            f"{f['cpus']} cores",
+            f"  events published {f['published']}, stored {f['stored']}, lost {f['lost']}, "
+            f"duplicated {f['duplicated']} (redeliveries met {f['redelivered']}), "
+            f"tables in error {f['table_errors']}",
+            f"  stored {f['events_per_s']} ev/s; bare paho subscriber {f['bare_events_per_s']} "
+            f"ev/s in the same run; ingest ratio {f['ingest_ratio']}",
+            f"  key press -> accepted by the table p50 {f['accept_ms_p50']} p99 "
+            f"{f['accept_ms_p99']} ms",
+            f"  key press -> stored in the server p50 {f['latency_ms_p50']} p99 "
+            f"{f['latency_ms_p99']} ms (n={f['latency_n']})",
+            f"  key press -> director's console page p50 {f['page_latency_ms_p50']} p99 "
+            f"{f['page_latency_ms_p99']} ms (n={f['page_latency_n']}, "
+            f"{f['page_fetches']} fragment fetches, p50 {f['page_fetch_ms_p50']} ms each)",
+            f"  server: CPU {f['server']['cpu_percent']} %, RSS {f['server']['rss_mb']} MB "
+            f"(peak {f['server']['peak_rss_mb']}); broker: CPU {f['broker']['cpu_percent']} %, "
+            f"RSS {f['broker']['rss_mb']} MB; table shards: CPU "
+            f"{f['shards_cpu']['cpu_percent']} %",
+            f"  table daemon RSS {f['table_rss_mb']} MB (peak of a process running exactly one "
+            f"table); shards' peak RSS per table "
+            f"{f['shard_rss_mb_per_table']} MB",
+            f"  play {f['play_s']} s (all boards played: {f['finished']}), elapsed "
+            f"{f['elapsed_s']} s",
+        ]
+        verdicts = f["aims"]
+        lines.append("  aims: " + "; ".join(f"{k} {'MET' if v else 'NOT met'}"
+                                            for k, v in verdicts.items()))
+        return "\n".join(lines)
+
+
+# -- the run -----------------------------------------------------------------------------------
+
+def _raise_file_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or hard > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _database(settings: LoadSettings, folder: Path) -> str:
+    return settings.db or str(folder / "bidbox.db")
+
+
+def _set_up(url: str, event: str, settings: LoadSettings) -> None:
+    from server.db import Database
+    from server.session import create_session
+
+    db = Database(url)
+    try:
+        db.upgrade()
+        forget(db, event)
+        create_session(db, event=event, title="bidbox loadtest", kind="mitchell",
+                       participants=2 * settings.tables, boards_per_round=settings.boards,
+                       rounds=1, seed=settings.seed)
+    finally:
+        db.dispose()
+
+
+def forget(db: Any, event: str) -> None:
+    """A run's rows, from a database the load test did not make."""
+    from sqlalchemy import delete, select
+
+    from server import schema as s
+
+    with db.write() as conn:
+        for table in (s.events, s.table_status, s.results, s.director_calls, s.commands,
+                      s.rejections):
+            if "event" in table.c:
+                conn.execute(delete(table).where(table.c.event == event))
+        ids = [r.id for r in conn.execute(select(s.sessions.c.id).where(
+            s.sessions.c.event == event))]
+        for table in (s.participants, s.deals):
+            conn.execute(delete(table).where(table.c.session_id.in_(ids)))
+        conn.execute(delete(s.sessions).where(s.sessions.c.event == event))
+
+
+def _stored_rows(url: str, event: str) -> list[tuple[int, int, str]]:
+    from sqlalchemy import select
+
+    from server import schema as s
+    from server.db import Database
+
+    db = Database(url)
+    try:
+        with db.read() as conn:
+            return [(r.table_no, r.seq, r.type) for r in conn.execute(
+                select(s.events.c.table_no, s.events.c.seq, s.events.c.type).where(
+                    s.events.c.event == event))]
+    finally:
+        db.dispose()
+
+
+def run(settings: LoadSettings, *, say: Any = None) -> Report:
+    from bidbox.broker import Broker, BrokerConfig, BrokerUsers, find_mosquitto, free_port
+
+    note = say or (lambda text: None)
+    started = clock()
+    deadline = started + settings.seconds
+    if settings.tables < 1 or settings.boards < 1 or settings.workers < 1:
+        raise LoadTestError("--tables, --boards and --workers must be at least 1")
+    if settings.workers > 1 and not (settings.db or "").startswith("postgres"):
+        raise LoadTestError("--workers above 1 needs --db postgresql://... (one database the "
+                            "workers share)")
+    if find_mosquitto() is None:
+        raise LoadTestError("mosquitto is not installed: python3 scripts/setup.py")
+    _raise_file_limit()
+    folder = settings.folder or Path(tempfile.mkdtemp(prefix="bidbox-loadtest-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    event = "loadtest" if settings.db is None else f"loadtest-{secrets.token_hex(4)}"
+    url = _database(settings, folder)
+    users = BrokerUsers.generate(event, range(1, settings.tables + 1), display=False)
+    broker = Broker(BrokerConfig(folder / "broker", users, port=free_port()))
+    children: list[Child] = []
+    browser: DirectorBrowser | None = None
+    cleanup: list[Path] = []
+    try:
+        broker.start()
+        _set_up(url, event, settings)
+        server_broker = {"host": "127.0.0.1", "port": broker.port,
+                         "username": users.server.username, "password": users.server.password}
+        password = secrets.token_urlsafe(12)
+        shared = SHARED_GROUP if settings.workers > 1 else None
+        servers: list[Child] = []
+        ready = []
+        startup = min(deadline, clock() + STARTUP_S)
+        for k in range(settings.workers):
+            # One after the other: each app writes the director's row at its start.
+            if servers:
+                ready.append(servers[-1].expect("ready", startup))
+            servers.append(Child(f"server-{k + 1}", "server", {
+                "web": k == 0, "db": url, "event": event, "password": password,
+                "analysis": settings.analysis, "broker": server_broker,
+                "client_id": f"bidbox-server-{event}-{k + 1}", "shared_group": shared,
+                "linger": settings.linger,
+                "out": str(folder / f"server-{k + 1}.out.json")}, folder))
+        children += servers
+        bare = Child("bare", "bare", {
+            "broker": server_broker, "client_id": f"loadtest-bare-{event}",
+            "topic": f"bidbox/v1/{event}/table/+/events"}, folder)
+        children.append(bare)
+        ready.append(servers[-1].expect("ready", startup))
+        bare.expect("ready", startup)
+        address = ready[0]["address"]
+        note(f"broker on 127.0.0.1:{broker.port}, server on {address}, database {url}")
+        browser = DirectorBrowser(address, password).start()
+
+        numbers = list(range(1, settings.tables + 1))
+        count = settings.shard_count()
+        groups = [numbers[:1]] + [numbers[1:][i::count - 1] for i in range(count - 1)] \
+            if count > 1 else [numbers]
+        journals = folder / "tables"
+        if settings.journals is not None:  # a fresh folder there, removed afterwards
+            journals = Path(tempfile.mkdtemp(prefix="bidbox-loadtest-", dir=settings.journals))
+            cleanup.append(journals)
+        journals.mkdir(parents=True, exist_ok=True)
+        shards = []
+        for i, group in enumerate(g for g in groups if g):
+            shards.append(Child(f"shard-{i + 1}", "shard", {
+                "event": event, "folder": str(journals), "speed": settings.speed,
+                "seed": settings.seed, "rounds": 1, "drain_s": settings.drain_s,
+                # A thousand tables connecting at once on two busy cores take their time.
+                "connect_s": max(30.0, 0.1 * settings.tables),
+                "out": str(folder / f"shard-{i + 1}.out.json"),
+                "tables": [{"number": n, "broker": {
+                    "host": "127.0.0.1", "port": broker.port,
+                    "username": users.table(n).username,
+                    "password": users.table(n).password}} for n in group]}, folder))
+        children += shards
+        for child in shards:
+            answer = child.expect("ready", startup)
+            child.latest["ready_memory"] = answer["memory"]
+            if not answer["ready"]:
+                raise LoadTestError(f"{child.name}: tables failed to start: {answer['errors']}")
+        note(f"{settings.tables} tables online in {len(shards)} shard processes "
+             f"({clock() - started:.1f} s)")
+
+        watch = ProcessWatch({"server": [c.pid for c in servers],
+                              "broker": [broker.pid or 0],
+                              "shards": [c.pid for c in shards],
+                              "bare": [bare.pid]})
+        watch.start()
+        go = clock()
+        servers[0].send("go")
+        # Each shard says done once every table of it played its boards and emptied its outbox.
+        finished = True
+        done: dict[str, dict[str, Any]] = {}
+        for child in shards:
+            try:
+                done[child.name] = child.expect("done", deadline)["done"]
+            except LoadTestError:
+                finished = False
+                break
+        play_end = clock()
+        for child in shards:  # at the time limit: the players get up; the outboxes empty
+            if child.name not in done:
+                child.send("stop")
+        drain = clock() + settings.drain_s + 30
+        for child in shards:
+            if child.name not in done:
+                done[child.name] = child.expect("done", drain)["done"]
+        tables = []
+        for child in shards:
+            tables += json.loads((folder / f"{child.name}.out.json").read_text())["tables"]
+        published = {t["table"]: t.get("published", 0) for t in tables}
+        total = sum(published.values())
+        # Until the servers have stored every event published, or the drain time is up.
+        for child in servers:
+            child.send("drain")
+        with Child.changed:
+            Child.changed.wait_for(lambda: sum(c.latest.get("stored", 0) for c in servers)
+                                   >= total or any(c.ended for c in servers),
+                                   max(0.0, settings.drain_s))
+        browser.wait_shown(published, clock() + 10.0)
+        watch.finish()
+        for child in servers:
+            child.send("stop")
+        server_out = []
+        for k, child in enumerate(servers):
+            child.expect("done", clock() + 30)
+            server_out.append(json.loads((folder / f"server-{k + 1}.out.json").read_text()))
+        bare.send("stop")
+        bare_done = bare.expect("done", clock() + 30)["done"]
+        rows = _stored_rows(url, event)
+        report = _figures(settings, tables, server_out, bare_done, rows, browser, watch,
+                          shards, go, play_end, finished, started, url, len(shards))
+        return report
+    finally:
+        if browser is not None:
+            browser.close()
+        for child in reversed(children):
+            child.stop()
+        broker.stop()
+        if settings.db is not None:
+            with contextlib.suppress(Exception):
+                from server.db import Database
+                db = Database(url)
+                forget(db, event)
+                db.dispose()
+        for path in cleanup:
+            shutil.rmtree(path, ignore_errors=True)
+        if settings.folder is None and not settings.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
+             server_out: list[dict[str, Any]], bare: dict[str, Any],
+             rows: list[tuple[int, int, str]], browser: DirectorBrowser,
+             watch: ProcessWatch, shards: list[Child], go: float, play_end: float,
+             finished: bool, started: float, url: str, shard_count: int) -> Report:
+    from sqlalchemy.engine import make_url
+
+    published = {t["table"]: t.get("published", 0) for t in tables}
+    total = sum(published.values())
+    journal: dict[tuple[int, int], tuple[str, float]] = {}
+    presses: list[tuple[int, int, float, float]] = []  # table, seq, pressed, accepted
+    for t in tables:
+        for seq, kind, _ts, pressed, accepted in t.get("stamps", []):
+            journal[(t["table"], seq)] = (kind, accepted)
+            if pressed is not None and not math.isnan(pressed):
+                presses.append((t["table"], seq, pressed, accepted))
+    distinct = {(table, seq) for table, seq, _ in rows}
+    lost = sum(1 for key in journal if key not in distinct)
+    duplicated = len(rows) - len(distinct)
+    mismatched = sum(1 for table, seq, kind in rows
+                     if (table, seq) in journal and journal[(table, seq)][0] != kind)
+    foreign = sum(1 for key in distinct if key not in journal)
+    commits: dict[tuple[int, int], float] = {}
+    for out in server_out:
+        for table, seq, at in out["commits"]:
+            commits.setdefault((table, seq), at)
+    first = min((accepted for *_, accepted in presses), default=go)
+    accepted_last = max((a for _, a in journal.values()), default=first)
+    stored_last = max(commits.values(), default=first)
+    stored_rate = len(commits) / max(1e-9, stored_last - first) if commits else None
+    bare_rate = (bare["count"] / max(1e-9, bare["last"] - first)
+                 if bare["count"] else None)
+    ratio = round(stored_rate / bare_rate, 3) if stored_rate and bare_rate else None
+    accept = [a - p for _, _, p, a in presses]
+    stored = [commits[(t, s)] - p for t, s, p, _ in presses if (t, s) in commits]
+    page = [at - p for t, s, p, _ in presses
+            if (at := browser.shown_at(t, s)) is not None]
+    lone = json.loads(Path(shards[0].log.with_name("shard-1.out.json")).read_text())["memory"]
+    others = [json.loads(s.log.with_name(f"{s.name}.out.json").read_text())["memory"]
+              for s in shards[1:]]
+    per_table = (round(sum(m["VmHWM"] for m in others) / max(1, settings.tables - 1), 2)
+                 if others else None)
+    errors = [t["error"] for t in tables if t.get("error")]
+    f: dict[str, Any] = {
+        "tables": settings.tables, "boards": settings.boards, "speed": settings.speed,
+        "workers": settings.workers, "shards": shard_count, "cpus": os.cpu_count(),
+        "load_average": [round(x, 2) for x in os.getloadavg()],  # others' work shows here
+        "database": make_url(url).render_as_string(hide_password=True) if "://" in url
+        else "SQLite file",
+        "published": total, "acknowledged": total - sum(t.get("unacknowledged", 0)
+                                                         for t in tables),
+        "stored": len(distinct), "lost": lost, "duplicated": duplicated,
+        "mismatched": mismatched, "foreign": foreign,
+        "redelivered": sum(o["duplicates_met"] for o in server_out),
+        "rejected": sum(o["rejected"] for o in server_out),
+        "stored_per_worker": [o["stored"] for o in server_out],
+        "events_per_s": None if stored_rate is None else round(stored_rate, 1),
+        "bare_events_per_s": None if bare_rate is None else round(bare_rate, 1),
+        "bare_received": bare["count"], "bare_distinct": bare["distinct"],
+        "accepted_events_per_s": round(len(journal) / max(1e-9, accepted_last - first), 1),
+        "ingest_ratio": ratio,
+        "accept_ms_p50": ms(percentile(accept, 50)), "accept_ms_p99": ms(percentile(accept, 99)),
+        "latency_ms_p50": ms(percentile(stored, 50)), "latency_ms_p99": ms(percentile(stored, 99)),
+        "latency_ms_max": ms(max(stored, default=None)), "latency_n": len(stored),
+        "page_latency_ms_p50": ms(percentile(page, 50)),
+        "page_latency_ms_p99": ms(percentile(page, 99)),
+        "page_latency_ms_max": ms(max(page, default=None)), "page_latency_n": len(page),
+        "page_fetches": browser.fetches, "page_fetch_ms_p50": ms(percentile(browser.fetch_s, 50)),
+        "page_fetch_ms_p99": ms(percentile(browser.fetch_s, 99)),
+        "server": watch.figures("server"), "broker": watch.figures("broker"),
+        "shards_cpu": {"cpu_percent": round(100 * sum(
+            json.loads(s.log.with_name(f"{s.name}.out.json").read_text())["memory"]["cpu_s"]
+            - s.latest["ready_memory"]["cpu_s"] for s in shards)
+            / max(1e-9, play_end - go), 1)},
+        "bare": watch.figures("bare"),
+        "table_rss_mb": round(lone["VmHWM"], 1), "table_now_rss_mb": round(lone["VmRSS"], 1),
+        "shard_rss_mb_per_table": per_table,
+        "table_errors": len(errors), "table_error_examples": errors[:3],
+        "boards_played": sum(t.get("boards", 0) for t in tables),
+        "finished": finished, "play_s": round(play_end - go, 1),
+        "elapsed_s": round(clock() - started, 1),
+    }
+    f["aims"] = {
+        "page_p99_under_250ms": f["page_latency_ms_p99"] is not None
+        and f["page_latency_ms_p99"] < 250,
+        "ingest_ratio_at_least_0.7": ratio is not None and ratio >= 0.7,
+        "nothing_lost_or_duplicated": lost == 0 and duplicated == 0,
+        "table_under_60mb": f["table_rss_mb"] < 60,
+        "thousand_tables": settings.tables >= 1000,
+    }
+    return Report(f)

@@ -1,0 +1,101 @@
+"""``bidbox loadtest``: N simulated tables against a private Mosquitto and the real server,
+and what it measured (docs/loadtest.md).
+
+Everything runs on this machine, on loopback, and stops by itself: at ``--seconds`` from its
+start the players get up, the outboxes empty, and the figures are what there is.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "loadtest", help="many simulated tables against a real broker and server: figures",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=4, help="simulated tables (default 4)")
+    parser.add_argument("--boards", type=int, default=1,
+                        help="boards each table plays, in one round (default 1)")
+    parser.add_argument("--speed", type=float, default=0.0,
+                        help="1 = people's pace (a call every 2 s, a card every 2.5 s), "
+                             "0 = as fast as the tables go (default 0)")
+    parser.add_argument("--seconds", type=float, default=300.0,
+                        help="the whole run's limit, start-up included (default 300)")
+    parser.add_argument("--shards", type=int,
+                        help="table processes (default: one for a lone table, then one per "
+                             "150 tables, at most twice the cores)")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="ingest workers sharing the stream (MQTT v5 shared "
+                             "subscription); above 1 needs --db postgresql://")
+    parser.add_argument("--compare-workers", action="store_true",
+                        help="run twice, with 1 and then --workers (default 2) workers, "
+                             "and show how the rate grows")
+    parser.add_argument("--db", help="postgresql://... (default: a fresh SQLite file)")
+    parser.add_argument("--folder", type=Path,
+                        help="keep everything here (default: a temporary folder, removed)")
+    parser.add_argument("--journals", type=Path,
+                        help="the tables' journals here, e.g. /dev/shm: on one disk, every "
+                             "table's fsync queues on one device, where each Pi has its own")
+    parser.add_argument("--seed", type=int, default=2026, help="seed of deals and players")
+    parser.add_argument("--analysis", action="store_true",
+                        help="let the server run its double-dummy analysis (off by default)")
+    parser.add_argument("--drain", type=float, default=30.0,
+                        help="seconds allowed after the play for everything to be stored")
+    parser.add_argument("--linger", type=float,
+                        help="the ingest worker's batching window in seconds (default: the "
+                             "server's, server.bus.LINGER)")
+    parser.add_argument("--json", action="store_true", help="one JSON object")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    from bidbox.loadtest import LoadSettings, LoadTestError
+    from bidbox.loadtest import run as load
+
+    def settings(workers: int, folder: Path | None) -> LoadSettings:
+        return LoadSettings(tables=args.tables, boards=args.boards, speed=args.speed,
+                            seconds=args.seconds, shards=args.shards, workers=workers,
+                            db=args.db, folder=folder, seed=args.seed, analysis=args.analysis,
+                            drain_s=args.drain, linger=args.linger,
+                            journals=args.journals)
+
+    def note(text: str) -> None:
+        print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
+
+    plan = [args.workers]
+    if args.compare_workers:
+        plan = [1, max(2, args.workers)]
+    reports = []
+    try:
+        for workers in plan:
+            folder = None if args.folder is None else args.folder / f"workers-{workers}"
+            reports.append(load(settings(workers, folder), say=note))
+    except LoadTestError as error:
+        print(f"bidbox loadtest: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        if len(reports) == 1:
+            print(json.dumps(reports[0].figures))
+        else:
+            one, more = reports[0].figures, reports[-1].figures
+            growth = (round(more["events_per_s"] / one["events_per_s"], 2)
+                      if one["events_per_s"] and more["events_per_s"] else None)
+            print(json.dumps({"runs": [r.figures for r in reports], "growth": growth}))
+    else:
+        for report in reports:
+            print(report.text())
+        if len(reports) > 1:
+            one, more = reports[0].figures, reports[-1].figures
+            if one["events_per_s"] and more["events_per_s"]:
+                print(f"{more['workers']} workers store {more['events_per_s']} ev/s against "
+                      f"{one['events_per_s']} with one: x"
+                      f"{more['events_per_s'] / one['events_per_s']:.2f}")
+    clean = all(r.figures["lost"] == 0 and r.figures["duplicated"] == 0 for r in reports)
+    return 0 if clean else 1

@@ -1,0 +1,80 @@
+"""``bidbox loadtest`` as a user runs it, through the real CLI in a subprocess: simulated
+tables, a private Mosquitto, the real server; the JSON it prints holds what it measured."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from bidbox.broker import find_mosquitto
+from bidbox.loadtest import shown_events
+from tests.server.conftest import pg_url  # noqa: F401 (a fresh PostgreSQL database)
+
+FIELDS = ("events_per_s", "ingest_ratio", "latency_ms_p50", "latency_ms_p99",
+          "page_latency_ms_p50", "page_latency_ms_p99", "lost", "duplicated", "table_rss_mb",
+          "published", "stored", "bare_events_per_s", "server", "broker")
+TABLES = 4
+
+
+def loadtest(*args: str) -> dict[str, Any]:
+    if find_mosquitto() is None:
+        pytest.skip("no mosquitto: scripts/setup.py installs it")
+    done = subprocess.run(
+        [sys.executable, "-m", "bidbox", "loadtest", "--tables", str(TABLES), "--boards", "1",
+         "--speed", "0", "--seconds", "100", "--json", *args],
+        capture_output=True, text=True, timeout=150)
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures: dict[str, Any] = json.loads(done.stdout)
+    return figures
+
+
+def positive(value: Any) -> bool:
+    return isinstance(value, int | float) and math.isfinite(value) and value > 0
+
+
+def test_four_tables_every_event_stored_once_with_its_latencies() -> None:
+    f = loadtest()
+    assert set(FIELDS) <= set(f), set(FIELDS) - set(f)
+    assert f["table_errors"] == 0, f["table_error_examples"]
+    assert f["finished"] and f["boards_played"] == TABLES
+    # A board is dozens of events: the scans, the calls, the cards, the result, confirmations.
+    assert f["published"] > 50 * TABLES
+    assert f["stored"] == f["published"] == f["acknowledged"]
+    assert f["lost"] == 0 and f["duplicated"] == 0 and f["mismatched"] == 0
+    # The baseline saw the same stream (a message sent twice, a resend, counts once).
+    assert f["bare_distinct"] == f["published"] <= f["bare_received"]
+    for name in ("events_per_s", "bare_events_per_s", "ingest_ratio", "latency_ms_p50",
+                 "latency_ms_p99", "page_latency_ms_p50", "page_latency_ms_p99",
+                 "table_rss_mb"):
+        assert positive(f[name]), (name, f[name])
+    assert f["latency_ms_p50"] <= f["latency_ms_p99"]
+    assert f["page_latency_ms_p50"] <= f["page_latency_ms_p99"]
+    # Shown on the page only after it is stored; stored only after the table accepted it.
+    assert f["page_latency_ms_p50"] >= f["latency_ms_p50"] >= f["accept_ms_p50"] > 0
+    # Every key-pressed event was timed to the server and to the page.
+    assert f["latency_n"] == f["page_latency_n"] > 0.9 * f["published"]
+    assert positive(f["server"]["rss_mb"]) and positive(f["broker"]["rss_mb"])
+    assert 10 < f["table_rss_mb"] < 500
+
+
+def test_two_workers_share_the_stream_on_postgresql(pg_url: str) -> None:  # noqa: F811
+    f = loadtest("--workers", "2", "--db", pg_url)
+    assert f["workers"] == 2 and f["table_errors"] == 0 and f["finished"]
+    assert f["stored"] == f["published"] > 50 * TABLES
+    assert f["lost"] == 0 and f["duplicated"] == 0 and f["mismatched"] == 0
+    # Both workers stored a share, and no event was stored by both.
+    shares = f["stored_per_worker"]
+    assert len(shares) == 2 and all(share > 0 for share in shares), shares
+    assert sum(shares) == f["stored"]
+
+
+def test_the_console_fragment_is_read_as_the_director_sees_it() -> None:
+    html = ('<tr data-table="3" class="online"><td><a href="/x">3</a></td><td>on</td>'
+            '<td>1</td><td>auction</td><td>2</td><td>–</td><td>41 <span class="warn">gap'
+            '</span></td><td></td></tr>')
+    assert shown_events(html) == {3: 41}
