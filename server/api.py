@@ -12,7 +12,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, session
 
-from server import standings
+from server import standings, vugraph
+from server.display import vugraph_delay, vugraph_now
+from server.i18n import language
 from server.services import services
 from server.session import participants_of
 from server.tables import table_grid
@@ -73,3 +75,19 @@ def tables() -> Any:
         rows = [{key: row[key] for key in PUBLIC_TABLE_FIELDS} for row in rows]
     return jsonify({"event": services().event, "round": found.current_round if found else 0,
                     "tables": rows})
+
+
+@bp.get("/vugraph/<int:table>")
+def table_vugraph(table: int) -> Any:
+    """One table's board as the public sees it: ``VUGRAPH_DELAY`` seconds late, the hands
+    only once the board is released (server/vugraph.py)."""
+    found = services().session
+    if found is None:
+        return _no_session()
+    if not 1 <= table <= found.tables:
+        response = jsonify({"error": f"the session has no table {table}"})
+        response.status_code = 404
+        return response
+    shown = vugraph.vugraph(services().db, found, table, now=vugraph_now(),
+                            delay=vugraph_delay(), language=language())
+    return jsonify({"event": found.event, "language": language(), **shown.to_json()})

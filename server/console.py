@@ -36,13 +36,17 @@ from server import (
     exports,
     rulings,
     standings,
+    syscards,
+    vugraph,
 )
 from server import session as sessions
 from server.auth import login_required
-from server.i18n import t
+from server.display import HELPERS as DISPLAY_HELPERS
+from server.i18n import language, t
 from server.services import services
 from server.session import Session, SessionError
 from server.tables import TableRow, table_grid
+from tabled.regulation import DEFAULT_TRAY_DELAY, PROFILES
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 
@@ -77,6 +81,18 @@ def _number(name: str) -> int:
         return int(text)
     except ValueError:
         raise FormError(t("console_not_a_number", what=t(f"console_{name}"), value=text)) from None
+
+
+def _seconds(name: str) -> float:
+    """A number of seconds from the form; blank is the default tray delay."""
+    text = request.form.get(name, "").strip().replace(",", ".")
+    if not text:
+        return DEFAULT_TRAY_DELAY
+    try:
+        return float(text)
+    except ValueError:
+        raise FormError(t("console_not_a_number", what=t(f"console_{name}"),
+                          value=text)) from None
 
 
 def _refused(error: Exception) -> None:
@@ -169,9 +185,12 @@ def _page(template: str, found: Session | None, parts: tuple[str, ...],
 @bp.get("/fragment/<name>")
 @login_required
 def fragment(name: str) -> Any:
+    found = _session_or_none()
+    if name.startswith("vugraph-") and name[8:].isdigit():
+        return render_template("console/_vugraph.html", current=found,
+                               **_director_vugraph(found, int(name[8:])))
     if name not in FRAGMENTS:
         abort(404)
-    found = _session_or_none()
     return render_template(f"console/_{name}.html", current=found, **FRAGMENTS[name](found))
 
 
@@ -190,9 +209,15 @@ def stream() -> Response:
 def index() -> Any:
     found = _session_or_none()
     if found is None:
-        return _page("console/setup.html", None, ("tables",), form=request.form,
-                     movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS)
+        return _setup_page(request.form)
     return _page("console/index.html", found, ("tables", "calls"))
+
+
+def _setup_page(form: Any) -> str:
+    return _page("console/setup.html", None, ("tables",), form=form,
+                 movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS,
+                 screens=sessions.SCREENS, profiles=PROFILES,
+                 default_tray_delay=DEFAULT_TRAY_DELAY)
 
 
 @bp.get("/session")
@@ -202,7 +227,39 @@ def session_page() -> Any:
     db = services().db
     return _page("console/session.html", found, (),
                  participants=sessions.participants_of(db, found).values(),
-                 deals=len(sessions.deals_of(db, found)), boards=len(found.plan.boards()))
+                 deals=len(sessions.deals_of(db, found)), boards=len(found.plan.boards()),
+                 cards=syscards.loaded(db, found), profiles=PROFILES)
+
+
+@bp.get("/cards/<int:participant>")
+@login_required
+def card_page(participant: int) -> Any:
+    found = _needs_session()
+    loaded = syscards.card_of(services().db, found, participant)
+    if loaded is None:
+        abort(404)
+    label = sessions.participants_of(services().db, found).get(participant)
+    return _page("console/card.html", found, (), loaded=loaded, participant=label,
+                 lang=language())
+
+
+@bp.get("/vugraph/<int:table>")
+@login_required
+def vugraph_page(table: int) -> Any:
+    """The director's vugraph: the table as the director sees it (view_for("director")),
+    now, hands and every explanation included."""
+    found = _needs_session()
+    if not 1 <= table <= found.tables:
+        abort(404)
+    return _page("console/vugraph.html", found, (), **_director_vugraph(found, table))
+
+
+def _director_vugraph(found: Session | None, table: int) -> dict[str, Any]:
+    if found is None:
+        abort(404)
+    shown = vugraph.vugraph(services().db, found, table, now=time.time(), delay=0.0,
+                            language=language(), director=True)
+    return {"vg": shown, **DISPLAY_HELPERS}
 
 
 @bp.get("/rulings")
@@ -265,12 +322,12 @@ def setup() -> Any:
         found = sessions.create_session(
             db, event=services().event, title=title, kind=form.get("movement", ""),
             participants=_number("participants"), boards_per_round=_number("boards_per_round"),
-            rounds=_optional("rounds"), scoring=form.get("scoring") or None, seed=seed)
+            rounds=_optional("rounds"), scoring=form.get("scoring") or None, seed=seed,
+            screens=form.get("screens") or None, tray_delay=_seconds("tray_delay"),
+            profile=form.get("profile") or PROFILES["feb"].name)
     except (FormError, SessionError) as error:
         _refused(error)
-        page = _page("console/setup.html", None, ("tables",), form=form,
-                     movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS)
-        return page, 400
+        return _setup_page(form), 400
     flash(t("console_created", title=found.title, tables=found.tables, rounds=found.rounds))
     if seed is not None:
         flash(t("console_dealt", seed=seed))
@@ -311,6 +368,38 @@ def names() -> Any:
     flash(t("console_names_saved"))
     services().hub.notify({"results"})
     return redirect(url_for("console.session_page"))
+
+
+@bp.post("/cards")
+@login_required
+def load_card() -> Any:
+    """Give a pair a system card: an uploaded JSON file, or the example card (seed 004). A
+    file that is not a card is refused with the reason and changes nothing."""
+    found = _needs_session()
+    db = services().db
+    try:
+        participant = _number("participant")
+        if request.form.get("example"):
+            card = syscards.store_example(db, found, participant, by=g.director)
+        else:
+            upload = request.files.get("card")
+            if upload is None or not upload.filename:
+                raise FormError(t("console_no_file"))
+            card = syscards.store_file(db, found, participant, upload.read(), by=g.director)
+    except (FormError, SessionError) as error:
+        _refused(error)
+        return redirect(url_for("console.session_page") + "#cards")
+    flash(t("console_card_loaded", name=card.name, participant=participant))
+    return redirect(url_for("console.session_page") + "#cards")
+
+
+@bp.post("/cards/<int:participant>/remove")
+@login_required
+def remove_card(participant: int) -> Any:
+    found = _needs_session()
+    if syscards.remove(services().db, found, participant):
+        flash(t("console_card_removed", participant=participant))
+    return redirect(url_for("console.session_page") + "#cards")
 
 
 @bp.post("/round")

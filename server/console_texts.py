@@ -195,5 +195,55 @@ _TEXTS = {  # key: (Spanish, English)
     "console_export_pbn": ("PBN", "PBN"),
     "console_export_usebio": ("USEBIO (XML)", "USEBIO (XML)"),
     "console_export_csv": ("CSV", "CSV"),
+    # conduct: screens, the tray, the alert profile
+    "console_conduct": ("Desarrollo del juego", "How the tables play"),
+    "console_screens": ("Pantallas", "Screens"),
+    "console_screens_none": ("Sin pantallas", "No screens"),
+    "console_screens_NE-SW": ("Pantallas: Norte-Este / Sur-Oeste",
+                              "Screens: North-East / South-West"),
+    "console_screens_NW-SE": ("Pantallas: Norte-Oeste / Sur-Este",
+                              "Screens: North-West / South-East"),
+    "console_tray_delay": ("Retraso de la bandeja (s)", "Tray delay (s)"),
+    "console_tray_delay_help": ("la bandeja no cruza antes: el otro lado no aprende del tempo",
+                                "the tray never crosses sooner: no tempo reaches the other side"),
+    "console_tray_delay_is": ("bandeja: {seconds} s como mínimo",
+                              "tray: at least {seconds} s"),
+    "console_profile": ("Normas de alerta", "Alert norms"),
+    "console_profile_feb": ("AEB: alerta el compañero", "AEB norms: partner alerts"),
+    "console_profile_feb-self": ("AEB: cada jugador alerta sus voces",
+                                 "AEB norms: each player alerts their own calls"),
+    # system cards
+    "console_cards": ("Hojas de convenciones", "System cards"),
+    "console_cards_help": (
+        "Cada pareja puede tener su hoja (un archivo JSON); va a las mesas donde se sienta, "
+        "con la ronda.",
+        "Each pair may have its card (a JSON file); it goes to the tables where the pair sits, "
+        "with the round."),
+    "console_cards_individual": ("En un individual no hay parejas fijas: no se envían hojas.",
+                                 "An individual has no fixed pairs: no system cards are sent."),
+    "console_card": ("Hoja", "System card"),
+    "console_no_card": ("sin hoja", "no card"),
+    "console_card_file": ("Archivo de la hoja (JSON)", "Card file (JSON)"),
+    "console_give_example": ("Dar la hoja de ejemplo", "Give the example card"),
+    "console_remove_card": ("Quitar", "Remove"),
+    "console_card_loaded": ("Hoja «{name}» cargada para el participante {participant}.",
+                            "Card \"{name}\" loaded for participant {participant}."),
+    "console_card_removed": ("Hoja del participante {participant} quitada.",
+                             "Participant {participant}'s card removed."),
+    "console_card_loaded_by": ("cargada por {by} a las {when}", "loaded by {by} at {when}"),
+    "console_card_code": ("Código", "Code"),
+    "console_card_sequence": ("Secuencia", "Sequence"),
+    "console_card_alert": ("Alerta", "Alert"),
+    "console_card_meaning": ("Significado", "Meaning"),
+    # the director's vugraph
+    "console_vugraph": ("Vugraph", "Vugraph"),
+    "console_vugraph_title": ("Vugraph del director · Mesa {table}",
+                              "Director's vugraph · Table {table}"),
+    "console_vugraph_help": ("Todo, al momento: manos, alertas y explicaciones de los dos "
+                             "lados de la pantalla.",
+                             "Everything, as it happens: hands, alerts and explanations from "
+                             "both sides of the screen."),
+    "console_vugraph_public": ("El vugraph público (con retraso)",
+                               "The public vugraph (delayed)"),
 }
 register({key: {"es": es, "en": en} for key, (es, en) in _TEXTS.items()})

@@ -14,17 +14,19 @@ the director released it. An unreleased board is a 404 that says nothing about i
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, render_template, stream_with_context
+from flask import Blueprint, Response, abort, current_app, render_template, stream_with_context
 from markupsafe import Markup, escape
 
 from server import (
     display_texts,  # noqa: F401 (registers the display's texts)
     standings,
+    vugraph,
 )
 from server.analysis import Analysis, AnalysisError
 from server.db import Database
@@ -34,6 +36,8 @@ from server.services import services
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
 from server.standings import ResultRow
 from tabled.rules import (
+    Bid,
+    Call,
     Card,
     Deal,
     Rank,
@@ -99,6 +103,53 @@ def board(number: int) -> Any:
         record=record, analysing=services().analyser is not None,
         previous=ordered[at - 1] if at > 0 else None,
         following=ordered[at + 1] if at + 1 < len(ordered) else None)
+
+
+@bp.get("/vugraph/<int:table>")
+def vugraph_page(table: int) -> Any:
+    """One table's board, live, as the public may see it: ``VUGRAPH_DELAY`` seconds late,
+    the hands only once the board is released."""
+    session = services().session
+    if session is None or not 1 <= table <= session.tables:
+        abort(404)
+    shown = vugraph.vugraph(services().db, session, table, now=vugraph_now(),
+                            delay=vugraph_delay(), language=language())
+    return _render("display/vugraph.html", session=session, vg=shown,
+                   stream=f"/vugraph/{table}/stream", texts=vugraph_texts())
+
+
+@bp.get("/vugraph/<int:table>/stream")
+def vugraph_stream(table: int) -> Response:
+    """The live hub's stream, each change told ``VUGRAPH_DELAY`` seconds late: when the public
+    view shows it, never sooner (vugraph.delayed)."""
+    session = services().session
+    if session is None or not 1 <= table <= session.tables:
+        abort(404)
+    delay = vugraph_delay()
+    soon = vugraph.held(services().db, session.event, table, now=vugraph_now(), delay=delay)
+    generator = vugraph.delayed(services().hub, delay, soon=soon)
+    return Response(stream_with_context(generator), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+def vugraph_texts() -> Markup:
+    """What vugraph.js says in the page's language, as JSON safe inside <script>."""
+    text = json.dumps({"live": t("display_live"), "updated": t("display_updated"),
+                       "offline": t("display_offline"), "language": language()},
+                      ensure_ascii=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def vugraph_delay() -> float:
+    """Config ``VUGRAPH_DELAY``: seconds the public vugraph runs behind the tables."""
+    return float(current_app.config.get("VUGRAPH_DELAY", vugraph.DEFAULT_DELAY))
+
+
+def vugraph_now() -> float:
+    """The server's clock, as the vugraph reads it: config ``VUGRAPH_CLOCK`` (a function
+    giving seconds, for simulated time), else the wall clock that ingest stamps events with."""
+    clock = current_app.config.get("VUGRAPH_CLOCK") or time.time
+    return float(clock())
 
 
 @bp.get("/live/stream")
@@ -326,6 +377,24 @@ def contract_html(contract: str | None, adjusted: str | None = None) -> Markup:
     return Markup("{}{}{}").format(parsed.level, strain_html(parsed.strain), parsed.doubling)
 
 
+def call_html(text: str) -> Markup:
+    """A call as the room says it: ``1NT`` as 1NT (1ST), ``2H`` as 2♥, Pass, Double,
+    Redouble in the visitor's language."""
+    try:
+        call = Call.from_str(text)
+    except RulesError:
+        return Markup(escape(text))
+    if isinstance(call, Bid):
+        return Markup("{}{}").format(call.level, strain_html(call.strain))
+    return Markup(escape(t(f"display_call_{call}")))
+
+
+def holding(cards: Iterable[Card], suit: Suit) -> str:
+    """The ranks of ``suit`` in ``cards``, highest first (``10`` for the ten)."""
+    ranks = sorted((card.rank for card in cards if card.suit is suit), reverse=True)
+    return " ".join(_rank_text(rank) for rank in ranks)
+
+
 def card_html(text: str | None) -> Markup:
     """A lead ``SQ`` as ♠Q, ``HT`` as ♥10."""
     if not text:
@@ -359,6 +428,7 @@ def _render(template: str, **context: Any) -> str:
 HELPERS: dict[str, Any] = {
     "seat_name": seat_name, "contract_html": contract_html, "card_html": card_html,
     "suit_html": suit_html, "strain_html": strain_html, "decimal": decimal,
+    "call_html": call_html, "holding": holding, "COLUMNS": vugraph.COLUMNS,
     "vulnerability_name": vulnerability_name, "SUITS": SUITS, "STRAINS": STRAINS,
     "DD_SEATS": DD_SEATS, "Seat": Seat, "dd_tricks": dd_tricks, "par_html": par_html}
 

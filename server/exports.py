@@ -5,7 +5,11 @@ field scores from :func:`server.standings.field`, and each board's auction and p
 events its table sent. :func:`board_record` folds a board's events the way the table's own
 state does (``tabled/state.py``): a change of call replaces the seat's call (Law 25A), a
 director's take-back cancels calls (Laws 17E2, 36A, 38B, 39A) and the cards with them, an
-undo takes cards back. docs/exports.md says what goes into each format.
+undo takes cards back. An alert, made with the call or late, marks the call (PBN ``!``); an
+explanation given in answer to a question (Law 20F) becomes the call's note, in the words of
+the answering side's system card. Questions, the tray and the facing of a face-down lead
+change nothing else: the first card is the lead either way. docs/exports.md says what goes
+into each format.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from tabled.rules import (
     Deal,
     RulesError,
     Seat,
+    Side,
     Vulnerability,
     parse_contract,
 )
@@ -43,6 +48,8 @@ from tabled.rules.auction import Auction, PassScope
 from tabled.rules.pbn import dumps as dump_pbn
 from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem, Record
+from tabled.state import Conduct
+from tabled.syscard import CardError, SystemCard, answer_text
 from tabled.wire import Event
 
 PROGRAM = "bidbox"
@@ -77,6 +84,8 @@ class _Fold:
     cards: list[tuple[Seat, Card]] = field(default_factory=list)
     scans: dict[Seat, list[Card]] = field(default_factory=lambda: {seat: [] for seat in Seat})
     result: dict[str, Any] | None = None
+    cards_of: Mapping[Side, SystemCard] = field(default_factory=dict)  # each side's card
+    questions: dict[int, int] = field(default_factory=dict)  # question's seq -> call index
 
     @classmethod
     def start(cls, number: int, dealer: Seat | None = None,
@@ -90,8 +99,10 @@ class _Fold:
         data = event.data
         kind = event.type
         if kind == "board":
-            return _Fold.start(int(data["board"]), Seat.from_str(data["dealer"]),
-                               Vulnerability.from_str(data["vul"]))
+            fresh = _Fold.start(int(data["board"]), Seat.from_str(data["dealer"]),
+                                Vulnerability.from_str(data["vul"]))
+            fresh.cards_of = self.cards_of
+            return fresh
         if kind == "hand_card":
             self.scans[Seat.from_str(data["seat"])].append(Card.from_str(data["card"]))
         elif kind == "call":
@@ -103,9 +114,18 @@ class _Fold:
                                    alert=bool(data.get("alert")))
         elif kind == "change":
             # Law 25A: the seat's unintended call is replaced; calls made over it go with it.
-            self.auction.replace_call(Seat.from_str(data["seat"]), Call.from_str(data["call"]))
-        elif kind == "alert":
+            self.auction.replace_call(Seat.from_str(data["seat"]), Call.from_str(data["call"]),
+                                      alert=bool(data.get("alert")))
+        elif kind == "alert":  # the caller's or partner's, in time or late (Law 21B1)
             self.auction.annotate(int(data["index"]), alert=True)
+        elif kind == "question":
+            self.questions[event.seq] = int(data["index"])
+        elif kind == "answer":
+            index = self.questions.get(int(data["question"]))
+            if index is not None and index < len(self.auction):
+                answerer = Seat.from_str(data["seat"])
+                text = answer_text(self.cards_of.get(answerer.side), int(data["code"]), "en")
+                self.auction.annotate(index, explanation=text or f"answer {data['code']}")
         elif kind == "card":
             self.cards.append((Seat.from_str(data["seat"]), Card.from_str(data["card"])))
         elif kind == "result":
@@ -147,10 +167,12 @@ class _Fold:
             return None
 
 
-def board_record(events: Iterable[Event], deal: Deal | None = None) -> Record:
+def board_record(events: Iterable[Event], deal: Deal | None = None,
+                 conduct: Conduct | None = None) -> Record:
     """One table's play of one board as a :class:`Record`, from the events of that table and
     board in ``seq`` order (events of other boards are skipped). ``deal`` is the hand record,
     when the session has it; otherwise the hands the table scanned, when it scanned them.
+    ``conduct`` is the table's assignment's (its system cards word the explanations).
 
     An event the fold cannot apply (a gap in the stored events, or a journal the laws refuse)
     is skipped and named in the record's ``problems`` and commentary: an export never fails
@@ -161,6 +183,8 @@ def board_record(events: Iterable[Event], deal: Deal | None = None) -> Record:
     number = ours[0].board
     assert number is not None
     fold = _Fold.start(number)
+    if conduct is not None:
+        fold.cards_of = conduct.cards
     problems: list[str] = []
     for event in ours:
         if event.board != number:
@@ -172,7 +196,8 @@ def board_record(events: Iterable[Event], deal: Deal | None = None) -> Record:
     record = Record(board=fold.number, dealer=fold.dealer, vulnerability=fold.vulnerability,
                     deal=deal if deal is not None else fold.scanned_deal())
     entries = fold.auction.entries
-    record.auction = [AuctionItem(entry.call, entry.alert) for entry in entries]
+    record.auction = [AuctionItem(entry.call, entry.alert, note=entry.explanation)
+                      for entry in entries]
     record.auction_dealer = fold.dealer if entries else None
     _play_into(record, fold, problems)
     adjusted = None
@@ -287,6 +312,22 @@ def _board_events(db: Database, event: str) -> dict[tuple[int, int], list[Event]
     return found
 
 
+def _conducts(db: Database, event: str) -> dict[int, list[tuple[int, Conduct]]]:
+    """Each table's assignments' conduct (screens, profile, system cards), in ``seq`` order."""
+    with db.read() as conn:
+        rows = conn.execute(select(s.events.c.table_no, s.events.c.seq, s.events.c.data).where(
+            s.events.c.event == event, s.events.c.type == "assign").order_by(
+            s.events.c.table_no, s.events.c.seq)).all()
+    found: dict[int, list[tuple[int, Conduct]]] = defaultdict(list)
+    for row in rows:
+        try:
+            conduct = Conduct.from_json(json.loads(row.data).get("conduct"))
+        except (CardError, ValueError, KeyError, TypeError, AttributeError):
+            conduct = Conduct()  # an assignment this version cannot read: plain words
+        found[row.table_no].append((row.seq, conduct))
+    return found
+
+
 def _number(value: float | None) -> str:
     """A field score as text: whole numbers without a point, others to two places."""
     if value is None:
@@ -336,12 +377,15 @@ def pbn(db: Database, session: Session) -> str:
     and its result as the server holds it (corrections included)."""
     data = _read(db, session)
     events = _board_events(db, session.event)
+    conducts = _conducts(db, session.event)
     deals = {board: Deal.from_pbn(text) for board, text in deals_of(db, session).items()}
     records = []
     for row in data.rows:
         board_events = events.get((row.table, row.board))
         if board_events:
-            record = board_record(board_events, deals.get(row.board))
+            conduct = next((c for seq, c in reversed(conducts.get(row.table, []))
+                            if seq < board_events[0].seq), None)
+            record = board_record(board_events, deals.get(row.board), conduct)
         else:  # a result the director entered for a table that sent nothing of the board
             facts = Board(row.board)
             record = Record(board=row.board, dealer=facts.dealer,

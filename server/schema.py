@@ -42,6 +42,11 @@ sessions = Table(
     Column("participants", Integer, nullable=False),
     Column("current_round", Integer, nullable=False, default=0),  # 0 = not started
     Column("created_at", Float, nullable=False),
+    # How the tables are conducted (tabled.state.Conduct): screens "NE-SW" or "NW-SE" (null:
+    # none), the tray's minimum time on a side, the regulator's alert profile.
+    Column("screens", String(8)),
+    Column("tray_delay", Float, nullable=False, server_default="8.0"),
+    Column("profile", String(16), nullable=False, server_default="feb"),
 )
 
 #: The pairs, teams or players of a session, as the movement numbers them.
@@ -63,6 +68,18 @@ deals = Table(
     Column("pbn", String(80), nullable=False),
     Column("analysis", Text),  # JSON: double-dummy tricks and par, computed in the background
     Column("analysis_error", String(200)),
+)
+
+#: Each pair's (or team's) system card (tabled.syscard), as the director loaded it: sent to
+#: the tables where the pair sits, inside the round's assignment.
+system_cards = Table(
+    "system_cards", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("participant", Integer, primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("card", Text, nullable=False),  # the card's JSON, as SystemCard.to_json writes it
+    Column("loaded_at", Float, nullable=False),
+    Column("loaded_by", String(64)),
 )
 
 #: Every event a table sent, once: the source of truth on this side.

@@ -23,10 +23,12 @@ from sqlalchemy import Connection, delete, insert, select, update
 from server import schema as s
 from server.db import Database
 from server.movements import PHANTOM, Movement, MovementError, Seating, movement
+from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY, PROFILES, Screens
 from tabled.rules import Board, Card, Deal, RecordError, RulesError, Seat, Vulnerability
 from tabled.rules.board import hand_to_pbn
 from tabled.rules.pbn import loads as load_pbn
 from tabled.rules.scoring import club_dealer, club_vulnerability
+from tabled.wire import Command, WireError
 
 MOVEMENTS = ("mitchell", "howell", "teams", "individual")
 SCORINGS = ("mp", "cross_imps", "butler", "teams", "club", "rubber", "chicago")
@@ -41,6 +43,8 @@ ALLOWED_SCORING = {
     "individual": ("club", "rubber", "chicago"),
 }
 DEFAULT_SCORING = {"mitchell": "mp", "howell": "mp", "teams": "teams", "individual": "club"}
+SCREENS = {"NE-SW": Seat.E, "NW-SE": Seat.W}
+"""Screens, by the sides they make: North sits with East (the default) or with West."""
 
 
 class SessionError(ValueError):
@@ -60,6 +64,9 @@ class Session:
     first_board: int
     participants: int
     current_round: int
+    screens: str | None = None  # "NE-SW", "NW-SE", or None: no screens
+    tray_delay: float = DEFAULT_TRAY_DELAY
+    profile: str = DEFAULT_PROFILE.name
 
     @property
     def plan(self) -> Movement:
@@ -77,8 +84,14 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
                    boards_per_round: int, rounds: int | None = None, scoring: str | None = None,
                    first_board: int = 1, names: Mapping[int, str] | None = None,
                    deals: Mapping[int, str] | None = None, seed: int | None = None,
-                   clock: Any = time.time) -> Session:
-    """Store a new session for ``event`` (replacing none: one event, one session)."""
+                   screens: str | None = None, tray_delay: float = DEFAULT_TRAY_DELAY,
+                   profile: str = DEFAULT_PROFILE.name, clock: Any = time.time) -> Session:
+    """Store a new session for ``event`` (replacing none: one event, one session).
+
+    ``screens`` ("NE-SW", "NW-SE" or None), ``tray_delay`` (seconds the tray stays on a side
+    at least) and ``profile`` (the alert norms, tabled.regulation.PROFILES) say how every
+    table of the session is conducted; each round's assignment carries them."""
+    conduct_of(screens, tray_delay, profile)  # refuses what the tables would refuse
     if kind not in MOVEMENTS:
         raise SessionError(f"unknown movement {kind!r}; one of {', '.join(MOVEMENTS)}")
     scoring = scoring or DEFAULT_SCORING[kind]
@@ -98,7 +111,8 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
             event=event, title=title, movement=kind, scoring=scoring, tables=plan.tables,
             rounds=plan.rounds, boards_per_round=plan.boards_per_round,
             first_board=first_board, participants=participants, current_round=0,
-            created_at=clock())).scalar_one()
+            created_at=clock(), screens=screens, tray_delay=float(tray_delay),
+            profile=profile)).scalar_one()
         conn.execute(insert(s.participants), [
             {"session_id": session_id, "number": p.number, "label": p.label, "grp": p.group,
              "names": (names or {}).get(p.number, ""), "phantom": p.phantom}
@@ -120,7 +134,27 @@ def current(db: Database, event: str) -> Session | None:
         return None
     return Session(row.id, row.event, row.title, row.movement, row.scoring, row.tables,
                    row.rounds, row.boards_per_round, row.first_board, row.participants,
-                   row.current_round)
+                   row.current_round, row.screens, row.tray_delay, row.profile)
+
+
+def conduct_of(screens: str | None, tray_delay: float, profile: str) -> dict[str, Any]:
+    """The ``conduct`` of an assignment without the cards (tabled.state.Conduct), checked
+    as the table checks it: a bad value is a :class:`SessionError`."""
+    if profile not in PROFILES:
+        raise SessionError(f"unknown alert profile {profile!r}; one of {', '.join(PROFILES)}")
+    conduct: dict[str, Any] = {"profile": profile}
+    if screens is not None:
+        if screens not in SCREENS:
+            raise SessionError(f"screens {screens!r}: one of {', '.join(SCREENS)}, or none")
+        try:
+            delay = float(tray_delay)
+            Screens(SCREENS[screens], delay)
+        except (TypeError, ValueError) as error:
+            raise SessionError(str(error)) from None
+        conduct["screens"] = {"north_with": str(SCREENS[screens]), "tray_delay": delay}
+    elif not 0 <= float(tray_delay) <= 120:
+        raise SessionError("the tray delay is 0 to 120 seconds")
+    return conduct
 
 
 def dealt(seed: int, board: int) -> str:
@@ -185,10 +219,21 @@ def board_conditions(session: Session, board: int) -> tuple[Seat, Vulnerability]
     return facts.dealer, facts.vulnerability
 
 
-def assignment(session: Session, seating: Seating, deals: Mapping[int, str]) -> dict[str, Any]:
-    """The ``assign`` command's data for one table (docs/mqtt.md)."""
+def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
+               cards: Mapping[int, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+    """The ``assign`` command's data for one table (docs/mqtt.md). ``cards``: the session's
+    system cards by participant (``stored_cards``); the NS pair's goes under "NS", the
+    EW pair's under "EW". The individual has no fixed pairs, so it sends none."""
     data: dict[str, Any] = {"round": seating.round, "ns": seating.ns, "ew": seating.ew,
                             "boards": list(seating.boards)}
+    conduct = conduct_of(session.screens, session.tray_delay, session.profile)
+    if session.movement != "individual" and cards:
+        sides = {side: cards[number] for side, number in (("NS", seating.ns),
+                                                          ("EW", seating.ew))
+                 if number in cards}
+        if sides:
+            conduct["cards"] = sides
+    data["conduct"] = conduct
     if session.movement == "individual":
         data["conditions"] = {
             str(b): dict(zip(("dealer", "vul"), map(str, board_conditions(session, b)),
@@ -208,6 +253,7 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
     if not 1 <= number <= session.rounds:
         raise SessionError(f"round {number} is not between 1 and {session.rounds}")
     deals = deals_of(db, session)
+    cards = stored_cards(db, session)
     queued: list[str] = []
     with db.write() as conn:
         for seating in session.plan.round(number):
@@ -217,13 +263,32 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
             queued.append(ident)
             if conn.execute(select(s.commands.c.id).where(s.commands.c.id == ident)).first():
                 continue
+            data = assignment(session, seating, deals, cards)
+            checked(ident, data)
             conn.execute(insert(s.commands).values(
                 id=ident, event=session.event, table_no=seating.table, type="assign",
-                data=json.dumps(assignment(session, seating, deals)), created_at=clock(),
-                created_by=by))
+                data=json.dumps(data), created_at=clock(), created_by=by))
         conn.execute(update(s.sessions).where(s.sessions.c.id == session.id).values(
             current_round=max(session.current_round, number)))
     return queued
+
+
+def checked(ident: str, data: Mapping[str, Any]) -> None:
+    """The assignment as the table will read it: encoded and decoded with tabled.wire, so a
+    command the table would refuse (over the size limit with two big cards, say) is never
+    queued, and the director is told why."""
+    try:
+        Command.from_payload(Command(ident, "assign", data).to_payload())
+    except WireError as error:
+        raise SessionError(f"the assignment {ident} cannot be sent: {error}") from None
+
+
+def stored_cards(db: Database, session: Session) -> dict[int, dict[str, Any]]:
+    """The session's system cards, by participant: each as its JSON object."""
+    with db.read() as conn:
+        rows = conn.execute(select(s.system_cards.c.participant, s.system_cards.c.card).where(
+            s.system_cards.c.session_id == session.id)).all()
+    return {row.participant: dict(json.loads(row.card)) for row in rows}
 
 
 def _assign_id(conn: Connection, session: Session, number: int, table: int) -> str:

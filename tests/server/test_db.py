@@ -12,6 +12,7 @@ from sqlalchemy import inspect, text
 
 from server.db import Database, database_url
 from server.schema import metadata
+from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY
 
 
 @pytest.mark.parametrize(("given", "expected"), [
@@ -86,5 +87,23 @@ def test_upgrade_twice_changes_nothing(tmp_path: Path) -> None:
     db.upgrade()
     db.upgrade()
     with db.read() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     db.dispose()
+
+
+def test_0002_gives_an_existing_session_the_default_conduct(database: str) -> None:
+    """A session stored under 0001 keeps its row: no screens, the tabled defaults (both DBs)."""
+    db = Database(database)
+    db.upgrade("0001")
+    with db.write() as conn:
+        conn.execute(text(
+            "INSERT INTO sessions (id, event, title, movement, scoring, tables, rounds, "
+            "boards_per_round, first_board, participants, current_round, created_at) VALUES "
+            "(1, 'old', 'Old', 'mitchell', 'mp', 3, 3, 2, 1, 6, 1, 0)"))
+    db.upgrade()
+    with db.read() as conn:
+        row = conn.execute(text("SELECT title, screens, tray_delay, profile FROM sessions"
+                                " WHERE event = 'old'")).one()
+        conn.execute(text("SELECT count(*) FROM system_cards")).scalar_one()
+    db.dispose()
+    assert tuple(row) == ("Old", None, DEFAULT_TRAY_DELAY, DEFAULT_PROFILE.name)
