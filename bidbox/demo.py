@@ -53,6 +53,8 @@ class DemoSettings:
     language: str = "es"
     folder: Path | None = None
     analysis: bool = True
+    screens: str | None = None  # "NE-SW" or "NW-SE": the tables play behind screens
+    profile: str = "feb"        # the alert profile (tabled.regulation.PROFILES)
 
 
 @dataclass
@@ -142,6 +144,8 @@ class Demo:
     def _set_up(self) -> Any:
         from server.movements import movement
         from server.session import create_session, import_deals
+        from server.syscards import store_example
+        from tabled.regulation import DEFAULT_TRAY_DELAY
 
         settings = self.settings
         services = self.app.extensions["bidbox"]
@@ -171,9 +175,14 @@ class Demo:
                 participants=pairs, boards_per_round=per_round,
                 rounds=rounds, first_board=first,
                 seed=None if self.records else settings.seed,
-                names={p: f"Pareja {p}" for p in range(1, pairs + 1)})
+                names={p: f"Pareja {p}" for p in range(1, pairs + 1)},
+                screens=settings.screens, profile=settings.profile,
+                # The simulated players keep up a human pace (speed 1) behind screens too.
+                tray_delay=min(DEFAULT_TRAY_DELAY, DEFAULT_TRAY_DELAY * settings.speed))
             if self.settings.records is not None:
                 import_deals(services.db, session, self.settings.records.read_bytes())
+            for pair in range(1, pairs + 1):  # every pair plays seed 004's system
+                store_example(services.db, session, pair, by="demo")
         except ValueError as error:
             raise DemoError(str(error)) from None
         return session

@@ -32,6 +32,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--seed", type=int, default=2026, help="seed of the deals and players")
     parser.add_argument("--language", choices=("es", "en"), default="es")
     parser.add_argument("--folder", type=Path, help="where everything is kept (default: temp)")
+    parser.add_argument("--screens", choices=("NE-SW", "NW-SE"),
+                        help="play behind screens, North with East (NE-SW) or with West")
+    parser.add_argument("--profile", choices=("feb", "feb-self"), default="feb",
+                        help="alert profile: the federation's (partner alerts, the default) "
+                             "or self-alerting")
     parser.add_argument("--exit-when-done", action="store_true",
                         help="stop by itself once the session is over")
     parser.set_defaults(run=run)
@@ -47,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     settings = DemoSettings(tables=args.tables, boards_per_round=args.boards_per_round,
                             rounds=args.rounds, records=args.records, speed=args.speed,
                             port=args.port, seed=args.seed, language=args.language,
-                            folder=args.folder)
+                            folder=args.folder, screens=args.screens, profile=args.profile)
     demo = Demo(settings, say=lambda text: print(text, flush=True))
     try:
         demo.start()

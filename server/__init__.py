@@ -29,6 +29,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         LANGUAGE="es",  # the room's language; a visitor may switch to the other
         ANALYSIS=True,  # double-dummy and par in the background when endplay is installed
         MAX_STREAMS=24,  # open live pages at once; each holds a web thread
+        VUGRAPH_DELAY=60.0,  # seconds the public vugraph runs behind the tables
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
     )

@@ -13,7 +13,10 @@ left out in one place:
 - The opening lead made face down under screens is seen by the leader alone until the
   screenmate says the questions are over.
 - The public sees no hand at all (the aggregator shows hands once its release rule allows)
-  and everything else ``delay`` seconds late.
+  and everything else ``delay`` seconds late. ``delay`` filters what the state holds by its
+  timestamps; what a later event took away (a replaced call, a board confirmed) is gone from
+  a live state, so a delayed public page replays the events up to now minus the delay and
+  asks for the view of that state (the aggregator's vugraph, server/vugraph.py).
 - The director sees everything.
 """
 

@@ -144,3 +144,28 @@ def test_the_demo_with_its_own_players_finishes_a_session(tmp_path: Path) -> Non
                                  Seat.from_str(declarer) if declarer else None, tricks,
                                  Board(board).vulnerability)
     assert not _processes_using(folder / "broker")
+
+
+def test_the_demo_behind_screens_finishes_with_alerts_and_trays(tmp_path: Path) -> None:
+    """``--screens``: every pair has seed 004's card, the tables play behind screens (the
+    tray, self-alerts to the screenmate, the face-down lead), and the session still ends."""
+    if find_mosquitto() is None:
+        pytest.skip("no mosquitto: scripts/setup.py installs it")
+    import sqlite3
+
+    folder = tmp_path / "demo"
+    done = subprocess.run(
+        [sys.executable, "-m", "bidbox", "demo", "--tables", "3", "--rounds", "2",
+         "--speed", "0", "--port", "0", "--folder", str(folder), "--screens", "NE-SW",
+         "--exit-when-done"], capture_output=True, text=True, timeout=DEADLINE)
+    assert done.returncode == 0, done.stdout + done.stderr
+    with sqlite3.connect(folder / "bidbox.db") as db:
+        kinds = dict(db.execute("SELECT type, count(*) FROM events GROUP BY type").fetchall())
+        results = db.execute("SELECT count(*) FROM results").fetchone()[0]
+        cards = db.execute("SELECT count(*) FROM system_cards").fetchone()[0]
+        face_down = db.execute("SELECT count(*) FROM events WHERE type = 'card' AND "
+                               "data LIKE '%\"face_down\":true%'").fetchone()[0]
+    assert results == 3 * 2 * 2 and cards == 6
+    assert kinds.get("tray", 0) >= 2 * results   # at least once each way on every board
+    assert kinds.get("faced", 0) == face_down > 0  # every lead face down, then faced
+    assert not _processes_using(folder / "broker")
