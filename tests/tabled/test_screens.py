@@ -275,3 +275,24 @@ def test_the_opponents_card_is_consulted_at_ones_turn_only(make: Any, clock: Clo
     assert table.view(E)[2] == "13-14 or 19-20 regul"
     table.press(E, "OK")                              # the meaning, further on
     assert table.view(E)[2] == "ar, or 13-20 with cl"
+
+
+def test_a_late_alert_behind_screens_reaches_the_screenmate_and_the_director(
+        make: Any, clock: Clock) -> None:
+    table = make()
+    at(clock, table, 1001)
+    table.call(N, "2C")                               # strong and artificial: not alerted
+    assert table.notice(N) is not None and table.notice(N).key == "remind_alert"
+    table.call(E, "Pass")
+    at(clock, table, 1008)                            # the tray crosses: now it is late
+    assert everyone(table) == {v: ["2C", "Pass"] for v in VIEWERS}
+    table.press(N, "ALERT")
+    alert, director = table.events()[-2:]
+    assert alert.type == "alert" and dict(alert.data) == {"seat": "N", "index": 0,
+                                                          "late": True}
+    assert director.type == "director" and director.data["law"] == "21B"
+    assert everyone(table) == {N: ["2C!", "Pass"], E: ["2C!", "Pass"], S: ["2C", "Pass"],
+                               W: ["2C", "Pass"], DIRECTOR: ["2C!", "Pass"],
+                               PUBLIC: ["2C!", "Pass"]}
+    assert [c.late for c in view_for(E, table.state).calls] == [True, False]
+    assert table.view(S)[3] == "Director called"      # every display says the director
