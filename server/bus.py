@@ -25,7 +25,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
 
 from server import schema as s
-from server.ingest import Ingest, Outcome
+from server.ingest import SHARED_GAP_GRACE, Ingest, Outcome
 from server.live import Hub
 from tabled.uplink import BrokerSettings, close_sockets, connect_persistent, mqtt_client
 from tabled.wire import ROOT, Command, table_topic
@@ -75,6 +75,9 @@ class Bus:
         base = f"{ROOT}/{self.event}/table/+/"
         # MQTT v5 shared subscription: several ingest workers split one stream.
         prefix = f"$share/{shared_group}/" if shared_group else ""
+        if shared_group:
+            # Another worker holds part of each table's stream: a gap is often no gap.
+            ingest.gap_grace = max(ingest.gap_grace, SHARED_GAP_GRACE)
         self.topics = [(f"{prefix}{base}events", 1), (f"{prefix}{base}status", 1),
                        (f"{prefix}{base}state", 1)]
         self.client = mqtt_client(settings, client_id or f"bidbox-server-{self.event}",

@@ -47,6 +47,10 @@ log = logging.getLogger(__name__)
 
 RESEND_AGAIN_AFTER = 5.0
 """Seconds before the same gap is asked for again (the first ask may have crossed a resend)."""
+SHARED_GAP_GRACE = 2.0
+"""Seconds a new gap may stay open before the table is asked, when ingest workers share the
+stream (an MQTT v5 shared subscription): the missing events are usually in another worker's
+batch, and asking at once would have the table send them again, multiplying the stream."""
 KEEP_REJECTIONS = 1000
 
 
@@ -78,6 +82,7 @@ class Ingest:
         self.db = db
         self.event = event
         self.clock = clock
+        self.gap_grace = 0.0  # seconds before a new gap is asked for (SHARED_GAP_GRACE)
         self.seating = seating  # (table, board) -> who the movement put there, a fallback
         # (table, board) -> why the table may not have a result on the board now, or None
         self.allowed: Callable[[int, int], str | None] | None = None
@@ -267,7 +272,12 @@ class Ingest:
                     new_gap: bool, values: dict[str, Any], outcome: Outcome) -> None:
         now = self.clock()
         asked = row["resend_asked_at"]
-        if not new_gap and asked is not None and now - asked < RESEND_AGAIN_AFTER:
+        waiting = asked is not None and now - asked < RESEND_AGAIN_AFTER
+        if self.gap_grace > 0 and new_gap and not waiting:
+            # Not yet: ask once the grace is over, at the table's next event or state.
+            values["resend_asked_at"] = now - RESEND_AGAIN_AFTER + self.gap_grace
+            return
+        if waiting and (not new_gap or self.gap_grace > 0):
             return
         ident = f"resend-{table}-{contiguous + 1}-{until}-{int(now * 1000)}"
         outcome.commands.append((table, Command(ident, "resend",
