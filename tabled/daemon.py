@@ -112,11 +112,21 @@ class TableDaemon:
         # Called on the table thread after each event is durable and applied (bench, tests).
         self.listeners: list[Callable[[Event], None]] = []
         self._thread: threading.Thread | None = None
+        self.resumed_owed: list[str] = []  # events the journal owed at start, appended then
 
     # -- life cycle ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Resume: publish what the broker never acknowledged, redraw, take inputs."""
+        """Resume: append what the journal owes, publish what the broker never acknowledged,
+        redraw, take inputs."""
+        # A power cut between an event and the one the laws add to it (the result after a
+        # pass-out's fourth pass, the last card, an agreed claim) leaves the journal owing
+        # that event: without it the table would sit with no result and take no input.
+        owed = self.controller.follow_up()
+        if owed:
+            log.warning("journal: resuming, it owes %s", ", ".join(p.type for p in owed))
+            self.resumed_owed = [p.type for p in owed]
+            self.apply(Outcome(events=owed))
         self.resend_outbox()
         self.publish_state()
         self.redraw()
