@@ -5,9 +5,13 @@ seat has its own four column inputs with pull-ups. A closed key pulls its column
 row is driven. Twenty-one lines serve four 20-key pads (hardware/README.md has the wiring and
 why each seat's row lines need a diode).
 
-The scan runs in its own thread every ``period`` seconds; each debounced change becomes a
-``KeyEvent`` on the table's queue and nothing else is touched. Tests call ``scan_once()``
-themselves and never start the thread.
+The scan runs in its own thread every ``period`` seconds while any key is down or a change
+is still being debounced; each debounced change becomes a ``KeyEvent`` on the table's queue and
+nothing else is touched. When a scan finds every pad up and nothing pending, the thread idles
+(``idle_wake``): it drives all five rows low at once, so that any key pressed at any seat pulls
+its column low, arms a falling-edge interrupt on the sixteen columns and sleeps until one fires
+or ``close()``; then it returns the rows to idle and scans at the fixed rate again. Tests call
+``scan_once()`` themselves, or start the thread and wait on ``idling`` and the queue.
 """
 
 from __future__ import annotations
@@ -18,7 +22,12 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from gpiozero import DigitalOutputDevice, GPIOZeroError, InputDevice  # type: ignore[import-untyped]
+from gpiozero import (  # type: ignore[import-untyped]
+    DigitalOutputDevice,
+    GPIOZeroError,
+    InputDevice,
+    PinEdgeDetectUnsupported,
+)
 
 from tabled.rules import Seat
 
@@ -44,18 +53,28 @@ class MatrixKeypad:
     Scan settings default to the layout's ``[scan]`` table and can be overridden here.
     ``pin_factory`` is gpiozero's: None for the default (lgpio on a Pi 5), a ``MockFactory``
     in tests. ``clock`` stamps the events and times auto-repeat.
+
+    ``scans`` counts the scans made and ``wakes`` the times an edge ended an idle wait;
+    ``idling`` is set while the scan thread waits for an edge.
     """
 
     def __init__(self, events: EventSink, layout: KeypadLayout | None = None, *,
                  debounce: int | None = None, period: float | None = None,
                  repeat_delay: float | None = None, repeat_interval: float | None = None,
                  key_diodes: bool | None = None, settle: float | None = None,
+                 idle_wake: bool | None = None,
                  clock: Callable[[], float] = time.monotonic,
                  pin_factory: Any = None) -> None:
         self.layout = layout = layout if layout is not None else KeypadLayout.load()
         scan = layout.scan
         self.period = scan.period if period is None else period
         self.settle = scan.settle if settle is None else settle
+        self.idle_wake = scan.idle_wake if idle_wake is None else idle_wake
+        self.scans = 0
+        self.wakes = 0
+        self.idling = threading.Event()
+        self._quiet = False  # the last scan read every key up and left nothing pending
+        self._wake = threading.Event()
         self._events = events
         self._clock = clock
         diodes = scan.key_diodes if key_diodes is None else key_diodes
@@ -77,14 +96,22 @@ class MatrixKeypad:
             for pin in layout.rows:
                 self._rows.append(DigitalOutputDevice(
                     pin, active_high=False, initial_value=False, pin_factory=pin_factory))
-            # InputDevice, not DigitalInputDevice or Button: the matrix is polled, and those
-            # would arm an edge interrupt on every column that each scan sets off.
+            # InputDevice, not DigitalInputDevice or Button: those keep an edge interrupt
+            # armed on every column, which each scan would set off. The interrupt is armed
+            # only while idle (_idle).
             for seat in Seat:
                 self._columns[seat] = [InputDevice(pin, pull_up=True, pin_factory=pin_factory)
                                        for pin in layout.columns[seat]]
         except GPIOZeroError as exc:
             self._close_devices()
             raise HardwareError(f"cannot claim the keypad pins: {exc}") from exc
+        if self.idle_wake:
+            try:
+                for column in self._all_columns():
+                    column.pin.edges = "falling"  # a key closing, while every row is low
+            except PinEdgeDetectUnsupported:
+                log.warning("the keypad's column pins have no edge interrupts: polling")
+                self.idle_wake = False
 
     def __enter__(self) -> MatrixKeypad:
         return self
@@ -102,20 +129,26 @@ class MatrixKeypad:
 
     def read_raw(self) -> dict[Seat, list[int]]:
         """Drive each row in turn and read every seat's columns: one bitmask per row."""
+        self.scans += 1
         raw = {seat: [0] * len(self._rows) for seat in Seat}
+        # At pin level (the devices claimed the pins and set the pull-ups): a scan is 10 row
+        # writes and 80 column reads, and the device layer's checks on each cost more than
+        # the read itself. Rows are active-low outputs; a closed key reads low.
+        columns = [(raw[seat], [c.pin for c in cols]) for seat, cols in self._columns.items()]
         for r, row in enumerate(self._rows):
-            row.on()
+            pin = row.pin
+            pin.state = False  # select the row
             try:
                 if self.settle > 0:
                     time.sleep(self.settle)
-                for seat, columns in self._columns.items():
+                for rows, pins in columns:
                     bits = 0
-                    for c, column in enumerate(columns):
-                        if column.is_active:
+                    for c, column in enumerate(pins):
+                        if not column.state:
                             bits |= 1 << c
-                    raw[seat][r] = bits
+                    rows[r] = bits
             finally:
-                row.off()
+                pin.state = True
         return raw
 
     def scan_once(self) -> list[KeyEvent]:
@@ -125,12 +158,18 @@ class MatrixKeypad:
         raw = self.read_raw()
         now = self._clock()
         events = []
+        quiet = True
         for seat in Seat:
-            for change in self._debouncers[seat].update(raw[seat], now):
+            debouncer = self._debouncers[seat]
+            for change in debouncer.update(raw[seat], now):
                 event = KeyEvent(seat, self.layout.key_at(change.row, change.column),
                                  change.pressed, now, change.repeat)
                 self._events.put(event)
                 events.append(event)
+            # Every key read up and none debounced as down: then no count is running either
+            # (a key's count only runs while its reading differs from its debounced state).
+            quiet = quiet and not any(raw[seat]) and not debouncer.pressed
+        self._quiet = quiet
         return events
 
     def start(self) -> None:
@@ -142,26 +181,69 @@ class MatrixKeypad:
 
     def _run(self) -> None:
         # A fixed rate: the next scan is due one period after the last was due, not one
-        # period after it ended, so a press is recognised within debounce x period.
+        # period after it ended, so a press is recognised within debounce x period. After
+        # an idle wait the first scan is at once: the wake-up edge is the key closing, so
+        # the press is recognised within (debounce - 1) x period of it.
         due = time.monotonic()
-        while True:
+        while not self._stop.is_set():
+            try:
+                self.scan_once()
+                if self.idle_wake and self._quiet:
+                    self._idle()
+                    due = time.monotonic()
+                    continue
+            except Exception:
+                log.exception("keypad scan failed; the keypads are stopped")
+                return
             due += self.period
             now = time.monotonic()
             if due < now:
                 due = now  # fell behind (a slow bus): start again from now, do not burst
             if self._stop.wait(due - now):
                 return
+
+    def _idle(self) -> None:
+        """Every row low, and wait for any column to fall (a key closing) or ``close()``."""
+        self._wake.clear()
+        for row in self._rows:
+            row.on()
+        try:
+            if self.settle > 0:
+                time.sleep(self.settle)
+            columns = self._all_columns()
+            for column in columns:
+                column.pin.when_changed = self._on_edge
             try:
-                self.scan_once()
-            except Exception:
-                log.exception("keypad scan failed; the keypads are stopped")
-                return
+                # Armed first, read second: a key that closed before the interrupt was
+                # armed is seen here, one that closes after it fires the interrupt.
+                if not self._stop.is_set() and not any(c.is_active for c in columns):
+                    self.idling.set()
+                    self._wake.wait()
+                    self.idling.clear()
+                    if not self._stop.is_set():
+                        self.wakes += 1
+            finally:
+                for column in columns:
+                    column.pin.when_changed = None
+        finally:
+            for row in self._rows:
+                row.off()
+
+    def _on_edge(self, ticks: float, state: int) -> None:
+        # On gpiozero's interrupt thread (on MockFactory: whoever changed the pin). It only
+        # wakes the scan thread, which does the reading.
+        self._wake.set()
+
+    def _all_columns(self) -> list[Any]:
+        return [c for columns in self._columns.values() for c in columns]
 
     def close(self) -> None:
         """Stop scanning and release every pin. Safe to call twice."""
         self._stop.set()
+        self._wake.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)
+        self.idling.clear()
         self._close_devices()
 
     def _close_devices(self) -> None:

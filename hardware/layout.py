@@ -27,6 +27,7 @@ class ScanSettings:
     repeat_interval: float = 0.15
     key_diodes: bool = False
     settle: float = 0.0
+    idle_wake: bool = True
 
     def __post_init__(self) -> None:
         if self.settle < 0 or self.settle > 0.01:
@@ -35,6 +36,8 @@ class ScanSettings:
             raise ConfigError("scan period must be > 0 and debounce >= 1")
         if self.repeat_delay < 0 or self.repeat_interval <= 0:
             raise ConfigError("repeat_delay must be >= 0 and repeat_interval > 0")
+        if not isinstance(self.idle_wake, bool):
+            raise ConfigError("idle_wake must be true or false")
 
 
 @dataclass(frozen=True)

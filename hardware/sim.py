@@ -74,6 +74,7 @@ class MatrixSimulator:
                                   "MatrixSimulator before the MatrixKeypad")
             self._rows.append(pin)
         self._columns = {seat: [factory.pin(n) for n in layout.columns[seat]] for seat in Seat}
+        self._held_low: dict[Seat, set[int]] = {seat: set() for seat in Seat}
 
     def press(self, seat: Seat, *keys: str) -> None:
         """Hold ``keys`` of ``seat`` down until released."""
@@ -105,7 +106,14 @@ class MatrixSimulator:
         with self._lock:
             low_rows = {pin.index for pin in self._rows if pin.driven_low}
             for seat, columns in self._columns.items():
-                low = self._low_columns(self._pressed[seat], low_rows)
+                pressed = self._pressed[seat]
+                if not pressed and not self._held_low[seat]:
+                    # No key closed and no column held low here: the pull-ups have them
+                    # already. Each scan drives ten row changes; this keeps the simulated
+                    # pads' cost to the seats where a key is down.
+                    continue
+                low = self._low_columns(pressed, low_rows) if pressed else set()
+                self._held_low[seat] = low
                 for c, pin in enumerate(columns):
                     if pin.function != "input":
                         continue
