@@ -50,7 +50,18 @@ from bidbox.loadtest_roles import status
 clock = time.monotonic
 SHARED_GROUP = "loadtest"
 STARTUP_S = 120.0  # the longest the processes may take to be ready
-TABLES_PER_SHARD = 150
+MAX_BOARD = 999  # the wire's board numbers (tabled.wire): a Mitchell of N tables uses N x B
+# Few tables to a process: each simulated table is five threads (daemon, paho, reader and its
+# supervisor, players), and a process whose hundreds of threads want its one GIL at once
+# answers late (100 tables at people's pace, key -> accepted p99 from second 15 on: 110-240 ms
+# with 99 tables in one process, 11-22 ms with 25 in each of four).
+TABLES_PER_SHARD = 25
+# paho 2.2 waits on its socket with select(), which cannot watch a file descriptor above 1023
+# (FD_SETSIZE): a table whose socket gets one fails every connect ("closed its connection" at
+# the broker) and never gets a CONNACK. A simulated table holds about six descriptors (its
+# MQTT socket, paho's wake-up socket pair, the journal's SQLite file, WAL and shared memory),
+# so a shard process stays under 1024 with at most this many tables.
+MAX_TABLES_PER_SHARD = 160
 
 
 class LoadTestError(RuntimeError):
@@ -75,14 +86,15 @@ class LoadSettings:
     linger: float | None = None  # the ingest worker's batching window (server.bus.LINGER)
 
     def shard_count(self) -> int:
-        """The lone table's shard, then enough for about TABLES_PER_SHARD tables each, but
-        never more than the machine's cores asks for."""
-        if self.shards is not None:
-            return max(1, min(self.shards, self.tables))
+        """The lone table's shard, then enough for about TABLES_PER_SHARD tables each; never
+        fewer than keep every shard at MAX_TABLES_PER_SHARD, whatever ``shards`` asks."""
         if self.tables == 1:
             return 1
         rest = self.tables - 1
-        return 1 + max(1, min(math.ceil(rest / TABLES_PER_SHARD), 2 * (os.cpu_count() or 1)))
+        least = 1 + math.ceil(rest / MAX_TABLES_PER_SHARD)
+        if self.shards is not None:
+            return max(least, min(self.shards, self.tables))
+        return max(least, 1 + math.ceil(rest / TABLES_PER_SHARD))
 
 
 # -- child processes ---------------------------------------------------------------------------
@@ -148,18 +160,22 @@ class Child:
         text = self.log.read_text() if self.log.exists() else ""
         return text[-1500:] or "(no output)"
 
-    def stop(self, timeout: float = 30.0) -> None:
-        """Close its stdin (which says stop), then SIGKILL this PID if it does not end."""
+    def ask_stop(self) -> None:
+        """Say stop and close its stdin (which says it again)."""
         if self.process.poll() is None:
             self.send("stop")
             with contextlib.suppress(OSError):
                 assert self.process.stdin is not None
                 self.process.stdin.close()
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """Ask it to stop, then SIGKILL this PID if it does not end in ``timeout``."""
+        self.ask_stop()
+        try:
+            self.process.wait(max(0.0, timeout))
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 # -- the director's browser --------------------------------------------------------------------
@@ -458,6 +474,12 @@ def run(settings: LoadSettings, *, say: Any = None) -> Report:
     deadline = started + settings.seconds
     if settings.tables < 1 or settings.boards < 1 or settings.workers < 1:
         raise LoadTestError("--tables, --boards and --workers must be at least 1")
+    if settings.tables * settings.boards > MAX_BOARD:
+        # One session, one section: board numbers run 1..tables x boards, and the tables
+        # refuse an assignment with a board above 999.
+        raise LoadTestError(f"{settings.tables} tables x {settings.boards} boards need boards "
+                            f"up to {settings.tables * settings.boards}; a session's boards "
+                            f"stop at {MAX_BOARD} (try --tables {MAX_BOARD // settings.boards})")
     if settings.workers > 1 and not (settings.db or "").startswith("postgres"):
         raise LoadTestError("--workers above 1 needs --db postgresql://... (one database the "
                             "workers share)")
@@ -587,8 +609,12 @@ def run(settings: LoadSettings, *, say: Any = None) -> Report:
     finally:
         if browser is not None:
             browser.close()
+        # All asked at once, then 30 s for all of them together, not 30 s each.
         for child in reversed(children):
-            child.stop()
+            child.ask_stop()
+        until = clock() + 30.0
+        for child in reversed(children):
+            child.stop(until - clock())
         broker.stop()
         if settings.db is not None:
             with contextlib.suppress(Exception):

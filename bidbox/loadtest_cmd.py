@@ -29,7 +29,7 @@ def add_parser(commands: Any) -> None:
                         help="the whole run's limit, start-up included (default 300)")
     parser.add_argument("--shards", type=int,
                         help="table processes (default: one for a lone table, then one per "
-                             "150 tables, at most twice the cores)")
+                             "25 tables; never more than 160 tables in one)")
     parser.add_argument("--workers", type=int, default=1,
                         help="ingest workers sharing the stream (MQTT v5 shared "
                              "subscription); above 1 needs --db postgresql://")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import queue
 import secrets
 import sys
@@ -308,7 +309,11 @@ def shard(config: dict[str, Any]) -> int:
     for event in settled.values():
         event.wait()
     errors = [r["error"] for r in results.values() if r["error"]]
-    say(ready=not errors, errors=errors[:3], memory=status())
+    top = max(int(fd) for fd in os.listdir("/proc/self/fd"))
+    if top >= 1024:  # paho's select() fails on such a socket: say why the tables are offline
+        errors.insert(0, f"file descriptor {top} in this process: paho's select() cannot "
+                         "watch one above 1023; use more shards")
+    say(ready=not errors, errors=errors[:3], memory=status(), max_fd=top)
     peak: dict[str, float] = {}
 
     def wait_stop() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bidbox.broker import find_mosquitto
-from bidbox.loadtest import shown_events
+from bidbox.loadtest import MAX_TABLES_PER_SHARD, LoadSettings, LoadTestError, run, shown_events
 from tests.server.conftest import pg_url  # noqa: F401 (a fresh PostgreSQL database)
 
 FIELDS = ("events_per_s", "ingest_ratio", "latency_ms_p50", "latency_ms_p99",
@@ -78,3 +78,22 @@ def test_the_console_fragment_is_read_as_the_director_sees_it() -> None:
             '<td>1</td><td>auction</td><td>2</td><td>–</td><td>41 <span class="warn">gap'
             '</span></td><td></td></tr>')
     assert shown_events(html) == {3: 41}
+
+
+@pytest.mark.parametrize(("tables", "shards", "expected"), [
+    (1, None, 1), (4, None, 2), (26, None, 2), (27, None, 3), (200, None, 9),
+    (1000, None, 41), (4, 3, 3), (1000, 2, 8), (1000, 12, 12)])
+def test_no_shard_holds_more_tables_than_paho_can_watch(tables: int, shards: int | None,
+                                                       expected: int) -> None:
+    # paho's select() fails on file descriptors above 1023: about six per simulated table.
+    count = LoadSettings(tables=tables, shards=shards).shard_count()
+    assert count == expected
+    assert count == 1 or -(-(tables - 1) // (count - 1)) <= MAX_TABLES_PER_SHARD
+
+
+def test_more_boards_than_a_session_numbers_are_refused_before_anything_starts() -> None:
+    # The tables take board numbers 1-999; a Mitchell of 1,000 tables would need 1,000.
+    with pytest.raises(LoadTestError, match="999"):
+        run(LoadSettings(tables=1000, boards=1))
+    with pytest.raises(LoadTestError, match="--tables 333"):
+        run(LoadSettings(tables=400, boards=3))
