@@ -7,11 +7,14 @@ waitress's own loop, so nothing races its poll on a closed socket.
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Any
 
 import waitress  # type: ignore[import-untyped]
 from flask import Flask
+
+log = logging.getLogger(__name__)
 
 
 class Served:
@@ -42,7 +45,13 @@ class Served:
                     dispatcher.handle_close()
             server.close()
 
-        server.trigger.pull_trigger(close_everything)
+        try:
+            server.trigger.pull_trigger(close_everything)
+        except OSError as error:
+            # waitress's wake-up pipe is gone, so its loop cannot be asked: close from here
+            # (seen once in CI under a load average of 270; not reproduced since).
+            log.warning("waitress: its trigger failed (%s); closing from outside", error)
+            close_everything()
         self.thread.join(timeout)
         services.close()
         return not self.thread.is_alive()
