@@ -1,0 +1,34 @@
+"""Stopping the served app: a clean stop, and one whose waitress wake-up pipe is gone."""
+
+from __future__ import annotations
+
+import socket
+import urllib.request
+from pathlib import Path
+
+from server.serve import serve
+
+from .conftest import make_app
+
+
+def port_open(address: str) -> bool:
+    host, port = address.removeprefix("http://").rsplit(":", 1)
+    with socket.socket() as probe:
+        probe.settimeout(2)
+        return probe.connect_ex((host, int(port))) == 0
+
+
+def test_stop_closes_the_port(tmp_path: Path) -> None:
+    served = serve(make_app(str(tmp_path / "a.db")), port=0, threads=4)
+    with urllib.request.urlopen(f"{served.address}/api/v1/tables", timeout=5) as answer:
+        assert answer.status == 200
+    assert served.stop(5.0)
+    assert not port_open(served.address)
+
+
+def test_stop_without_waitress_trigger_still_stops(tmp_path: Path) -> None:
+    served = serve(make_app(str(tmp_path / "b.db")), port=0, threads=4)
+    assert port_open(served.address)
+    served.server.trigger.close()  # its pipe gone, as once seen under heavy load
+    assert served.stop(5.0)
+    assert not port_open(served.address)
