@@ -30,7 +30,7 @@ from tabled.rules import (
 from tabled.rules.auction import Auction
 
 from .regulation import alert_required
-from .state import BoardState, Phase, Question, TableState
+from .state import BoardState, Phase, TableState
 from .syscard import STANDARD_ANSWERS
 from .wire import Command, Event
 
@@ -307,14 +307,6 @@ class Controller:
         found = None if card is None else card.lookup(auction, first)
         return found is None or not found.alert
 
-    def _tray_away(self, seat: Seat, board: BoardState) -> bool:
-        """Screens: the tray is on the other side, or has calls still to bring over."""
-        screens = self.state.conduct.screens
-        tray = board.tray
-        if screens is None or tray is None:
-            return False
-        return tray.side != screens.side(seat) or board.tray_due(screens) is not None
-
     def _confirm_call(self, seat: Seat, entry: SeatEntry, board: BoardState) -> Outcome:
         call = self._entered_call(entry)
         if call is None:
@@ -341,7 +333,7 @@ class Controller:
             if board.auction.can_replace(seat) is None:
                 entry.replacing = False  # Law 25A: too late now; the next call is a new call
             return Outcome().tell([seat], _refusal(error))
-        if self._tray_away(seat, board):
+        if board.tray_away(self.state.conduct.screens, seat):
             # Screens: a player calls once the tray has brought the other side's calls.
             return Outcome().tell([seat], Notice("tray_away"))
         data = {"seat": str(seat), "call": str(call)}
@@ -447,25 +439,12 @@ class Controller:
                                  {"seat": str(seat), "index": index, "to": str(to)})]).tell(
             [seat], Notice("asked", error=False))
 
-    def answers_for(self, seat: Seat, question: Question) -> list[int]:
-        """The answers ``seat`` is offered, in order: its card's meaning of the call, then
-        the standard answers."""
-        board = self.state.board
-        card = self.state.conduct.card_of(seat)
-        offered: list[int] = []
-        if board is not None and card is not None and question.index < len(board.auction):
-            found = card.lookup(board.auction, question.index)
-            if found is not None:
-                offered.append(found.code)
-        offered.extend(code for code in (1, 0, 2, 3, 4, 5) if code not in offered)
-        return offered
-
     def _answering(self, seat: Seat, key: str, entry: SeatEntry,
                    board: BoardState) -> Outcome:
         """A question waits for this seat: its keys answer it, from the list (UNDO shows the
         next answer, OK gives it) or by code (digits, then OK)."""
         question = board.open_questions(seat)[0]
-        offered = self.answers_for(seat, question)
+        offered = self.state.offered_answers(seat, question)
         if key == "DIR":
             return self.key(seat, key)
         if key == "UNDO":
@@ -555,9 +534,7 @@ class Controller:
     def _face_down(self, seat: Seat, key: str, board: BoardState) -> Outcome:
         """Screens: the opening lead lies face down until the leader's screenmate says the
         questions are over (OK); then all see it and dummy goes down."""
-        screens = self.state.conduct.screens
-        leader = board.cards[0][0]
-        confirmer = leader.partner if screens is None else screens.screenmate(leader)
+        confirmer = board.lead_confirmer(self.state.conduct.screens)
         if key == "OK" and seat is confirmer:
             return Outcome([Proposed("faced", board.number, {"seat": str(seat)})])
         return Outcome().tell([seat], Notice("face_down", {"seat": str(confirmer)},
@@ -645,8 +622,7 @@ class Controller:
         screens = self.state.conduct.screens
         if board.face_down:
             return Outcome().tell(Seat, Notice("face_down_wait", error=False))
-        if not board.cards and screens is not None and board.tray is not None \
-                and board.tray.crossed < len(board.auction):
+        if not board.cards and not board.auction_crossed:
             return Outcome().tell(Seat, Notice("tray_away"))
         # The known hands say whose card it is; otherwise the reader's slot, or the turn.
         seat = play.owner(card) or reader_seat or play.turn

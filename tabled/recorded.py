@@ -203,8 +203,7 @@ class RecordedPlayers:
         entries = board.auction.entries
         turn = board.auction.seat_at(len(entries))
         if screens is not None:
-            if board.tray is None or board.tray.side != screens.side(turn) \
-                    or board.tray_due(screens) is not None:
+            if board.tray is None or board.tray_away(screens, turn):
                 self.wait_for_tray()
                 return
             for seat in (turn, screens.screenmate(turn)):
@@ -235,13 +234,9 @@ class RecordedPlayers:
         assert play is not None
         if board.face_down:
             # Screens: the leader's screenmate says the questions are over.
-            screens = self.table.state.conduct.screens
-            leader = board.cards[0][0]
-            self.table.press(leader.partner if screens is None
-                             else screens.screenmate(leader), "OK")
+            self.table.press(board.lead_confirmer(self.table.state.conduct.screens), "OK")
             return
-        if not board.cards and board.tray is not None \
-                and board.tray.crossed < len(board.auction):
+        if not board.cards and not board.auction_crossed:
             self.wait_for_tray()
             return
         if play.claim is not None:

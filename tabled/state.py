@@ -32,7 +32,7 @@ from tabled.rules.play import ClaimState, LeadRestriction, Play
 from tabled.rules.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
-from .syscard import SystemCard
+from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
 
 
@@ -205,6 +205,25 @@ class BoardState:
             return None
         return max(self.call_ts[-1], tray.arrived + screens.tray_delay)
 
+    def tray_away(self, screens: Screens | None, seat: Seat) -> bool:
+        """Screens: ``seat`` may not call yet: the tray is on the other side, or has calls
+        still to bring over."""
+        tray = self.tray
+        if screens is None or tray is None:
+            return False
+        return tray.side != screens.side(seat) or self.tray_due(screens) is not None
+
+    @property
+    def auction_crossed(self) -> bool:
+        """Every call of the auction has reached both sides (always so without screens):
+        the opening lead waits for it."""
+        return self.tray is None or self.tray.crossed >= len(self.auction)
+
+    def lead_confirmer(self, screens: Screens | None) -> Seat:
+        """Who turns the face-down opening lead up: the leader's screenmate."""
+        leader = self.cards[0][0]
+        return leader.partner if screens is None else screens.screenmate(leader)
+
     def seen_by_side(self, screens: Screens, side: int) -> int:
         """How many calls of the auction a side of the screen has seen: those that crossed,
         and those made on its own side since."""
@@ -285,6 +304,19 @@ class TableState:
     @property
     def conduct(self) -> Conduct:
         return Conduct() if self.assignment is None else self.assignment.conduct
+
+    def offered_answers(self, seat: Seat, question: Question) -> list[int]:
+        """The answers ``seat`` is offered to ``question``, in order: its card's meaning of
+        the call, then the standard answers (tabled.syscard)."""
+        board = self.board
+        card = self.conduct.card_of(seat)
+        offered: list[int] = []
+        if board is not None and card is not None and question.index < len(board.auction):
+            found = card.lookup(board.auction, question.index)
+            if found is not None:
+                offered.append(found.code)
+        offered.extend(code for code in STANDARD_ANSWERS if code not in offered)
+        return offered
 
     @property
     def open_director_calls(self) -> list[DirectorCall]:

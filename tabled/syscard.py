@@ -34,10 +34,11 @@ MIN_CODE = 10   # 0-9 are the standard answers every pair has
 MAX_CODE = 9999
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
-#: Answers any pair may give by code, whatever its card (Law 20F1: "no agreement" is one).
+#: Answers any pair may give by code, whatever its card (Law 20F1: "no agreement" is one),
+#: in the order they are offered after the card's own meaning.
 STANDARD_ANSWERS: dict[int, tuple[str, str]] = {
-    0: ("no agreement", "sin acuerdo"),
     1: ("natural", "natural"),
+    0: ("no agreement", "sin acuerdo"),
     2: ("artificial: see our card", "artificial: vea la hoja"),
     3: ("forcing", "forcing"),
     4: ("invitational", "invitativa"),

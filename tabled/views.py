@@ -13,7 +13,7 @@ from __future__ import annotations
 from tabled.rules import Seat, Side
 
 from . import i18n
-from .controller import DIGITS, Controller, Notice, SeatEntry
+from .controller import DIGITS, Notice, SeatEntry
 from .state import BoardState, Guidance, Phase, TableState
 from .syscard import answer_text
 from .viewing import View, view_for
@@ -157,7 +157,7 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
                   seat=i18n.seat(str(caller), language))
         if entry.keys:  # a code being typed shows on the last line
             return [line, _t("answer_how", language)]
-        offered = Controller(state).answers_for(seat, question)
+        offered = state.offered_answers(seat, question)
         code = offered[entry.answer % len(offered)]
         return [line, f"{code} {_answer(state, seat, code, language)}"]
     if entry.page is not None and entry.pick is not None \
@@ -194,10 +194,8 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
             text = f"{item.sequence}: {item.meaning(language)}"
             return [_t("card_start", language, side=side), text[:WIDTH]]
     if board.face_down:
-        screens = state.conduct.screens
         leader = board.cards[0][0]
-        confirmer = leader.partner if screens is None else screens.screenmate(leader)
-        if seat is confirmer:
+        if seat is board.lead_confirmer(state.conduct.screens):
             return [_t("face_down_ok", language)]
         if seat is leader:
             return [_t("your_card", language) + f" {board.cards[0][1]}",
