@@ -169,36 +169,14 @@
     if (fresh) boardPage.replaceChildren(...fresh.childNodes);
   }
 
-  // One refresh at a time; changes that arrive meanwhile make one more afterwards.
-  let running = false;
-  let again = false;
-  async function refresh() {
-    if (running) { again = true; return; }
-    running = true;
-    try {
-      do {
-        again = false;
-        try {
-          await (livePage ? refreshLive() : refreshBoard());
-          setStatus(t("display_live") + " · " +
-                    t("display_updated", {time: new Date().toLocaleTimeString(texts.language)}));
-        } catch (error) {
-          setStatus(texts.display_offline);
-        }
-      } while (again);
-    } finally {
-      running = false;
-    }
-  }
-
   function setStatus(text) {
     if (status) status.textContent = text;
   }
 
   if (!livePage && !boardPage) return;
-  const source = new EventSource("/live/stream");
-  source.addEventListener("hello", refresh);
-  source.addEventListener("change", refresh);
-  source.addEventListener("error", () => setStatus(texts.display_offline));
-  window.addEventListener("pagehide", () => source.close());
+  const refresh = livePage ? refreshLive : refreshBoard;
+  window.bidboxFollow(new EventSource("/live/stream"), refresh, (ok) => setStatus(
+    ok ? t("display_live") + " · " +
+         t("display_updated", {time: new Date().toLocaleTimeString(texts.language)})
+       : texts.display_offline));
 })();

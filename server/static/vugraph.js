@@ -8,7 +8,7 @@
   const holder = document.getElementById("vugraph");
   const status = document.getElementById("live-status");
   const texts = JSON.parse((document.getElementById("vugraph-texts") || {}).textContent || "{}");
-  if (!holder || !script || !window.EventSource) return;
+  if (!holder || !script || !window.EventSource || !window.bidboxFollow) return;
 
   function setStatus(text) {
     if (status) status.textContent = text;
@@ -23,31 +23,8 @@
     if (fresh) holder.replaceChildren(...fresh.childNodes);
   }
 
-  // One fetch at a time; changes that arrive meanwhile make one more afterwards.
-  let running = false;
-  let again = false;
-  async function refresh() {
-    if (running) { again = true; return; }
-    running = true;
-    try {
-      do {
-        again = false;
-        try {
-          await fetchPage();
-          setStatus((texts.live || "") + " · " + (texts.updated || "").replace(
-            "{time}", new Date().toLocaleTimeString(texts.language)));
-        } catch (error) {
-          setStatus(texts.offline || "");
-        }
-      } while (again);
-    } finally {
-      running = false;
-    }
-  }
-
-  const source = new EventSource(script.dataset.streamUrl);
-  source.addEventListener("hello", refresh);
-  source.addEventListener("change", refresh);
-  source.addEventListener("error", () => setStatus(texts.offline || ""));
-  window.addEventListener("pagehide", () => source.close());
+  window.bidboxFollow(new EventSource(script.dataset.streamUrl), fetchPage, (ok) => setStatus(
+    ok ? (texts.live || "") + " · " + (texts.updated || "").replace(
+           "{time}", new Date().toLocaleTimeString(texts.language))
+       : texts.offline || ""));
 })();
