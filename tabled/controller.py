@@ -482,12 +482,9 @@ class Controller:
 
     def tick(self, now: float) -> Outcome:
         """Screens: the tray crosses once it is due (tabled.state.BoardState.tray_due)."""
+        due = self.next_tick()
         board = self.state.board
-        screens = self.state.conduct.screens
-        if board is None or screens is None:
-            return Outcome()
-        due = board.tray_due(screens)
-        if due is None or now < due:
+        if due is None or now < due or board is None:
             return Outcome()
         return Outcome([Proposed("tray", board.number, {"calls": len(board.auction)})])
 

@@ -177,7 +177,7 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
             else:
                 last = _t("ask_how", language)
             return [_t("ask_page", language, call=call, seat=who), last]
-        card = state.conduct.cards.get(caller.side)
+        card = state.conduct.card_of(caller)
         side = _side_name(caller.side, language)
         found = None if card is None else card.lookup(board.auction, index)
         if found is None:
