@@ -3,14 +3,14 @@
 import argparse
 import sys
 
-from bench import ingest, replay, table
+from bench import console_rows, ingest, replay, table
 
 parser = argparse.ArgumentParser(prog="python3 -m bench", description=__doc__)
 parser.add_argument("--seconds", type=float, default=None)
 args = parser.parse_args()
 shared = [] if args.seconds is None else ["--seconds", str(args.seconds)]
 status = 0
-for number, bench in enumerate((replay, table, ingest)):
+for number, bench in enumerate((replay, table, ingest, console_rows)):
     if number:
         print()
     status = max(status, bench.main(shared))

@@ -348,7 +348,7 @@ def hub_until(hub: Hub, predicate: Callable[[], bool], deadline: float) -> bool:
         left = deadline - clock()
         if left <= 0:
             return False
-        seen, _ = hub.wait(seen, left)
+        seen = hub.wait(seen, left).version
     return True
 
 

@@ -301,7 +301,7 @@ def run_rounds(services: Any, session: Any, stopping: threading.Event, *,
                      if row.round == number and row.phase == "round_end"}
             if wanted <= done and {seat.table for seat in playing} <= ended:
                 break
-            seen, _ = services.hub.wait(seen, 1.0)
+            seen = services.hub.wait(seen, 1.0).version
         session = current(services.db, event) or session
     return not stopping.is_set()
 

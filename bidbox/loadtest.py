@@ -13,7 +13,8 @@ Processes, each started here and stopped here by its own PID (docs/loadtest.md):
   daemon's figure;
 - a bare paho subscriber to the same stream, the baseline;
 - in this process, the director's browser: signed in to the console, on its event stream
-  (``/console/stream``), fetching the tables' fragment again on each change as console.js does.
+  (``/console/stream``), fetching on each change the rows of the tables it names (the whole
+  tables' fragment when it names none) as console.js does.
 
 The session is a Mitchell of N tables, one round of ``--boards`` boards each, seeded deals;
 the server sends each table its round (``assign``) as the director starts it.
@@ -186,7 +187,7 @@ CELL = re.compile(r"<td>(.*?)</td>", re.S)
 
 def shown_events(html: str) -> dict[int, int]:
     """Each table's events stored with no gap, as the console's tables fragment shows them
-    (the seventh column)."""
+    (the seventh column): the whole grid, or the rows alone (``?only=``)."""
     shown = {}
     for number, row in ROW.findall(html):
         cells = CELL.findall(row)
@@ -198,21 +199,29 @@ def shown_events(html: str) -> dict[int, int]:
 
 
 class DirectorBrowser:
-    """What the director's browser does on the console: sign in, listen to
-    ``/console/stream``, and on each change of the tables fetch ``/console/fragment/tables``
-    again (one fetch at a time; changes meanwhile make one more). ``seen[table]`` lists
-    (events shown, instant) each time a table's count grew."""
+    """What the director's browser does on the console (console.js): sign in, listen to
+    ``/console/stream``, and on each change of the tables fetch the rows of the tables it
+    names, ``/console/fragment/tables?only=3,17``, or the whole fragment when it names none
+    or one not on the page yet. One fetch at a time; changes meanwhile make one more, their
+    tables merged. ``seen[table]`` lists (events shown, instant) each time a table's count
+    grew."""
 
     def __init__(self, address: str, password: str) -> None:
+        from server.live import MAX_TABLES
+
         self.address = address
         self.password = password
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.seen: dict[int, list[tuple[int, float]]] = {}
         self.shown: dict[int, int] = {}
+        self.rows: set[int] = set()  # the tables the page has a row for
         self.changed = threading.Condition()
         self.dirty = False
+        self.named: set[int] | None = set()  # the rows to fetch next; None: the whole grid
+        self.most = MAX_TABLES  # rows the server gives in one request
         self.fetches = 0
+        self.full_fetches = 0
         self.fetch_s: list[float] = []
         self.error: str | None = None
         self.hello = threading.Event()
@@ -238,7 +247,8 @@ class DirectorBrowser:
         parts = urllib.parse.urlsplit(self.address)
         cookie = "; ".join(f"{c.name}={c.value}" for c in self.jar)
         try:
-            conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=None)
+            conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port,
+                                              timeout=None)
             self._stream = conn
             conn.request("GET", "/console/stream", headers={
                 "Cookie": cookie, "Accept": "text/event-stream"})
@@ -255,29 +265,48 @@ class DirectorBrowser:
                     kind = text[6:].strip()
                 elif text.startswith("data:") and kind == "hello":
                     self.hello.set()
-                    self._mark()  # the page as it first loads
+                    self._mark(None)  # the page as it first loads
                 elif text.startswith("data:") and kind == "change":
-                    if "tables" in json.loads(text[5:])["kinds"]:
-                        self._mark()
+                    change = json.loads(text[5:])
+                    if "tables" in change["kinds"]:
+                        self._mark(change.get("tables"))
         except Exception as error:
             if not self.closed:
                 self.error = f"{type(error).__name__}: {error}"
         finally:
             self.hello.set()
 
-    def _mark(self) -> None:
+    def _mark(self, tables: list[int] | None) -> None:
+        """The tables a change names (None: any may have changed), merged into what the next
+        fetch takes."""
+        if tables is not None and not tables:
+            return
         with self.changed:
             self.dirty = True
+            if tables is None or self.named is None:
+                self.named = None
+            else:
+                self.named.update(tables)
+                if len(self.named) > self.most:
+                    self.named = None
             self.changed.notify_all()
 
-    def _refresh(self) -> None:
+    def _url(self, named: set[int] | None) -> str:
+        """The rows named when the page shows them all; else the whole grid."""
         url = f"{self.address}/console/fragment/tables"
+        if named is None or not named <= self.rows:
+            return url
+        return f"{url}?only={','.join(str(table) for table in sorted(named))}"
+
+    def _refresh(self) -> None:
         while True:
             with self.changed:
                 self.changed.wait_for(lambda: self.dirty or self.closed)
                 if self.closed:
                     return
                 self.dirty = False
+                named, self.named = self.named, set()
+                url = self._url(named)
             begun = clock()
             try:
                 html = self.opener.open(url, timeout=60).read().decode()
@@ -288,7 +317,9 @@ class DirectorBrowser:
             shown = shown_events(html)
             with self.changed:
                 self.fetches += 1
+                self.full_fetches += "?" not in url
                 self.fetch_s.append(now - begun)
+                self.rows |= shown.keys()
                 for table, count in shown.items():
                     if count > self.shown.get(table, 0):
                         self.shown[table] = count
@@ -313,7 +344,7 @@ class DirectorBrowser:
             self.changed.notify_all()
         if self._stream is not None:
             with contextlib.suppress(Exception):
-                self._stream.sock.shutdown(2)  # type: ignore[union-attr]
+                self._stream.sock.shutdown(2)
             with contextlib.suppress(Exception):
                 self._stream.close()
 
@@ -388,7 +419,8 @@ class Report:
             f"{f['latency_ms_p99']} ms (n={f['latency_n']})",
             f"  key press -> director's console page p50 {f['page_latency_ms_p50']} p99 "
             f"{f['page_latency_ms_p99']} ms (n={f['page_latency_n']}, "
-            f"{f['page_fetches']} fragment fetches, p50 {f['page_fetch_ms_p50']} ms each)",
+            f"{f['page_fetches']} fragment fetches, {f['page_full_fetches']} of the whole "
+            f"grid, p50 {f['page_fetch_ms_p50']} ms each)",
             f"  server: CPU {f['server']['cpu_percent']} %, RSS {f['server']['rss_mb']} MB "
             f"(peak {f['server']['peak_rss_mb']}); broker: CPU {f['broker']['cpu_percent']} %, "
             f"RSS {f['broker']['rss_mb']} MB; table shards: CPU "
@@ -695,7 +727,8 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
         "page_latency_ms_p50": ms(percentile(page, 50)),
         "page_latency_ms_p99": ms(percentile(page, 99)),
         "page_latency_ms_max": ms(max(page, default=None)), "page_latency_n": len(page),
-        "page_fetches": browser.fetches, "page_fetch_ms_p50": ms(percentile(browser.fetch_s, 50)),
+        "page_fetches": browser.fetches, "page_full_fetches": browser.full_fetches,
+        "page_fetch_ms_p50": ms(percentile(browser.fetch_s, 50)),
         "page_fetch_ms_p99": ms(percentile(browser.fetch_s, 99)),
         "server": watch.figures("server"), "broker": watch.figures("broker"),
         "shards_cpu": {"cpu_percent": round(100 * sum(

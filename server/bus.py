@@ -56,6 +56,19 @@ class _Wake:
     pass
 
 
+def changed_tables(outcomes: list[Outcome]) -> set[int] | None:
+    """The tables whose rows in the console's grid a batch changed: a message changes only
+    its own table's row (its status, its stored events and the calls among them). None if
+    one changed the grid without naming its table, so the pages fetch the whole grid."""
+    tables: set[int] = set()
+    for outcome in outcomes:
+        if "tables" in outcome.changed:
+            if outcome.table is None:
+                return None
+            tables.add(outcome.table)
+    return tables
+
+
 class Bus:
     """Subscribes to every table of one event; stores, acknowledges, sends commands."""
 
@@ -184,7 +197,7 @@ class Bus:
         if online:
             self.send_unanswered(online)
         self.batches += 1
-        self.hub.notify(changed)
+        self.hub.notify(changed, tables=changed_tables(outcomes))
 
     # -- commands ----------------------------------------------------------------------------
 

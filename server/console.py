@@ -4,7 +4,8 @@ The tables' live grid and the director calls queue; the session's set-up and its
 rulings sent to tables; results, missing boards, late play and rankings; corrections after a
 table has moved on, and the record of both; exports. Pages keep themselves current: each live
 part is a fragment (``/console/fragment/<name>``) that ``console.js`` fetches again when the
-stream (``/console/stream``) says its kind of data changed.
+stream (``/console/stream``) says its kind of data changed; of the tables grid, only the rows
+of the tables the stream names (``?only=3,17``).
 
 Views parse the form and call the service layer (session, standings, rulings, tables); none
 holds SQL.
@@ -12,6 +13,7 @@ holds SQL.
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections import Counter, defaultdict
@@ -43,6 +45,7 @@ from server import session as sessions
 from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
 from server.i18n import language, t
+from server.live import MAX_TABLES
 from server.services import services
 from server.session import Session, SessionError
 from server.tables import TableRow, table_grid
@@ -57,6 +60,13 @@ def not_kept(response: Response) -> Response:
     signing out on the club's shared computer shows nothing)."""
     response.headers.setdefault("Cache-Control", "no-store")  # the stream says no-cache
     return response
+
+
+@bp.context_processor
+def rows_max() -> dict[str, Any]:
+    """The most rows console.js may ask for by number: past it, it fetches the whole grid."""
+    return {"rows_max": MAX_TABLES}
+
 
 STREAM_KINDS = frozenset({"tables", "results", "calls", "commands"})
 EXPORTS = {  # format -> (function in server.exports, content type, file extension)
@@ -113,10 +123,13 @@ def _needs_session() -> Session:
 
 # -- the live fragments ----------------------------------------------------------------------
 
-def _tables(found: Session | None) -> dict[str, Any]:
-    rows = {row.table: row for row in table_grid(services().db, services().event)}
+def _tables(found: Session | None, only: frozenset[int] | None = None) -> dict[str, Any]:
+    """The tables grid; the rows of the tables in ``only`` alone when given. A session's
+    table that has not spoken yet is there, offline."""
+    rows = {row.table: row for row in table_grid(services().db, services().event, only)}
     for number in range(1, (found.tables if found else 0) + 1):
-        rows.setdefault(number, TableRow(number, False, None, None, None, 0, 0, None, 0))
+        if only is None or number in only:
+            rows.setdefault(number, TableRow(number, False, None, None, None, 0, 0, None, 0))
     return {"tables": [rows[n] for n in sorted(rows)], "now": time.time()}
 
 
@@ -191,7 +204,37 @@ def fragment(name: str) -> Any:
                                **_director_vugraph(found, int(name[8:])))
     if name not in FRAGMENTS:
         abort(404)
+    if "only" in request.args:
+        return _rows(name, found, request.args["only"])
     return render_template(f"console/_{name}.html", current=found, **FRAGMENTS[name](found))
+
+
+def _rows(name: str, found: Session | None, only: str) -> Any:
+    """``/console/fragment/tables?only=3,17``: those tables' rows alone, for console.js to
+    put in place of the ones it shows when the stream names them."""
+    try:
+        if name != "tables":
+            raise ValueError(f"only= picks rows of the tables fragment, not of {name!r}")
+        wanted = _only(only)
+    except ValueError as error:
+        return Response(f"{error}\n", status=400, mimetype="text/plain")
+    return render_template("console/_table_rows.html", current=found, **_tables(found, wanted))
+
+
+_TABLE_NUMBER = re.compile(r"[0-9]{1,6}")  # tabled.wire's table numbers; ASCII digits only
+
+
+def _only(text: str) -> frozenset[int]:
+    """The table numbers of ``only=3,17``: at most ``MAX_TABLES`` (a change never names more;
+    past it, the page fetches the whole grid)."""
+    parts = text.split(",")
+    if len(parts) > MAX_TABLES:
+        raise ValueError(f"only= names {len(parts)} tables; at most {MAX_TABLES}")
+    for part in parts:
+        if not _TABLE_NUMBER.fullmatch(part) or int(part) < 1:
+            raise ValueError(f"only= wants table numbers such as only=3,17; "
+                             f"{part[:20]!r} is not one")
+    return frozenset(int(part) for part in parts)
 
 
 @bp.get("/stream")
@@ -436,11 +479,12 @@ def acknowledge(call_id: int) -> Any:
 @login_required
 def resolve(call_id: int) -> Any:
     try:
-        rulings.resolve(services().db, services().event, call_id, by=g.director)
+        table = rulings.resolve(services().db, services().event, call_id, by=g.director)
     except rulings.RulingError as error:
         _refused(error)
+        return redirect(url_for("console.index"))
     services().commands_queued()  # the director_ack of a call resolved unacknowledged
-    services().hub.notify({"calls"})
+    services().hub.notify({"calls", "tables"}, tables={table})  # its open calls in the grid
     return redirect(url_for("console.index"))
 
 

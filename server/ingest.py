@@ -59,6 +59,7 @@ class Outcome:
     """What one message did: for the worker (commands to send) and the live pages."""
 
     stored: int = 0
+    table: int | None = None  # the table that sent it (None: its topic named none)
     duplicate: bool = False
     rejected: str | None = None
     changed: set[str] = field(default_factory=set)  # tables, results, calls, commands
@@ -104,6 +105,8 @@ class Ingest:
                 parsed.append((index, *self._decode(topic, payload)))
             except WireError as error:
                 outcomes[index].rejected = str(error)
+            else:
+                outcomes[index].table = parsed[-1][1]
         with self.db.write() as conn:
             batch = _Statuses(conn, self.event, {table for _, table, _, _ in parsed})
             events = [(i, t, e) for i, t, kind, e in parsed if kind == "events"]

@@ -1,9 +1,10 @@
 """Live fan-out: ingest says what changed, every open page stream hears it.
 
-One in-process hub per server: a version number and the kinds of change since each version.
-A stream waits on a condition for a version newer than the one it sent last; it never polls
-the database on a timer. The page then fetches what it shows, through the same release rule
-as any request.
+One in-process hub per server: a version number, and the kinds of change since each version,
+with the tables whose rows changed when ingest knows them. A stream waits on a condition for a
+version newer than the one it sent last; it never polls the database on a timer. The page then
+fetches what it shows, through the same release rule as any request: the console only the
+rows of the tables named, when they are named.
 """
 
 from __future__ import annotations
@@ -11,9 +12,27 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterable, Iterator
+from typing import NamedTuple
 
 HEARTBEAT = 15.0
 """Seconds between comments on an idle stream, so proxies and browsers keep it open."""
+MAX_TABLES = 200
+"""The most tables a ``change`` message names, and a page asks for by number: past it, "all of
+them" (null) keeps the message and the request short. The whole grid then costs about three
+times as much as those rows would (1,000 tables, bench.console_rows)."""
+
+
+class Change(NamedTuple):
+    """What a waiter learns: the newest version, every kind changed since its own, and for
+    the ``tables`` kind the tables whose rows changed; ``tables`` None when any may have (a
+    change that did not say which, or a waiter too far behind to know)."""
+
+    version: int
+    kinds: frozenset[str]
+    tables: frozenset[int] | None
+
+
+_NOTHING: frozenset[int] = frozenset()
 
 
 class Hub:
@@ -23,34 +42,52 @@ class Hub:
         # pages' own requests however many phones in the room open the results.
         self._slots = threading.BoundedSemaphore(max_streams)
         self._kinds: dict[int, frozenset[str]] = {}
+        self._tables: dict[int, frozenset[int] | None] = {}  # for each version with "tables"
         self._history = history
         self._changed = threading.Condition()
         self.closed = False
 
-    def notify(self, kinds: Iterable[str]) -> int:
+    def notify(self, kinds: Iterable[str], tables: Iterable[int] | None = None) -> int:
+        """A change of ``kinds``; ``tables``, the tables whose rows changed, when the change
+        is of the ``tables`` kind and the caller knows them (None: any may have)."""
         kinds = frozenset(kinds)
         if not kinds:
             return self.version
         with self._changed:
             self.version += 1
             self._kinds[self.version] = kinds
-            self._kinds.pop(self.version - self._history, None)
+            if "tables" in kinds:
+                self._tables[self.version] = None if tables is None else frozenset(tables)
+            gone = self.version - self._history
+            self._kinds.pop(gone, None)
+            self._tables.pop(gone, None)
             self._changed.notify_all()
             return self.version
 
-    def wait(self, after: int, timeout: float) -> tuple[int, frozenset[str]]:
-        """The newest version and every kind changed after ``after`` (empty on timeout)."""
+    def wait(self, after: int, timeout: float) -> Change:
+        """The newest version and every change after ``after`` (no kinds on timeout)."""
         with self._changed:
             self._changed.wait_for(lambda: self.version > after or self.closed, timeout)
             if self.version <= after:
-                return after, frozenset()
+                return Change(after, frozenset(), _NOTHING)
             oldest = self.version - self._history + 1
             if after < oldest:  # too far behind to know: everything may have changed
-                return self.version, frozenset().union(*self._kinds.values())
+                return Change(self.version, frozenset().union(*self._kinds.values()), None)
             # after == -1 asks "everything since the start": version 0 has no kinds.
-            kinds = frozenset().union(*(self._kinds.get(v, frozenset())
-                                        for v in range(after + 1, self.version + 1)))
-            return self.version, kinds
+            versions = range(max(after + 1, 1), self.version + 1)
+            kinds = frozenset().union(*(self._kinds[v] for v in versions))
+            return Change(self.version, kinds, self._rows(versions))
+
+    def _rows(self, versions: range) -> frozenset[int] | None:
+        """The tables changed over ``versions``; None as soon as one change did not say."""
+        rows: set[int] = set()
+        for version in versions:
+            if version in self._tables:
+                tables = self._tables[version]
+                if tables is None:
+                    return None
+                rows |= tables
+        return frozenset(rows)
 
     def close(self) -> None:
         with self._changed:
@@ -72,10 +109,25 @@ class Hub:
         seen = self.version
         yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'version': seen})}\n\n"
         while not self.closed:
-            seen, kinds = self.wait(seen, heartbeat)
-            relevant = sorted(kinds & wanted)
-            if relevant:
-                data = json.dumps({"version": seen, "kinds": relevant})
-                yield f"event: change\ndata: {data}\n\n"
+            change = self.wait(seen, heartbeat)
+            seen = change.version
+            message = change_message(change, wanted)
+            if message is not None:
+                yield f"event: change\ndata: {json.dumps(message)}\n\n"
             else:
                 yield ": idle\n\n"
+
+
+def change_message(change: Change, wanted: frozenset[str]) -> dict[str, object] | None:
+    """The ``change`` message for a stream that wants ``wanted``, or None if nothing it
+    wants changed. With the ``tables`` kind, ``tables`` lists the tables to fetch again, or
+    is null: fetch them all."""
+    relevant = sorted(change.kinds & wanted)
+    if not relevant:
+        return None
+    message: dict[str, object] = {"version": change.version, "kinds": relevant}
+    if "tables" in relevant:
+        tables = change.tables
+        message["tables"] = (sorted(tables) if tables is not None and len(tables) <= MAX_TABLES
+                             else None)
+    return message

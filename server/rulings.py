@@ -225,10 +225,10 @@ def acknowledge(db: Database, event: str, call_id: int, *, by: str,
     return ident
 
 
-def resolve(db: Database, event: str, call_id: int, *, by: str, clock: Clock = time.time) -> None:
+def resolve(db: Database, event: str, call_id: int, *, by: str, clock: Clock = time.time) -> int:
     """The director has dealt with the call: it leaves the queue. A call resolved without
     "on my way" first is acknowledged too, so the table's displays stop saying "director
-    called"."""
+    called". The call's table (its open calls in the tables grid changed)."""
     with db.read() as conn:
         acknowledged = _call_row(conn, event, call_id).acknowledged_at is not None
     if not acknowledged:
@@ -238,6 +238,7 @@ def resolve(db: Database, event: str, call_id: int, *, by: str, clock: Clock = t
         if row.resolved_at is None:
             conn.execute(update(s.director_calls).where(s.director_calls.c.id == row.id)
                          .values(resolved_at=clock(), resolved_by=by))
+    return int(row.table_no)
 
 
 # -- corrections on the server ---------------------------------------------------------------

@@ -161,7 +161,7 @@ class Services:
         kinds: frozenset[str] = frozenset({"results"})  # at start: what was released before
         while not self.hub.closed:
             if kinds and "results" not in kinds:
-                seen, kinds = self.hub.wait(seen, 60.0)
+                seen, kinds, _ = self.hub.wait(seen, 60.0)
                 continue
             session = self.session
             if session is not None:
@@ -169,7 +169,7 @@ class Services:
                     self.analyse_released(released_boards(self.db, session))
                 except Exception:  # the database away for a moment: next change retries
                     log.exception("could not queue the analysis of released boards")
-            seen, kinds = self.hub.wait(seen, 60.0)
+            seen, kinds, _ = self.hub.wait(seen, 60.0)
 
     def _analysed(self, board: int, deal: str, analysis: Analysis | None,
                   error: str | None) -> None:

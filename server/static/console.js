@@ -1,38 +1,88 @@
 // The director's console keeps itself current: the server's stream says which kinds of data
-// changed, and each live section whose kinds are among them fetches its fragment again.
+// changed, and each live section whose kinds are among them fetches its fragment again. The
+// tables grid (data-rows) fetches only the rows of the tables a change names (?only=3,17),
+// and the whole grid when it names none (anything may have changed) or one not shown yet.
 // No page reload, no polling of data. Ages ("since the last action") tick here, every second.
 (function () {
   "use strict";
   const script = document.currentScript;
   const sections = Array.from(document.querySelectorAll("[data-fragment]"));
   const lost = document.getElementById("live-lost");
-  const busy = new Map(); // section -> a refresh is pending while one is in flight
+  // section -> what to fetch once the fetch in flight ends: false (nothing), null (the whole
+  // fragment) or a Set of tables. One fetch at a time per section; changes meanwhile merge.
+  const busy = new Map();
 
   function fragmentUrl(name) {
     return script.dataset.fragmentUrl.replace("NAME", encodeURIComponent(name));
   }
 
-  function refresh(section) {
-    if (busy.has(section)) { busy.set(section, true); return; }
+  function fetchText(url) {
+    return fetch(url, {credentials: "same-origin"}).then((response) => {
+      if (response.redirected || !response.ok) { throw new Error(String(response.status)); }
+      return response.text();
+    });
+  }
+
+  function rowOf(section, table) {
+    return section.querySelector(`tr[data-table="${Number(table)}"]`);
+  }
+
+  // The rows of `tables` put in place of the ones shown; the whole fragment for null, or
+  // when a table has no row here yet (it has just appeared).
+  function load(section, tables) {
+    const url = fragmentUrl(section.dataset.fragment);
+    if (tables === null || tables.some((table) => rowOf(section, table) === null)) {
+      return fetchText(url).then((html) => { section.innerHTML = html; });
+    }
+    return fetchText(`${url}?only=${tables.join(",")}`).then((html) => {
+      const fetched = document.createElement("template"); // parses a bare <tr>
+      fetched.innerHTML = html;
+      for (const row of Array.from(fetched.content.querySelectorAll("tr[data-table]"))) {
+        const shown = rowOf(section, row.dataset.table);
+        if (shown) { shown.replaceWith(row); }
+      }
+    });
+  }
+
+  // Pending work and a new change together: null (everything) absorbs any list, and a list
+  // longer than the server takes in one request becomes everything too.
+  function merge(pending, tables, most) {
+    if (pending === null || tables === null) { return null; }
+    const merged = new Set(pending || []);
+    for (const table of tables) { merged.add(table); }
+    return merged.size > most ? null : merged;
+  }
+
+  function refresh(section, tables) {
+    if (tables !== null && !tables.length) { return; }
+    if (busy.has(section)) {
+      busy.set(section, merge(busy.get(section), tables, Number(section.dataset.rows || 0)));
+      return;
+    }
     busy.set(section, false);
-    fetch(fragmentUrl(section.dataset.fragment), {credentials: "same-origin"})
-      .then((response) => {
-        if (response.redirected || !response.ok) { throw new Error(String(response.status)); }
-        return response.text();
-      })
-      .then((html) => { section.innerHTML = html; tick(); })
+    load(section, tables)
+      .then(tick)
       .catch(() => { if (lost) { lost.hidden = false; } })
       .finally(() => {
         const again = busy.get(section);
         busy.delete(section);
-        if (again) { refresh(section); }
+        if (again !== false) { refresh(section, again === null ? null : Array.from(again)); }
       });
   }
 
-  function changed(kinds) {
+  // The tables a change names for this section, or null: fetch all of it.
+  function named(section, kinds, message) {
+    const rows = section.dataset.rows !== undefined && Array.isArray(message.tables)
+      && kinds.every((kind) => kind === "tables");
+    return rows ? message.tables : null;
+  }
+
+  function changed(message) { // null: back after a break, anything may have changed
     for (const section of sections) {
       const wanted = section.dataset.kinds.split(/\s+/);
-      if (kinds === null || kinds.some((kind) => wanted.includes(kind))) { refresh(section); }
+      if (message === null) { refresh(section, null); continue; }
+      const kinds = message.kinds.filter((kind) => wanted.includes(kind));
+      if (kinds.length) { refresh(section, named(section, kinds, message)); }
     }
   }
 
@@ -74,6 +124,6 @@
     if (opened) { changed(null); } // back after a break: anything may have changed
     opened = true;
   });
-  source.addEventListener("change", (event) => changed(JSON.parse(event.data).kinds));
+  source.addEventListener("change", (event) => changed(JSON.parse(event.data)));
   source.addEventListener("error", () => { if (lost) { lost.hidden = false; } });
 })();

@@ -55,7 +55,7 @@ def wait_until(app: Flask, predicate: Callable[[], bool], timeout: float = TIMEO
     while not predicate():
         left = deadline - time.monotonic()
         assert left > 0, "timed out waiting for the server"
-        seen, _ = hub.wait(seen, min(left, 0.25))
+        seen = hub.wait(seen, min(left, 0.25)).version
 
 
 @pytest.fixture
@@ -88,7 +88,7 @@ def _wait_subscribed(app: Flask, running: Broker, users: BrokerUsers) -> None:
         while True:
             seen = hub.version
             probe.publish(table_topic(EVENT, PROBE_TABLE, "status"), ONLINE)
-            _, kinds = hub.wait(seen, 0.2)
+            kinds = hub.wait(seen, 0.2).kinds
             if "tables" in kinds:
                 return
             assert time.monotonic() < deadline, "the server never heard a table"

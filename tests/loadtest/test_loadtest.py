@@ -7,13 +7,29 @@ import json
 import math
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bidbox.broker import find_mosquitto
-from bidbox.loadtest import MAX_TABLES_PER_SHARD, LoadSettings, LoadTestError, run, shown_events
-from tests.server.conftest import pg_url  # noqa: F401 (a fresh PostgreSQL database)
+from bidbox.loadtest import (
+    MAX_TABLES_PER_SHARD,
+    DirectorBrowser,
+    LoadSettings,
+    LoadTestError,
+    run,
+    shown_events,
+)
+from server.session import create_session
+from tabled.wire import Event, table_topic
+from tests.server.conftest import (
+    EVENT,
+    login,
+    make_app,
+    pg_url,  # noqa: F401 (a fresh PostgreSQL database)
+    services,
+)
 
 FIELDS = ("events_per_s", "ingest_ratio", "latency_ms_p50", "latency_ms_p99",
           "page_latency_ms_p50", "page_latency_ms_p99", "lost", "duplicated", "table_rss_mb",
@@ -78,6 +94,47 @@ def test_the_console_fragment_is_read_as_the_director_sees_it() -> None:
             '<td>1</td><td>auction</td><td>2</td><td>–</td><td>41 <span class="warn">gap'
             '</span></td><td></td></tr>')
     assert shown_events(html) == {3: 41}
+
+
+def test_the_whole_grid_and_rows_alone_are_read_alike(tmp_path: Path) -> None:
+    """The director's browser reads the console's real fragments: the whole grid and the rows
+    fetched alone (``?only=``) give each table's count the same way."""
+    app = make_app(str(tmp_path / "bidbox.db"))
+    try:
+        create_session(services(app).db, event=EVENT, title="T", kind="mitchell",
+                       participants=6, boards_per_round=1, rounds=1, seed=1)
+        for seq in (1, 2, 3, 5):  # 4 is missing: 3 are shown, with no gap
+            services(app).ingest(table_topic(EVENT, 2, "events"), Event(
+                seq, "confirm", 100.0 + seq, 1, {"seat": "N"}).to_payload())
+        client = app.test_client()
+        login(client)
+        whole = client.get("/console/fragment/tables").get_data(as_text=True)
+        rows = client.get("/console/fragment/tables?only=2,3").get_data(as_text=True)
+    finally:
+        services(app).close()
+    assert shown_events(whole) == {1: 0, 2: 3, 3: 0}
+    assert shown_events(rows) == {2: 3, 3: 0}
+
+
+def test_the_directors_browser_asks_for_the_rows_named_as_console_js_does() -> None:
+    browser = DirectorBrowser("http://127.0.0.1:1", "unused")  # nothing opened until start()
+    whole = "http://127.0.0.1:1/console/fragment/tables"
+    browser._mark(None)  # the page as it loads
+    assert browser._url(browser.named) == whole
+    browser.rows = {1, 2, 3}  # the rows the whole grid showed
+    browser.named = set()
+    browser._mark([3])
+    browser._mark([1, 3])  # two changes during one fetch: one more, their tables merged
+    assert browser._url(browser.named) == f"{whole}?only=1,3"
+    browser._mark([9])  # a table the page has no row for: the whole grid
+    assert browser._url(browser.named) == whole
+    browser.named = set()
+    browser._mark([2])
+    browser._mark(None)  # anything may have changed
+    assert browser.named is None and browser._url(browser.named) == whole
+    browser.named = set()
+    browser._mark(list(range(1, browser.most + 2)))  # past what one request may name
+    assert browser.named is None
 
 
 @pytest.mark.parametrize(("tables", "shards", "expected"), [

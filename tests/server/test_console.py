@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from typing import Any
 
 import pytest
@@ -14,10 +15,12 @@ from sqlalchemy import select
 
 from server import schema as s
 from server import standings
+from server.live import MAX_TABLES
 from server.movements import PHANTOM
 from server.services import Services
 from server.session import Session, create_session, dealt, participants_of, start_round
 from tabled.wire import Command, Event, table_topic
+from tests.server.conftest import login
 
 EVENT = "test"
 Director = tuple[FlaskClient, str]
@@ -25,7 +28,8 @@ Director = tuple[FlaskClient, str]
 PAGES = ["/console/", "/console/session", "/console/rulings", "/console/results",
          "/console/corrections", "/console/stream", "/console/fragment/tables",
          "/console/fragment/calls", "/console/fragment/results", "/console/fragment/progress",
-         "/console/fragment/rankings", "/console/fragment/history", "/console/export/pbn",
+         "/console/fragment/rankings", "/console/fragment/history",
+         "/console/fragment/tables?only=1", "/console/export/pbn",
          "/console/export/usebio", "/console/export/csv"]
 POSTS = ["/console/setup", "/console/deals", "/console/names", "/console/round",
          "/console/calls/1/ack", "/console/calls/1/resolve", "/console/ruling",
@@ -56,7 +60,7 @@ def commands(app: Flask) -> list[Any]:
 
 def changed_since(app: Flask, version: int) -> frozenset[str]:
     """The kinds the hub was told of after ``version`` (what the open pages refetch)."""
-    return services(app).hub.wait(version, 0)[1]
+    return services(app).hub.wait(version, 0).kinds
 
 
 def page(client: FlaskClient, path: str) -> str:
@@ -291,6 +295,7 @@ def test_a_call_is_acknowledged_then_resolved(app: Flask, director: Director) ->
     version = services(app).hub.version
     client.post(f"/console/calls/{call_id}/resolve", data={"csrf": token})
     assert "calls" in changed_since(app, version)
+    assert services(app).hub.wait(version, 0).tables == {3}  # its open calls in the grid
     assert "No hay llamadas pendientes." in page(client, "/console/fragment/calls")
 
 
@@ -380,6 +385,56 @@ def test_the_console_speaks_english_when_asked(app: Flask, director: Director) -
 def test_an_unknown_fragment_is_not_found(director: Director) -> None:
     client, _ = director
     assert client.get("/console/fragment/secrets").status_code == 404
+
+
+# -- the tables grid, whole or by rows -------------------------------------------------------
+
+ROW = re.compile(r'<tr data-table="(\d+)".*?</tr>', re.S)
+
+
+def rows(html: str) -> dict[int, str]:
+    """Each table's row as the page gets it; the ticking age left out (it moves each second)."""
+    return {int(m.group(1)): re.sub(r'(<span data-since="[^"]*">)[^<]*', r"\1", m.group(0))
+            for m in ROW.finditer(html)}
+
+
+def test_the_tables_fragment_gives_the_rows_asked_for_and_no_other(any_app: Flask) -> None:
+    client = any_app.test_client()
+    login(client)
+    make_session(any_app)  # four tables
+    send(any_app, 3, 1, "board", 6, board=6, dealer="E", vul="EW")
+    send(any_app, 3, 2, "director", 6, seat="N", reason="player")
+    send(any_app, 2, 1, "board", 1, board=1, dealer="N", vul="None")
+    send(any_app, 9, 1, "board", 2, board=2, dealer="E", vul="NS")  # not in the session
+    whole = rows(page(client, "/console/fragment/tables"))
+    assert sorted(whole) == [1, 2, 3, 4, 9]
+
+    some = page(client, "/console/fragment/tables?only=3,1,9")
+    assert "<table" not in some and "<thead" not in some  # rows alone, to put in place
+    assert rows(some) == {n: whole[n] for n in (1, 3, 9)}  # the same markup as in the grid
+    assert 'class="offline"' in whole[1] and "Desconectada" in whole[1]  # never spoke
+    assert "<td>2</td>" in whole[3] and "calling" in whole[3]  # two events, a call open
+    # A table the session does not have and that never spoke: no row at all.
+    assert rows(page(client, "/console/fragment/tables?only=4,77")) == {4: whole[4]}
+
+
+@pytest.mark.parametrize("only", ["", "x", "3,x", "0", "-1", "3,,4", " 3", "3.0", "1234567",
+                                  "٣", ",".join(str(n) for n in range(1, MAX_TABLES + 2))])
+def test_rows_asked_for_badly_are_refused_with_the_reason(app: Flask, director: Director,
+                                                          only: str) -> None:
+    client, _ = director
+    make_session(app)
+    response = client.get("/console/fragment/tables", query_string={"only": only})
+    assert response.status_code == 400
+    assert response.mimetype == "text/plain"
+    assert "only=" in response.get_data(as_text=True)
+
+
+def test_only_the_tables_fragment_has_rows_to_pick(director: Director) -> None:
+    client, _ = director
+    response = client.get("/console/fragment/calls?only=1")
+    assert response.status_code == 400
+    assert "tables fragment" in response.get_data(as_text=True)
 
 
 # -- the live stream -------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def test_a_released_board_gets_its_analysis_without_a_request(analysing_app: Fla
     while stored_analysis(services(analysing_app).db, room.session, 1)[0] is None:
         left = deadline - time.monotonic()
         assert left > 0, "the released board was never analysed"
-        seen, _ = hub.wait(seen, left)
+        seen = hub.wait(seen, left).version
     deal = deals_of(services(analysing_app).db, room.session)[1]
     expected = analyse(deal, 1)
     page = analysing_app.test_client().get("/board/1?lang=en").get_data(as_text=True)

@@ -32,7 +32,7 @@ def wait_until(services: Services, predicate: Callable[[], bool],
     while not predicate():
         left = deadline - time.monotonic()
         assert left > 0, "timed out waiting for the server"
-        seen, _ = services.hub.wait(seen, left)
+        seen = services.hub.wait(seen, left).version
 
 
 ServerFactory = Callable[..., Flask]
