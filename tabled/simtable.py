@@ -25,6 +25,7 @@ from tabled.rules import Card, Seat
 
 from .daemon import TableDaemon
 from .journal import Journal
+from .netloop import NetworkLoop
 from .uplink import BrokerSettings, Uplink
 
 MAX_SCANS = 50  # scans before a simulated press must have been seen
@@ -41,7 +42,7 @@ class SimulatedTable:
                  broker: BrokerSettings | None = None,
                  displays: Mapping[Seat, SeatDisplay] | None = None,
                  feedback: Feedback | None = None, language: str = "en",
-                 timeout: float = 10.0) -> None:
+                 timeout: float = 10.0, network: NetworkLoop | None = None) -> None:
         self.number = number
         self.timeout = timeout
         self.journal = Journal(journal, identity={"event": event, "table": str(number)})
@@ -49,7 +50,7 @@ class SimulatedTable:
                                   language=language)
         self.uplink: Uplink | None = None
         if broker is not None:
-            self.uplink = Uplink(event, number, broker, self.daemon.inbox)
+            self.uplink = Uplink(event, number, broker, self.daemon.inbox, network=network)
             self.daemon.publisher = self.uplink
         self.keypads = SimulatedKeypads(self.daemon.inbox)
         self._reader_up = threading.Event()

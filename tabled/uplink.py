@@ -30,6 +30,8 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from .daemon import Acked, BadCommand, LinkStatus
+from .netloop import NetworkLoop
+from .netloop import close_sockets as close_sockets  # where the server and tests find it
 from .wire import OFFLINE, ONLINE, Command, Event, WireError, state_payload, table_topic
 
 log = logging.getLogger("bidbox.uplink")
@@ -64,14 +66,6 @@ class BrokerSettings:
         return cls(**{**settings.__dict__, **overrides})
 
 
-def close_sockets(client: mqtt.Client) -> None:
-    """Close the loopback socket pair paho 2.2's loop_start opens and only ``__del__``
-    closes (its thread keeps the client in a reference cycle, so that may be late)."""
-    reset = getattr(client, "_reset_sockets", None)
-    if reset is not None:
-        reset()
-
-
 def mqtt_client(settings: BrokerSettings, client_id: str, **options: Any) -> mqtt.Client:
     """A paho 2 client, MQTT v5, logged in (and TLS) as ``settings`` say: the table's and the
     server's connections are made the same way."""
@@ -87,11 +81,18 @@ def mqtt_client(settings: BrokerSettings, client_id: str, **options: Any) -> mqt
 
 
 def connect_persistent(client: mqtt.Client, settings: BrokerSettings,
-                       expiry: int = SESSION_EXPIRY) -> None:
+                       expiry: int = SESSION_EXPIRY, *,
+                       receive_maximum: int | None = None) -> None:
     """Connect in the background with a persistent session (``clean_start`` false and a
-    session expiry), so what is sent while this end is away waits at the broker."""
+    session expiry), so what is sent while this end is away waits at the broker.
+
+    ``receive_maximum``: how many QoS 1 messages the broker may send before this end has
+    acknowledged them. Without it Mosquitto sends an MQTT v5 client its own default,
+    ``max_inflight_messages`` 20, whatever the v5 default of 65,535 says."""
     properties = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
     properties.SessionExpiryInterval = expiry
+    if receive_maximum is not None:
+        properties.ReceiveMaximum = receive_maximum
     client.connect_async(settings.host, settings.port, keepalive=settings.keepalive,
                          clean_start=False, properties=properties)
 
@@ -101,8 +102,9 @@ class Uplink:
 
     def __init__(self, event: str, table: int, settings: BrokerSettings,
                  inbox: queue.Queue[Any], *, client_id: str | None = None,
-                 max_inflight: int = 100) -> None:
+                 max_inflight: int = 100, network: NetworkLoop | None = None) -> None:
         self.event = event
+        self.network = network  # None: paho's own thread; else a loop shared with others
         self.table = table
         self.settings = settings
         self.inbox = inbox
@@ -120,7 +122,10 @@ class Uplink:
 
     def start(self) -> None:
         connect_persistent(self.client, self.settings)
-        self.client.loop_start()
+        if self.network is not None:
+            self.network.add(self.client)
+        else:
+            self.client.loop_start()
 
     def stop(self, timeout: float = 3.0) -> None:
         """Clean shutdown: an explicit retained ``offline`` (the will is not sent then)."""
@@ -131,6 +136,9 @@ class Uplink:
             except (RuntimeError, ValueError) as error:
                 log.warning("table %s: offline status not confirmed: %s", self.table, error)
         self.client.disconnect()
+        if self.network is not None:
+            self.network.remove(self.client, timeout)
+            return
         self.client.loop_stop()
         close_sockets(self.client)
 

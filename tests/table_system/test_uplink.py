@@ -46,7 +46,7 @@ class Collector:
         self.resends = 0
         self.changed = threading.Condition()
         self._ids = itertools.count(1)
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="collector",
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"collector-{table}",
                                   protocol=mqtt.MQTTv5)
         self.client.username_pw_set(creds.username, creds.password)
         self.client.on_connect = self._on_connect
