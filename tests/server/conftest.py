@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 
 from server import create_app
 from server.services import Services
+from tests.mqtt.conftest import broker, broker_users, mosquitto_bin  # noqa: F401 (the real broker)
 
 PG_ADMIN = os.environ.get("BIDBOX_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 EVENT = "test"
