@@ -15,8 +15,10 @@ What it guarantees:
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +37,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Dialect
 
 from server import schema as s
 from server.db import Database
@@ -564,12 +567,16 @@ class _Statuses:
         self.changed.add(table)
 
     def flush(self) -> None:
-        """One executemany of a statement built once: a batch's status writes cost little."""
-        if self.changed:
-            self.conn.execute(_UPDATE_STATUS, [
-                {"b_event": self.event, "b_table": table,
-                 **{name: self.rows[table][name] for name in _STATUS_FIELDS}}
-                for table in sorted(self.changed)])
+        """One executemany of a statement compiled once, its rows handed to the driver as
+        they are: SQLAlchemy's own executemany of an UPDATE builds each row's parameters
+        through the compiler, and that was three quarters of ingest's time with 200 tables
+        (py-spy on the load test)."""
+        if not self.changed:
+            return
+        sql, names = _update_status(self.conn.dialect)
+        self.conn.exec_driver_sql(sql, [
+            tuple({"b_event": self.event, "b_table": table, **self.rows[table]}[name]
+                  for name in names) for table in sorted(self.changed)])
 
 
 _STATUS_FIELDS = [c.name for c in s.table_status.columns if c.name not in ("event", "table_no")]
@@ -577,6 +584,18 @@ _UPDATE_STATUS = update(s.table_status).where(
     s.table_status.c.event == bindparam("b_event"),
     s.table_status.c.table_no == bindparam("b_table")).values(
     {name: bindparam(name) for name in _STATUS_FIELDS})
+
+
+@functools.cache
+def _update_status(dialect: Dialect) -> tuple[str, tuple[str, ...]]:
+    """``_UPDATE_STATUS`` in the dialect's own SQL, with its parameters' names in order."""
+    compiled = _UPDATE_STATUS.compile(dialect=dialect)
+    string = compiled.string
+    if compiled.positiontup is not None:
+        return string, tuple(compiled.positiontup)
+    # A named paramstyle (psycopg's %(name)s): make it positional, the rows are tuples.
+    names = tuple(re.findall(r"%\((\w+)\)s", string))
+    return re.sub(r"%\((\w+)\)s", "%s", string), names
 
 
 def _printable(text: str) -> str:
