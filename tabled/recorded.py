@@ -9,6 +9,7 @@ it would for people; the record's own agreement with the laws is ``bidbox replay
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -27,8 +28,13 @@ from .state import BoardState, Phase
 STRAIN_KEYS = {Strain.C: "C", Strain.D: "D", Strain.H: "H", Strain.S: "S", Strain.NT: "NT"}
 DIGIT_KEYS = {1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "C", 9: "D", 0: "S"}
 
-# Seconds a person takes, at speed 1: to make a call, to play a card, to scan a card.
-PAUSES = {"call": 2.0, "card": 2.5, "scan": 0.3, "confirm": 3.0}
+# Seconds a person takes, at speed 1: to sit down and type their number, to type the board's,
+# to make a call, to play a card, to scan a card, to agree the result.
+PAUSES = {"player": 4.0, "board": 3.0, "call": 2.0, "card": 2.5, "scan": 0.3, "confirm": 3.0}
+SPREAD = 0.5
+"""With a ``rng``, each pause is drawn between (1 - SPREAD) and (1 + SPREAD) times its mean:
+people are not clocks. Without it, a room of simulated tables would scan, call and play in
+lock-step, every table's input in the same millisecond, every 0.3 s: a load no club makes."""
 
 
 def number_keys(number: int) -> list[str]:
@@ -137,18 +143,22 @@ class RecordedPlayers:
     """
 
     def __init__(self, table: SimulatedTable, *, speed: float = 0.0,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep,
+                 rng: random.Random | None = None) -> None:
         self.table = table
         self.speed = speed
         self.sleep = sleep
+        self.rng = rng
 
     def pause(self, what: str) -> None:
         if self.speed > 0:
-            self.sleep(PAUSES[what] * self.speed)
+            spread = 1.0 if self.rng is None else self.rng.uniform(1 - SPREAD, 1 + SPREAD)
+            self.sleep(PAUSES[what] * self.speed * spread)
 
     def enter_players(self, numbers: dict[Seat, int]) -> None:
         for seat in Seat:
             if seat not in self.table.state.players:
+                self.pause("player")
                 self.table.press(seat, *number_keys(numbers[seat]), "OK")
 
     def play_board(self, record: Record | BoardScript) -> None:
@@ -165,6 +175,7 @@ class RecordedPlayers:
         phase = state.phase
         board = state.board
         if phase is Phase.BOARD or board is None:
+            self.pause("board")
             table.press(Seat.N, *number_keys(script.board), "OK")
             return True
         if board.number != script.board:

@@ -70,7 +70,8 @@ class SimulatedPlayers:
         self.seed = seed
         self.director_rate = director_rate
         self.claim_rate = claim_rate
-        self.players = RecordedPlayers(table, speed=speed, sleep=sleep)
+        self.players = RecordedPlayers(table, speed=speed, sleep=sleep,
+                                       rng=random.Random(f"{seed}:pace"))
         self.director_calls = 0
 
     def enter_players(self, numbers: dict[Seat, int]) -> None:
