@@ -65,6 +65,16 @@ class Publisher(Protocol):
     def publish_state(self, snapshot: Mapping[str, Any]) -> None: ...
 
 
+STATE_INTERVAL = 2.0
+"""Seconds between two retained states that differ only in counts (``seq``, ``ts``, calls,
+cards). A state whose phase, round, board, boards done or left, or open director calls
+changed goes out at once; the counts wait, the last of them always published at the end of
+the interval. During the scan of a board every card was a second message beside its event:
+this halves the table's, the broker's and the server's messages then, and the server still
+learns of a lost last event within the interval."""
+_STATE_KEY = ("phase", "round", "board", "boards_done", "boards_left", "director")
+
+
 def snapshot(state: TableState) -> dict[str, Any]:
     """The retained state: where the table is, with no hidden information (no hands, no
     alert explanations, no calls or cards)."""
@@ -113,6 +123,9 @@ class TableDaemon:
         self.listeners: list[Callable[[Event], None]] = []
         self._thread: threading.Thread | None = None
         self.resumed_owed: list[str] = []  # events the journal owed at start, appended then
+        self._state_sent: tuple[Any, ...] | None = None  # _STATE_KEY of the last state sent
+        self._state_at = 0.0                             # when it was sent (self.clock)
+        self.state_due: float | None = None  # a state held back, to go out then
 
     # -- life cycle ----------------------------------------------------------------------------
 
@@ -141,14 +154,17 @@ class TableDaemon:
 
     def run(self) -> None:
         while True:
-            # Screens: the tray crosses when it is due, with or without an input meanwhile.
-            due = self.controller.next_tick()
+            # Screens: the tray crosses when it is due, with or without an input meanwhile;
+            # a state held back goes out when due in the same way.
+            dues = [d for d in (self.controller.next_tick(), self.state_due) if d is not None]
             try:
-                item = self.inbox.get(timeout=None if due is None
-                                      else max(0.0, due - self.clock()))
+                item = self.inbox.get(timeout=None if not dues
+                                      else max(0.0, min(dues) - self.clock()))
             except queue.Empty:
                 item = Tick()
             if isinstance(item, Stop):
+                if self.state_due is not None:  # the last word before going: where we are
+                    self.publish_state(force=True)
                 return
             with self.changed:
                 try:
@@ -166,7 +182,11 @@ class TableDaemon:
     # -- inputs --------------------------------------------------------------------------------
 
     def handle(self, item: Any) -> None:
+        if self.state_due is not None and self.state_due <= self.clock():
+            self.publish_state(force=True)
         due = self.controller.next_tick()
+        if isinstance(item, Tick) and (due is None or due > self.clock()):
+            return  # only the held-back state was due
         if due is not None and due <= self.clock() and not isinstance(item, Tick):
             self.apply(self.controller.tick(self.clock()))  # what was due comes first
         if isinstance(item, KeyEvent | CardEvent):
@@ -274,9 +294,19 @@ class TableDaemon:
         if mid is not None:
             self.inflight[mid] = event.seq
 
-    def publish_state(self) -> None:
-        if self.publisher is not None:
-            self.publisher.publish_state(snapshot(self.state))
+    def publish_state(self, *, force: bool = False) -> None:
+        """The retained state now if what it says changed (or ``force``), else at most once
+        every ``STATE_INTERVAL`` (see there)."""
+        if self.publisher is None:
+            return
+        value = snapshot(self.state)
+        key = tuple(value.get(name) for name in _STATE_KEY)
+        now = self.clock()
+        if force or key != self._state_sent or now >= self._state_at + STATE_INTERVAL:
+            self.publisher.publish_state(value)
+            self._state_sent, self._state_at, self.state_due = key, now, None
+        elif self.state_due is None:
+            self.state_due = self._state_at + STATE_INTERVAL
 
     def acknowledge(self, mids: list[int]) -> None:
         seqs = [seq for seq in (self.inflight.pop(mid, None) for mid in mids) if seq]

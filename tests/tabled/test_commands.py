@@ -91,7 +91,41 @@ def test_acknowledged_events_leave_the_outbox(journal: Journal) -> None:
     assert [e.seq for e in journal.unacknowledged()] == [1]
     daemon.handle(Acked(9999))          # unknown message id: nothing
     assert journal.outbox_size() == 1
-    assert publisher.states[-1]["seq"] == 2
+
+
+def test_a_state_that_only_counts_waits_and_one_that_moves_goes_at_once(
+        journal: Journal) -> None:
+    """The retained state: a new phase, round or board goes out at once; a new count (here
+    the sequence number) at most every STATE_INTERVAL, the last one always."""
+    from tabled.daemon import STATE_INTERVAL, Stop, Tick
+
+    now = [100.0]
+    publisher = FakePublisher()
+    daemon = TableDaemon(journal, publisher=publisher, clock=lambda: now[0])
+    daemon.handle(Command("c1", "assign", {"round": 1, "ns": 1, "ew": 2, "boards": [1]}))
+    assert [(st["seq"], st["round"]) for st in publisher.states] == [(1, 1)]
+    now[0] += 0.5
+    daemon.handle(Command("c2", "ruling", {"kind": "director_ack"}))  # seq 2: a count
+    assert len(publisher.states) == 1
+    assert daemon.state_due == 100.0 + STATE_INTERVAL
+    now[0] = 100.0 + STATE_INTERVAL - 0.01
+    daemon.handle(Tick())
+    assert len(publisher.states) == 1  # not yet
+    now[0] = 100.0 + STATE_INTERVAL
+    daemon.handle(Tick())
+    assert [st["seq"] for st in publisher.states] == [1, 2] and daemon.state_due is None
+    now[0] += 0.1
+    daemon.handle(Command("c3", "assign", {"round": 2, "ns": 1, "ew": 2, "boards": [2]}))
+    assert [(st["seq"], st["round"]) for st in publisher.states][-1] == (3, 2)  # at once
+    # Held back when the table stops: it goes out before the thread ends.
+    now[0] += 0.1
+    daemon.handle(Command("c4", "ruling", {"kind": "director_ack"}))
+    assert publisher.states[-1]["seq"] == 3
+    daemon.start()
+    daemon.inbox.put(Stop())
+    assert daemon._thread is not None
+    daemon._thread.join(10.0)
+    assert publisher.states[-1]["seq"] == 4
 
 
 def test_resend_publishes_the_range_asked_for(journal: Journal) -> None:
