@@ -47,21 +47,18 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.loadtest_roles import status
+from tabled.wire import MAX_BOARD
 
 clock = time.monotonic
 SHARED_GROUP = "loadtest"
 STARTUP_S = 120.0  # the longest the processes may take to be ready
-MAX_BOARD = 999  # the wire's board numbers (tabled.wire): a Mitchell of N tables uses N x B
-# Few tables to a process: each simulated table is five threads (daemon, paho, reader and its
-# supervisor, players), and a process whose hundreds of threads want its one GIL at once
-# answers late (100 tables at people's pace, key -> accepted p99 from second 15 on: 110-240 ms
-# with 99 tables in one process, 11-22 ms with 25 in each of four).
+# Few tables to a process: a simulated table is four threads (daemon, card reader and its
+# supervisor, players) and a process's threads share one GIL: 100 tables at people's pace,
+# key -> accepted p99 from second 15 on was 110-240 ms with 99 tables in one process and
+# 11-22 ms with 25 in each of four. Their MQTT clients share one network thread
+# (tabled.netloop, epoll), so the 1023 descriptors of select() no longer bound a shard; the
+# cap keeps a --shards that asks for few processes from making one table's latency the GIL's.
 TABLES_PER_SHARD = 25
-# paho 2.2 waits on its socket with select(), which cannot watch a file descriptor above 1023
-# (FD_SETSIZE): a table whose socket gets one fails every connect ("closed its connection" at
-# the broker) and never gets a CONNACK. A simulated table holds about six descriptors (its
-# MQTT socket, paho's wake-up socket pair, the journal's SQLite file, WAL and shared memory),
-# so a shard process stays under 1024 with at most this many tables.
 MAX_TABLES_PER_SHARD = 160
 
 

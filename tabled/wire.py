@@ -120,10 +120,15 @@ def _optional(inner: Check) -> Check:
     return check
 
 
+MAX_BOARD = 9999
+"""Board numbers, like table numbers, up to four digits: a session numbers its boards 1 to
+tables x boards a round, and one Mitchell of 1,000 tables at one board needs 1,000."""
+
+
 def _boards(value: Any) -> list[int]:
     if not isinstance(value, list) or not 1 <= len(value) <= 64:
         raise WireError(f"{value!r} is not a list of 1 to 64 board numbers")
-    boards = [_count(1, 999)(b) for b in value]
+    boards = [_count(1, MAX_BOARD)(b) for b in value]
     if len(set(boards)) != len(boards):
         raise WireError(f"a board appears twice in {boards}")
     return boards
@@ -133,7 +138,7 @@ def _deals(value: Any) -> dict[str, str]:
     if not isinstance(value, dict) or len(value) > 64:
         raise WireError(f"{value!r} is not a map of at most 64 board numbers to PBN deals")
     for board, pbn in value.items():
-        if not isinstance(board, str) or not _NUMBER.fullmatch(board) or int(board) > 999:
+        if not isinstance(board, str) or not _NUMBER.fullmatch(board) or int(board) > MAX_BOARD:
             raise WireError(f"deal key {board!r} is not a board number")
         _parsed(Deal.from_pbn)(pbn)
     return value
@@ -152,7 +157,7 @@ SEAT = _parsed(Seat.from_str, canonical=True)
 CARD = _parsed(Card.from_str, canonical=True)
 CALL = _parsed(Call.from_str, canonical=True)
 SUIT = _parsed(Suit.from_str, canonical=True)
-BOARD = _count(1, 999)
+BOARD = _count(1, MAX_BOARD)
 TRICKS = _count(0, 13)
 LAW = _optional(_text(16))
 ID = _text(64)
@@ -200,7 +205,7 @@ def _conditions(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict) or len(value) > 64:
         raise WireError(f"{value!r} is not a map of at most 64 boards to dealer and vul")
     for board, facts in value.items():
-        if not isinstance(board, str) or not _NUMBER.fullmatch(board) or int(board) > 999:
+        if not isinstance(board, str) or not _NUMBER.fullmatch(board) or int(board) > MAX_BOARD:
             raise WireError(f"conditions key {board!r} is not a board number")
         if not isinstance(facts, dict) or set(facts) != {"dealer", "vul"}:
             raise WireError(f"conditions of board {board}: {facts!r} is not {{dealer, vul}}")
