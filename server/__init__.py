@@ -30,6 +30,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         ANALYSIS=True,  # double-dummy and par in the background when endplay is installed
         MAX_STREAMS=24,  # open live pages at once; each holds a web thread
         VUGRAPH_DELAY=60.0,  # seconds the public vugraph runs behind the tables
+        LIVE_RELAY=None,  # live changes across processes on PostgreSQL; False: this one only
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
     )

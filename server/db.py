@@ -76,6 +76,15 @@ class Database:
             with conn.begin():
                 yield conn
 
+    @property
+    def conninfo(self) -> str | None:
+        """PostgreSQL's own URL of the database, for a plain psycopg connection (LISTEN
+        needs one of its own, outside the pool); None for SQLite."""
+        if self.sqlite:
+            return None
+        url = make_url(self.url).set(drivername="postgresql")
+        return url.render_as_string(hide_password=False)
+
     def upgrade(self, revision: str = "head") -> None:
         """Bring the schema to ``revision`` with the Alembic migrations."""
         with self.engine.connect() as conn:

@@ -5,13 +5,17 @@ with the tables whose rows changed when ingest knows them. A stream waits on a c
 version newer than the one it sent last; it never polls the database on a timer. The page then
 fetches what it shows, through the same release rule as any request: the console only the
 rows of the tables named, when they are named.
+
+Several processes on one database (ingest workers sharing the stream) each have a hub; a
+change made here is handed to ``Hub.forward`` (``server.relay`` sends it to the others), and
+one made elsewhere comes back through ``Hub.record``, which never forwards it again.
 """
 
 from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 HEARTBEAT = 15.0
@@ -20,6 +24,8 @@ MAX_TABLES = 200
 """The most tables a ``change`` message names, and a page asks for by number: past it, "all of
 them" (null) keeps the message and the request short. The whole grid then costs about three
 times as much as those rows would (1,000 tables, bench.console_rows)."""
+KINDS = frozenset({"tables", "results", "calls", "commands", "analysis"})
+"""Every kind a page streams: a hub that may have missed changes says all of these changed."""
 
 
 class Change(NamedTuple):
@@ -34,6 +40,9 @@ class Change(NamedTuple):
 
 _NOTHING: frozenset[int] = frozenset()
 
+Forward = Callable[[frozenset[str], frozenset[int] | None], None]
+"""Where a hub hands the changes made in this process, to tell other processes' hubs."""
+
 
 class Hub:
     def __init__(self, history: int = 256, max_streams: int = 64) -> None:
@@ -46,10 +55,21 @@ class Hub:
         self._history = history
         self._changed = threading.Condition()
         self.closed = False
+        self.forward: Forward | None = None  # set before any thread notifies; must not block
 
     def notify(self, kinds: Iterable[str], tables: Iterable[int] | None = None) -> int:
-        """A change of ``kinds``; ``tables``, the tables whose rows changed, when the change
-        is of the ``tables`` kind and the caller knows them (None: any may have)."""
+        """A change of ``kinds`` made in this process; ``tables``, the tables whose rows
+        changed, when the change is of the ``tables`` kind and the caller knows them (None:
+        any may have). Recorded here and handed to ``forward``."""
+        kinds = frozenset(kinds)
+        rows = None if tables is None else frozenset(tables)
+        version = self.record(kinds, rows)
+        if kinds and self.forward is not None:
+            self.forward(kinds, rows)
+        return version
+
+    def record(self, kinds: Iterable[str], tables: Iterable[int] | None = None) -> int:
+        """A change recorded and woken here only: one another process made and relayed."""
         kinds = frozenset(kinds)
         if not kinds:
             return self.version

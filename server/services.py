@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +26,7 @@ from tabled.rules import Board, Seat, Vulnerability
 
 if TYPE_CHECKING:
     from server.analysis import Analyser, Analysis
+    from server.relay import Relay
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,7 @@ class Services:
     ingest: Ingest
     bus: Any = None  # server.bus.Bus when a broker is configured
     analyser: Analyser | None = None
+    relay: Relay | None = None  # the hub told across processes, on PostgreSQL
     config: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -46,6 +49,8 @@ class Services:
         event = str(app.config["EVENT"])
         hub = Hub(max_streams=int(app.config.get("MAX_STREAMS", 24)))
         services = cls(db, event, hub, Ingest(db, event), config=dict(app.config))
+        # Before any thread that notifies starts: each change goes to the relay from the first.
+        services.relay = live_relay(app.config, db, event, hub)
         services.ingest.seating = services.planned_seating
         services.ingest.vulnerability = services.vulnerability
         services.ingest.allowed = services.result_allowed
@@ -80,6 +85,8 @@ class Services:
             self.bus.stop()
         if self.analyser is not None:
             self.analyser.stop()
+        if self.relay is not None:  # after the workers: their last changes go out too
+            self.relay.stop()
         self.hub.close()
         self.db.dispose()
 
@@ -183,6 +190,19 @@ class Services:
                 analysis=None if analysis is None else json.dumps(analysis.to_json()),
                 analysis_error=None if error is None else error[:200]))
         self.hub.notify({"analysis"})
+
+
+def live_relay(config: Mapping[str, Any], db: Database, event: str, hub: Hub) -> Relay | None:
+    """On PostgreSQL several processes may serve one event (ingest workers sharing the
+    stream): each hub's changes go to the others' (``server.relay``), unless ``LIVE_RELAY``
+    is false. A SQLite file has one process, and nothing to relay."""
+    if db.conninfo is None or config.get("LIVE_RELAY") is False:
+        return None
+    from server.relay import Relay
+    relay = Relay(hub, db.conninfo, event)
+    hub.forward = relay.send
+    relay.start()
+    return relay
 
 
 def services() -> Services:
