@@ -262,7 +262,7 @@ WRONG: dict[type, list[Any]] = {
     int: ["7", "", "1e3", 7.5, 3.0, True, False, [], [7], {}, NAN, -INF, 10**40],
     float: ["1.5", True, None, [], {}, NAN, INF, -INF, "NaN", [1.0]],
     bool: [1, 0, "true", "false", "", [], {}, NAN, "yes"],
-    list: ["1", 1, {}, [], [[]], [True], [0], [1000], [1, 1], NAN],
+    list: ["1", 1, {}, [], [[]], [True], [0], [10000], [1, 1], NAN],
     dict: [[], "x", 1, {"zz": 1}, NAN, True],
     type(None): [[], {}, NAN, True, 1.5, [None]],
 }
@@ -517,7 +517,7 @@ class Fuzz:
         _, table, event = self.pick()
         value = self.envelope(event)
         numbers = {"seq": [0, -1, -(2**63), 2**53 + 1, 10**20],
-                   "board": [0, -1, 1000, 2**31]}
+                   "board": [0, -1, 10000, 2**31]}
         data_numbers = {"tricks": [14, -1, 100], "score_ns": [10001, -10001, 2**40],
                         "index": [401, -1], "round": [0, 1000], "number": [0, 10**9 + 1],
                         "calls": [-1, 401], "cards": [53, -1], "call": [0, 10**9 + 1],
