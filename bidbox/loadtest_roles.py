@@ -257,7 +257,7 @@ def shard(config: dict[str, Any]) -> int:
     # Here the tables share its cores with the server and the broker, and Linux shares a core
     # thread by thread: a hundred busy table threads would leave the server's one ingest
     # thread a hundredth of it, and the load test would measure the simulation's appetite.
-    os.nice(config.get("nice", SHARD_NICE))
+    os.nice(SHARD_NICE)
     folder = Path(config["folder"])
     speed, seed, rounds = config["speed"], config["seed"], config["rounds"]
     stopping = threading.Event()

@@ -49,9 +49,10 @@ def close_sockets(client: mqtt.Client) -> None:
 @dataclass
 class _Entry:
     client: mqtt.Client
-    retry_at: float | None  # when to (re)connect, while the client has no socket
-    delay: float
+    retry_at: float  # when to (re)connect: meaningful while the entry is waiting
+    delay: float     # the wait after the next loss
     leaving: threading.Event | None = None  # remove() was asked: no reconnect; set when gone
+    lost: bool = False  # it has had a connection and lost it: the next one is a reconnect
 
 
 class NetworkLoop:
@@ -71,6 +72,9 @@ class NetworkLoop:
         self._lock = threading.Lock()
         self._pending: deque[Callable[[], None]] = deque()
         self._entries: dict[int, _Entry] = {}  # by id(client)
+        # The clients without a socket, waiting for their retry_at: a loss comes through
+        # on_socket_close, so the loop never has to look over every client for one.
+        self._waiting: dict[int, _Entry] = {}
         self._thread: threading.Thread | None = None
         self._closed = False
         self.reconnects = 0  # connections made again after a loss (the tests read it)
@@ -107,7 +111,10 @@ class NetworkLoop:
         client.on_socket_register_write = self._on_want_write
         client.on_socket_unregister_write = self._on_done_writing
         entry = _Entry(client, retry_at=self.clock(), delay=self.min_delay)
-        self._call(lambda: self._entries.__setitem__(id(client), entry))
+
+        def enter() -> None:
+            self._entries[id(client)] = self._waiting[id(client)] = entry
+        self._call(enter)
 
     def remove(self, client: mqtt.Client, timeout: float = 3.0) -> bool:
         """No more reconnects for ``client``; wait until its socket is closed (after the
@@ -121,7 +128,8 @@ class NetworkLoop:
                 gone.set()
                 return
             entry.leaving = gone
-            self._drop_if_gone(entry)
+            if client.socket() is None:
+                self._drop(entry)
         self._call(leave)
         closed = gone.wait(timeout)
         if not closed:
@@ -137,7 +145,12 @@ class NetworkLoop:
     def _on_close(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
         # paho closes the socket as soon as this returns: unregister now if we are the loop,
         # else the kernel drops it from epoll and the queued call forgets it.
-        self._call(lambda: self._forget(sock))
+        def closed() -> None:
+            self._forget(sock)
+            entry = self._entries.get(id(client))
+            if entry is not None:
+                self._lost(entry)
+        self._call(closed)
 
     def _on_want_write(self, client: mqtt.Client, userdata: Any, sock: Any) -> None:
         self._call(lambda: self._modify(sock, selectors.EVENT_READ | selectors.EVENT_WRITE))
@@ -179,9 +192,8 @@ class NetworkLoop:
             if self._closed:
                 break
             now = self.clock()
-            due = [e.retry_at for e in self._entries.values()
-                   if e.retry_at is not None and e.leaving is None]
-            timeout = max(0.0, min([next_misc, *due]) - now)
+            due = min([next_misc, *(e.retry_at for e in self._waiting.values())])
+            timeout = max(0.0, due - now)
             for key, mask in self._selector.select(timeout):
                 if key.data is None:
                     self._drain_wake()
@@ -194,6 +206,8 @@ class NetworkLoop:
                 for entry in list(self._entries.values()):
                     if entry.client.socket() is not None:
                         entry.client.loop_misc()
+                        if entry.client.is_connected():
+                            entry.delay = self.min_delay
             self._reconnect_due(now)
 
     def _serve(self, client: mqtt.Client, sock: Any, mask: int) -> None:
@@ -203,43 +217,46 @@ class NetworkLoop:
             client.loop_write()
 
     def _reconnect_due(self, now: float) -> None:
-        for entry in list(self._entries.values()):
-            if self._drop_if_gone(entry):
+        for entry in [e for e in self._waiting.values() if e.retry_at <= now]:
+            del self._waiting[id(entry.client)]
+            try:
+                entry.client.reconnect()
+            except OSError as error:  # refused, unreachable: try again later
+                log.debug("%s: reconnect failed: %s", self.name, error)
+                self._lost(entry)
                 continue
-            client = entry.client
-            if client.socket() is not None:
-                if client.is_connected():
-                    entry.delay = self.min_delay
-                continue
-            if entry.retry_at is None:  # lost since the last look
-                entry.retry_at = now + entry.delay
-                entry.delay = min(entry.delay * 2, self.max_delay)
-            elif now >= entry.retry_at:
-                entry.retry_at = None
-                try:
-                    client.reconnect()
-                    self.reconnects += 1
-                except OSError as error:  # refused, unreachable: try again later
-                    log.debug("%s: reconnect failed: %s", self.name, error)
+            self.reconnects += entry.lost
 
-    def _drop_if_gone(self, entry: _Entry) -> bool:
-        if entry.leaving is None or entry.client.socket() is not None:
-            return False
+    def _lost(self, entry: _Entry) -> None:
+        """The client has no socket now: gone if it was leaving, else a retry after its
+        delay, twice as long the next time."""
+        if entry.leaving is not None:
+            self._drop(entry)
+            return
+        entry.lost = True
+        entry.retry_at = self.clock() + entry.delay
+        entry.delay = min(entry.delay * 2, self.max_delay)
+        self._waiting[id(entry.client)] = entry
+
+    def _drop(self, entry: _Entry) -> None:
         self._entries.pop(id(entry.client), None)
-        entry.leaving.set()
-        return True
+        self._waiting.pop(id(entry.client), None)
+        if entry.leaving is not None:
+            entry.leaving.set()
 
     def _force_out(self, client: mqtt.Client) -> None:
-        close_sockets(client)
+        close_sockets(client)  # its on_socket_close drops a leaving entry
         entry = self._entries.get(id(client))
-        if entry is not None:
-            self._drop_if_gone(entry)
+        if entry is not None and entry.leaving is not None:
+            self._drop(entry)  # it had no socket to close
 
     def _shut(self) -> None:
         self._closed = True
         for entry in list(self._entries.values()):
+            entry.leaving = entry.leaving or threading.Event()
             self._force_out(entry.client)
         self._entries.clear()
+        self._waiting.clear()
 
     # -- the selector (this thread only) -------------------------------------------------------
 
