@@ -20,10 +20,12 @@ import pytest
 from bidbox.broker import find_mosquitto
 from tabled.recorded import playable
 from tabled.rules.formats import load_path
+from tests.processes import group_members, run, spawned
 
 RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"
 QUALIFIER = RECORDS / "realbridge-2021-online-qual-r2.pbn"
 DEADLINE = 240.0
+STOP = 60.0  # seconds for a stop: the tables, the server, then the broker
 
 
 def _lines(process: subprocess.Popen[str]) -> queue.Queue[str | None]:
@@ -74,12 +76,11 @@ def test_the_demo_replays_real_records_end_to_end(tmp_path: Path) -> None:
     if find_mosquitto() is None:
         pytest.skip("no mosquitto: scripts/setup.py installs it")
     folder = tmp_path / "demo"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bidbox", "demo", "--tables", "4", "--records", str(QUALIFIER),
-         "--speed", "0", "--port", "0", "--folder", str(folder)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     seen: list[str] = []
-    try:
+    with spawned(
+            [sys.executable, "-m", "bidbox", "demo", "--tables", "4", "--records",
+             str(QUALIFIER), "--speed", "0", "--port", "0", "--folder", str(folder)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
         lines = _lines(process)
         deadline = time.monotonic() + DEADLINE
         base = _until(lines, "live results:", deadline, seen).split()[-1].rstrip("/")
@@ -88,14 +89,12 @@ def test_the_demo_replays_real_records_end_to_end(tmp_path: Path) -> None:
             results = json.load(answer)["results"]
         broker_processes = _processes_using(folder / "broker")
         assert broker_processes, "the demo's mosquitto is not running"
-    finally:
-        process.send_signal(signal.SIGINT)  # Ctrl-C
-        code = process.wait(timeout=60)
-        assert process.stdout is not None
-        process.stdout.close()
+        process.send_signal(signal.SIGINT)  # Ctrl-C, to the demo alone
+        code = process.wait(timeout=STOP)
+        # Before the test's own clean-up of the group: the demo stopped all it started.
+        assert not group_members(process.pid), "the demo left processes running"
+        assert not _processes_using(folder / "broker"), "the demo's broker outlived it"
     assert code == 0, "".join(seen)
-    assert not _processes_using(folder / "broker"), "the demo's broker outlived it"
-    assert not any(pid == process.pid for pid in _processes_using(folder))
 
     # What each table must have got: the demo gives table t the (t-1)th playable record of a
     # board, in file order; its score is what `bidbox replay` computes.
@@ -125,10 +124,9 @@ def test_the_demo_with_its_own_players_finishes_a_session(tmp_path: Path) -> Non
     from tabled.rules.scoring import score_ns
 
     folder = tmp_path / "demo"
-    done = subprocess.run(
-        [sys.executable, "-m", "bidbox", "demo", "--tables", "3", "--rounds", "2",
-         "--speed", "0", "--port", "0", "--folder", str(folder), "--exit-when-done"],
-        capture_output=True, text=True, timeout=DEADLINE)
+    done = run([sys.executable, "-m", "bidbox", "demo", "--tables", "3", "--rounds", "2",
+                "--speed", "0", "--port", "0", "--folder", str(folder), "--exit-when-done"],
+               text=True, timeout=DEADLINE)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the session is over" in done.stdout
     plan = mitchell(6, 2, 2)
@@ -143,7 +141,7 @@ def test_the_demo_with_its_own_players_finishes_a_session(tmp_path: Path) -> Non
         assert score == score_ns(parse_contract(contract),
                                  Seat.from_str(declarer) if declarer else None, tricks,
                                  Board(board).vulnerability)
-    assert not _processes_using(folder / "broker")
+    assert not done.left, "the demo left processes running"
 
 
 def test_the_demo_behind_screens_finishes_with_alerts_and_trays(tmp_path: Path) -> None:
@@ -154,10 +152,9 @@ def test_the_demo_behind_screens_finishes_with_alerts_and_trays(tmp_path: Path) 
     import sqlite3
 
     folder = tmp_path / "demo"
-    done = subprocess.run(
-        [sys.executable, "-m", "bidbox", "demo", "--tables", "3", "--rounds", "2",
-         "--speed", "0", "--port", "0", "--folder", str(folder), "--screens", "NE-SW",
-         "--exit-when-done"], capture_output=True, text=True, timeout=DEADLINE)
+    done = run([sys.executable, "-m", "bidbox", "demo", "--tables", "3", "--rounds", "2",
+                "--speed", "0", "--port", "0", "--folder", str(folder), "--screens", "NE-SW",
+                "--exit-when-done"], text=True, timeout=DEADLINE)
     assert done.returncode == 0, done.stdout + done.stderr
     with sqlite3.connect(folder / "bidbox.db") as db:
         kinds = dict(db.execute("SELECT type, count(*) FROM events GROUP BY type").fetchall())
@@ -168,4 +165,4 @@ def test_the_demo_behind_screens_finishes_with_alerts_and_trays(tmp_path: Path) 
     assert results == 3 * 2 * 2 and cards == 6
     assert kinds.get("tray", 0) >= 2 * results   # at least once each way on every board
     assert kinds.get("faced", 0) == face_down > 0  # every lead face down, then faced
-    assert not _processes_using(folder / "broker")
+    assert not done.left, "the demo left processes running"

@@ -33,6 +33,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,7 @@ from tests.faults.harness import (
     wait_until,
 )
 from tests.faults.table_child import CLAIM_RATE, fingerprint
+from tests.processes import spawned
 
 CHILD = Path(__file__).with_name("table_child.py")
 KILLS = int(os.environ.get("BIDBOX_FAULT_KILLS", "100"))
@@ -94,13 +96,13 @@ class TableUnderFire:
     def journal(self) -> Path:
         return self.folder / f"table-{self.number}.db"
 
-    def start(self) -> subprocess.Popen[str]:
+    def start(self) -> AbstractContextManager[subprocess.Popen[str]]:
         env = {**os.environ, "BIDBOX_FAULT_USER": self.user,
                "BIDBOX_FAULT_PASSWORD": self.password}
         # The children's stderr, one file per table, kept for a failure's post-mortem; the
         # child keeps its own copy of the descriptor.
         with open(self.folder / f"table-{self.number}.log", "a") as log:
-            return subprocess.Popen(
+            return spawned(
                 [sys.executable, str(CHILD), str(self.journal), str(self.number), str(BOARDS),
                  str(self.seed), f"127.0.0.1:{self.proxy.port}"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from bidbox.loadtest import (
 )
 from server.session import create_session
 from tabled.wire import Event, table_topic
+from tests import processes
 from tests.server.conftest import (
     EVENT,
     login,
@@ -40,11 +40,11 @@ TABLES = 4
 def loadtest(*args: str) -> dict[str, Any]:
     if find_mosquitto() is None:
         pytest.skip("no mosquitto: scripts/setup.py installs it")
-    done = subprocess.run(
+    done = processes.run(
         [sys.executable, "-m", "bidbox", "loadtest", "--tables", str(TABLES), "--boards", "1",
-         "--speed", "0", "--seconds", "100", "--json", *args],
-        capture_output=True, text=True, timeout=150)
+         "--speed", "0", "--seconds", "100", "--json", *args], text=True, timeout=150)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert not done.left, "the load test left processes running"
     figures: dict[str, Any] = json.loads(done.stdout)
     return figures
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from bidbox.broker import Broker, BrokerUsers
 from tabled.wire import Event, table_topic
 from tests.mqtt.conftest import EVENT, TIMEOUT, MqttConnect
+from tests.processes import spawned
 
 ADDRESS = re.compile(r"live results:\s+(http://127\.0\.0\.1:\d+)/")
 
@@ -23,12 +24,11 @@ def test_the_server_command_serves_ingests_and_stops(
         tmp_path: Path) -> None:
     creds = broker_users.server
     env = {**os.environ, "BIDBOX_DIRECTOR_PASSWORD": "pw"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "bidbox", "server", "--db", str(tmp_path / "club.db"),
-         "--broker", f"mqtt://{creds.username}:{creds.password}@{broker.host}:{broker.port}",
-         "--event", EVENT, "--port", "0", "--threads", "4"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-    try:
+    with spawned(
+            [sys.executable, "-m", "bidbox", "server", "--db", str(tmp_path / "club.db"),
+             "--broker", f"mqtt://{creds.username}:{creds.password}@{broker.host}:{broker.port}",
+             "--event", EVENT, "--port", "0", "--threads", "4"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env) as process:
         assert process.stdout is not None
         seen = []
         for line in process.stdout:
@@ -57,9 +57,6 @@ def test_the_server_command_serves_ingests_and_stops(
         with urllib.request.urlopen(f"{base}/api/v1/tables", timeout=TIMEOUT) as answer:
             [row] = json.load(answer)["tables"]
         assert (row["table"], row["board"]) == (1, 1)  # the stored event put it there
-    finally:
         process.send_signal(signal.SIGTERM)
         code = process.wait(timeout=TIMEOUT * 2)
-        if process.stdout is not None:
-            process.stdout.close()
     assert code == 0

@@ -14,12 +14,14 @@ import random
 import signal
 import subprocess
 import sys
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from tabled.daemon import snapshot
 from tabled.journal import Journal
 from tabled.state import TableState
+from tests.processes import spawned
 
 CHILD = Path(__file__).with_name("crash_child.py")
 BOARDS = 4
@@ -27,10 +29,9 @@ KILLS = 20
 TIMEOUT = 60
 
 
-def start(journal: Path, records: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, str(CHILD), str(journal), str(records),
-                             str(BOARDS)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True)
+def start(journal: Path, records: Path) -> AbstractContextManager[subprocess.Popen[str]]:
+    return spawned([sys.executable, str(CHILD), str(journal), str(records), str(BOARDS)],
+                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 
 
 def run_until(child: subprocess.Popen[str], seq: int | None,

@@ -29,6 +29,7 @@ from tabled.simtable import SimulatedTable
 from tabled.uplink import BrokerSettings, close_sockets
 from tabled.wire import Command, Event, table_topic
 from tests.mqtt.conftest import EVENT, TIMEOUT
+from tests.processes import spawned
 
 WAIT = 20.0  # seconds: generous bounds for a whole board to cross the broker
 
@@ -209,9 +210,9 @@ def test_a_table_that_dies_is_marked_offline_by_its_will(
         broker: Broker, broker_users: BrokerUsers, collector: Collector) -> None:
     creds = broker_users.table(1)
     url = f"mqtt://{creds.username}:{creds.password}@{broker.host}:{broker.port}"
-    with subprocess.Popen([sys.executable, "-m", "bidbox", "table", "--sim", "--broker", url,
-                           "--event", EVENT, "--number", "1"], stdin=subprocess.PIPE,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as child:
+    with spawned([sys.executable, "-m", "bidbox", "table", "--sim", "--broker", url,
+                  "--event", EVENT, "--number", "1"], stdin=subprocess.PIPE,
+                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) as child:
         assert collector.wait_for(lambda c: c.statuses[-1:] == [b"online"])
         child.send_signal(signal.SIGKILL)
         child.wait(TIMEOUT)
