@@ -17,6 +17,8 @@ from bidbox import (
     simulate_cmd,
     table_cmd,
 )
+from bidbox.extras import advice
+from bidbox.stopping import Stopped
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,6 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    lacking = advice(args.command, getattr(args, "extras", ()))
+    if lacking is not None:
+        print(lacking, file=sys.stderr)
+        return 2
     try:
         code: int = args.run(args)
     except BrokenPipeError:  # `bidbox replay ... | head`
@@ -43,4 +49,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except Stopped as stopped:  # a signal during a stop: the stop was finished first
+        return stopped.exit_code
     return code

@@ -39,7 +39,7 @@ def add_parser(commands: Any) -> None:
                              "or self-alerting")
     parser.add_argument("--exit-when-done", action="store_true",
                         help="stop by itself once the session is over")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, extras=("table", "server"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,38 +48,42 @@ def run(args: argparse.Namespace) -> int:
     # errors still show.
     logging.getLogger("bidbox.table").setLevel(logging.ERROR)
     from bidbox.demo import Demo, DemoError, DemoSettings
+    from bidbox.stopping import Stopped, say, stop_on_signals
 
     settings = DemoSettings(tables=args.tables, boards_per_round=args.boards_per_round,
                             rounds=args.rounds, records=args.records, speed=args.speed,
                             port=args.port, seed=args.seed, language=args.language,
                             folder=args.folder, screens=args.screens, profile=args.profile)
-    demo = Demo(settings, say=lambda text: print(text, flush=True))
-    try:
-        demo.start()
-    except (DemoError, OSError) as error:
-        print(f"bidbox demo: {error}", file=sys.stderr)
-        demo.stop()
-        return 2
-    print(f"live results:     {demo.address}/", flush=True)
-    print(f"director console: {demo.address}/console/  (user director, password "
-          f"{demo.password})", flush=True)
-    print(f"everything is kept in {demo.folder}; Ctrl-C stops", flush=True)
-    print("a board reaches the live page once every table that plays it has finished it",
-          flush=True)
-    try:
-        while not demo.wait(1.0):
-            pass
-        if demo.first_result_at is not None:  # the director thread's clock of the first
-            print(f"first result stored {demo.first_result_at - demo.started_at:.1f} s after "
-                  f"the start", flush=True)
-        if not args.exit_when_done:
-            print("the session is over; the pages stay up until Ctrl-C", flush=True)
-            while True:
-                time.sleep(3600)
-    except KeyboardInterrupt:
-        print("stopping", flush=True)
-    finally:
-        demo.stop()
-        print("stopped: broker, server and tables", flush=True)
+    demo = Demo(settings, say=say)
+    with stop_on_signals(say=say) as signals:
+        try:
+            try:
+                demo.start()
+            except (DemoError, OSError) as error:
+                print(f"bidbox demo: {error}", file=sys.stderr)
+                return 2
+            say(f"live results:     {demo.address}/")
+            say(f"director console: {demo.address}/console/  (user director, password "
+                f"{demo.password})")
+            say(f"everything is kept in {demo.folder}; Ctrl-C stops")
+            say("a board reaches the live page once every table that plays it has finished it")
+            while not demo.wait(1.0):
+                pass
+            if demo.first_result_at is not None:  # the director thread's clock of the first
+                say(f"first result stored {demo.first_result_at - demo.started_at:.1f} s "
+                    f"after the start")
+            if not args.exit_when_done:
+                say("the session is over; the pages stay up until Ctrl-C")
+                while True:
+                    time.sleep(3600)
+        except KeyboardInterrupt:
+            say("stopping")
+        except Stopped as signal:
+            say(f"stopping ({signal})")
+        finally:
+            with signals.shield():  # a stop cut short would leave the broker running
+                demo.stop()
+                say("stopped: broker, server and tables")
+    # Ctrl-C, SIGTERM (systemd, `kill`) and SIGHUP ask for a stop: a clean one succeeds.
     errors = [run for run in demo.runs.values() if run.error]
     return 1 if errors else 0

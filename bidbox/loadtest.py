@@ -41,7 +41,8 @@ import time
 import urllib.parse
 import urllib.request
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -495,7 +496,10 @@ def _stored_rows(url: str, event: str) -> list[tuple[int, int, str]]:
         db.dispose()
 
 
-def run(settings: LoadSettings, *, say: Any = None) -> Report:
+def run(settings: LoadSettings, *, say: Any = None,
+        shield: Callable[[], AbstractContextManager[Any]] = contextlib.nullcontext) -> Report:
+    """One run. Whatever ends it, its ``finally`` stops what it started inside ``shield()``
+    (bidbox.stopping: the command holds further signals off until the stop is done)."""
     from bidbox.broker import Broker, BrokerConfig, BrokerUsers, find_mosquitto, free_port
 
     note = say or (lambda text: None)
@@ -636,25 +640,26 @@ def run(settings: LoadSettings, *, say: Any = None) -> Report:
                           shards, go, play_end, finished, started, url, len(shards))
         return report
     finally:
-        if browser is not None:
-            browser.close()
-        # All asked at once, then 30 s for all of them together, not 30 s each.
-        for child in reversed(children):
-            child.ask_stop()
-        until = clock() + 30.0
-        for child in reversed(children):
-            child.stop(until - clock())
-        broker.stop()
-        if settings.db is not None:
-            with contextlib.suppress(Exception):
-                from server.db import Database
-                db = Database(url)
-                forget(db, event)
-                db.dispose()
-        for path in cleanup:
-            shutil.rmtree(path, ignore_errors=True)
-        if settings.folder is None and not settings.keep:
-            shutil.rmtree(folder, ignore_errors=True)
+        with shield():  # a signal now waits until everything started here is stopped
+            if browser is not None:
+                browser.close()
+            # All asked at once, then 30 s for all of them together, not 30 s each.
+            for child in reversed(children):
+                child.ask_stop()
+            until = clock() + 30.0
+            for child in reversed(children):
+                child.stop(until - clock())
+            broker.stop()
+            if settings.db is not None:
+                with contextlib.suppress(Exception):
+                    from server.db import Database
+                    db = Database(url)
+                    forget(db, event)
+                    db.dispose()
+            for path in cleanup:
+                shutil.rmtree(path, ignore_errors=True)
+            if settings.folder is None and not settings.keep:
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def _figures(settings: LoadSettings, tables: list[dict[str, Any]],

@@ -51,13 +51,14 @@ def add_parser(commands: Any) -> None:
                         help="the ingest worker's batching window in seconds (default: the "
                              "server's, server.bus.LINGER)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, extras=("table", "server"))
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     from bidbox.loadtest import LoadSettings, LoadTestError
     from bidbox.loadtest import run as load
+    from bidbox.stopping import Stopped, stop_on_signals, warn
 
     def settings(workers: int, folder: Path | None) -> LoadSettings:
         return LoadSettings(tables=args.tables, boards=args.boards, speed=args.speed,
@@ -73,13 +74,18 @@ def run(args: argparse.Namespace) -> int:
     if args.compare_workers:
         plan = [1, max(2, args.workers)]
     reports = []
-    try:
-        for workers in plan:
-            folder = None if args.folder is None else args.folder / f"workers-{workers}"
-            reports.append(load(settings(workers, folder), say=note))
-    except LoadTestError as error:
-        print(f"bidbox loadtest: {error}", file=sys.stderr)
-        return 2
+    with stop_on_signals(say=warn) as signals:
+        try:
+            for workers in plan:
+                folder = None if args.folder is None else args.folder / f"workers-{workers}"
+                reports.append(load(settings(workers, folder), say=note,
+                                    shield=signals.shield))
+        except LoadTestError as error:
+            print(f"bidbox loadtest: {error}", file=sys.stderr)
+            return 2
+        except Stopped as stopped:  # its broker, server and shards are stopped by now
+            warn(f"bidbox loadtest: stopped by {stopped}; no figures")
+            return stopped.exit_code
     if args.json:
         if len(reports) == 1:
             print(json.dumps(reports[0].figures))

@@ -39,18 +39,14 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--password-env", default="BIDBOX_DIRECTOR_PASSWORD",
                         help="environment variable holding the director's password; when "
                              "unset, a password is generated and printed")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, extras=("server",))
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    try:
-        from server import create_app
-        from server.serve import serve
-    except ImportError as error:
-        print(f"bidbox server needs the server extra: pip install 'bidbox[server]' ({error})",
-              file=sys.stderr)
-        return 2
+    from server import create_app
+    from server.serve import serve
+
     password = os.environ.get(args.password_env)
     generated = password is None
     if password is None:
@@ -69,8 +65,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"director console: {address}/console/  (user {args.director}"
           + (f", password {password})" if generated else ")"), flush=True)
     stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
-    signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
+    # Ctrl-C, SIGTERM (systemctl stop, kill) and SIGHUP (its terminal closed) all stop it the
+    # same way: the web server closes its port and the broker is told "offline".
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: stop.set())
     while not stop.wait(1.0):
         if not served.thread.is_alive():
             print("the web server stopped on its own", file=sys.stderr)

@@ -39,7 +39,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--boards-per-round", type=int, default=4)
     parser.add_argument("--journals", type=Path, help="folder for the journals (default: temp)")
     parser.add_argument("--json", action="store_true", help="one JSON line per board")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, extras=("table",))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -64,55 +64,89 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace, good: list[Any], folder: Path, scratch: Path) -> int:
-    from bidbox.broker import Broker, BrokerConfig, BrokerUsers, find_mosquitto
-    from tabled.simulation import BoardOutcome, Simulation
-    from tabled.uplink import BrokerSettings
+    from bidbox.stopping import Stopped, stop_on_signals, warn
 
-    broker: Broker | None = None
-    broker_for: Callable[[int], BrokerSettings | None] = _offline
-    if args.broker:
-        if args.credentials is None:
-            print("bidbox simulate: --broker needs --credentials", file=sys.stderr)
-            return 2
-        users = BrokerUsers.loads(args.credentials.read_text(encoding="utf-8"))
-        base = BrokerSettings.from_url(args.broker)
-        broker_for = _settings(base, users)
-    elif not args.offline:
-        if find_mosquitto() is None:
-            print("bidbox simulate: mosquitto is not installed (sudo apt-get install "
-                  "mosquitto), or use --offline", file=sys.stderr)
-            return 2
-        users = BrokerUsers.generate(args.event, range(1, args.tables + 1))
-        broker = Broker(BrokerConfig(scratch / "broker", users))
-        broker.start()
-        broker_for = _settings(BrokerSettings.from_url(broker.url), users)
-        print(f"private broker at {broker.url}", file=sys.stderr)
+    run = _Run(args, good, folder, scratch)
+    with stop_on_signals(say=warn) as signals:
+        try:
+            return run.play()
+        except (KeyboardInterrupt, Stopped) as stopped:
+            warn(f"bidbox simulate: stopped ({stopped or 'Ctrl-C'}); the journals keep what "
+                 f"was played")
+            return stopped.exit_code if isinstance(stopped, Stopped) else 130
+        finally:
+            with signals.shield():  # a stop cut short would leave the broker running
+                run.stop()
 
-    def report(outcome: BoardOutcome) -> None:
-        if args.json:
-            print(json.dumps({"table": outcome.table, "record": outcome.record,
-                              "board": outcome.board, "agrees": outcome.agrees,
-                              "result": outcome.got, "replay": outcome.expected}), flush=True)
-        elif not outcome.agrees:
-            print(f"table {outcome.table} board {outcome.board}: {outcome.got} but replay "
-                  f"says {outcome.expected}", flush=True)
 
-    try:
-        simulation = Simulation(good, tables=args.tables, folder=folder, event=args.event,
-                                boards_per_round=args.boards_per_round, speed=args.speed,
-                                broker_for=broker_for, on_result=report)
-        runs = simulation.run()
-    finally:
-        if broker is not None:
-            broker.stop()
-    played = sum(len(r.outcomes) for r in runs)
-    wrong = sum(not o.agrees for r in runs for o in r.outcomes)
-    for failed in (r for r in runs if r.error):
-        print(f"table {failed.number} stopped: {failed.error}", file=sys.stderr)
-    events = sum(r.events for r in runs)
-    print(f"{played} boards at {args.tables} tables in {simulation.seconds:.1f} s, "
-          f"{events} events; {wrong} disagree with bidbox replay", file=sys.stderr)
-    return 1 if wrong or any(r.error for r in runs) else 0
+class _Run:
+    """What ``bidbox simulate`` starts: a private broker (unless told of one or offline) and
+    the simulated tables; ``stop`` stops whatever of them was started."""
+
+    def __init__(self, args: argparse.Namespace, good: list[Any], folder: Path,
+                 scratch: Path) -> None:
+        self.args = args
+        self.good = good
+        self.folder = folder
+        self.scratch = scratch
+        self.broker: Any = None
+        self.simulation: Any = None
+
+    def play(self) -> int:
+        from bidbox.broker import Broker, BrokerConfig, BrokerUsers, find_mosquitto
+        from tabled.simulation import BoardOutcome, Simulation
+        from tabled.uplink import BrokerSettings
+
+        args = self.args
+        broker_for: Callable[[int], BrokerSettings | None] = _offline
+        if args.broker:
+            if args.credentials is None:
+                print("bidbox simulate: --broker needs --credentials", file=sys.stderr)
+                return 2
+            users = BrokerUsers.loads(args.credentials.read_text(encoding="utf-8"))
+            base = BrokerSettings.from_url(args.broker)
+            broker_for = _settings(base, users)
+        elif not args.offline:
+            if find_mosquitto() is None:
+                print("bidbox simulate: mosquitto is not installed (sudo apt-get install "
+                      "mosquitto), or use --offline", file=sys.stderr)
+                return 2
+            users = BrokerUsers.generate(args.event, range(1, args.tables + 1))
+            self.broker = Broker(BrokerConfig(self.scratch / "broker", users))
+            self.broker.start()
+            broker_for = _settings(BrokerSettings.from_url(self.broker.url), users)
+            print(f"private broker at {self.broker.url}", file=sys.stderr, flush=True)
+
+        def report(outcome: BoardOutcome) -> None:
+            if args.json:
+                print(json.dumps({"table": outcome.table, "record": outcome.record,
+                                  "board": outcome.board, "agrees": outcome.agrees,
+                                  "result": outcome.got, "replay": outcome.expected}),
+                      flush=True)
+            elif not outcome.agrees:
+                print(f"table {outcome.table} board {outcome.board}: {outcome.got} but "
+                      f"replay says {outcome.expected}", flush=True)
+
+        simulation = self.simulation = Simulation(
+            self.good, tables=args.tables, folder=self.folder, event=args.event,
+            boards_per_round=args.boards_per_round, speed=args.speed, broker_for=broker_for,
+            on_result=report)
+        runs = simulation.run(on_start=lambda: print(
+            f"{args.tables} tables playing; Ctrl-C stops", file=sys.stderr, flush=True))
+        played = sum(len(r.outcomes) for r in runs)
+        wrong = sum(not o.agrees for r in runs for o in r.outcomes)
+        for failed in (r for r in runs if r.error):
+            print(f"table {failed.number} stopped: {failed.error}", file=sys.stderr)
+        events = sum(r.events for r in runs)
+        print(f"{played} boards at {args.tables} tables in {simulation.seconds:.1f} s, "
+              f"{events} events; {wrong} disagree with bidbox replay", file=sys.stderr)
+        return 1 if wrong or any(r.error for r in runs) else 0
+
+    def stop(self) -> None:
+        if self.simulation is not None:
+            self.simulation.stop()
+        if self.broker is not None:
+            self.broker.stop()
 
 
 def _offline(table: int) -> None:

@@ -37,7 +37,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--journal", type=Path, help="simulator: journal file (default: temp)")
     parser.add_argument("--language", default="en", choices=["en", "es"])
     parser.add_argument("-v", "--verbose", action="store_true")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, extras=("table",))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,6 +62,7 @@ def _run_config(path: Path) -> int:
 
 
 def _run_sim(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from bidbox.stopping import Stopped, stop_on_signals
     from hardware.display import TerminalDisplay
     from hardware.feedback import TerminalFeedback
     from tabled.simtable import SimulatedTable
@@ -71,21 +72,30 @@ def _run_sim(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     with tempfile.TemporaryDirectory(prefix="bidbox-sim-") as folder:
         journal = args.journal or Path(folder) / "table.db"
         displays = {seat: TerminalDisplay(seat, stdout) for seat in Seat}
-        with SimulatedTable(journal, event=args.event, number=args.number, broker=broker,
-                            displays=displays, feedback=TerminalFeedback(stream=stdout),
-                            language=args.language) as table:
-            print(__doc__.split("\n\n", 1)[1], file=stdout)
-            commands = itertools.count(1)
-            for line in stdin:
-                words = line.split()
-                if not words:
-                    continue
-                if words[0] == "quit":
-                    break
-                try:
-                    _sim_action(table, words, commands)
-                except (ValueError, RulesError) as error:
-                    print(f"? {error}", file=stdout)
+        # SIGTERM and SIGHUP (the terminal closed) stop the table as "quit" does: the
+        # table thread stops, the journal closes and the uplink says "offline".
+        with stop_on_signals() as signals, SimulatedTable(
+                journal, event=args.event, number=args.number, broker=broker,
+                displays=displays, feedback=TerminalFeedback(stream=stdout),
+                language=args.language) as table:
+            try:
+                print(__doc__.split("\n\n", 1)[1], file=stdout, flush=True)
+                commands = itertools.count(1)
+                for line in stdin:
+                    words = line.split()
+                    if not words:
+                        continue
+                    if words[0] == "quit":
+                        break
+                    try:
+                        _sim_action(table, words, commands)
+                    except (ValueError, RulesError) as error:
+                        print(f"? {error}", file=stdout)
+            except Stopped:
+                pass
+            finally:
+                with signals.shield():
+                    table.stop()
     return 0
 
 

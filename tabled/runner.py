@@ -92,7 +92,9 @@ class Table:
 
     def run_until_signal(self) -> None:
         stopping = threading.Event()
-        for sig in (signal.SIGTERM, signal.SIGINT):
+        # systemctl stop (SIGTERM), Ctrl-C, and a closed terminal (SIGHUP) all stop the table
+        # in order: inputs, the table thread, then the uplink says offline.
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(sig, lambda *_: stopping.set())
         self.start()
         log.info("table %s of %s running (journal %s)", self.config.number, self.config.event,

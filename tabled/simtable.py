@@ -57,6 +57,7 @@ class SimulatedTable:
         self._relay: queue.Queue[Any] = _Relay(self.daemon.inbox, self._reader_up)
         self.reader = CardReader("loop://", self._relay, ask_version=False)
         self._lock = threading.Lock()
+        self._stopped = False
 
     def start(self) -> SimulatedTable:
         if self.uplink is not None:
@@ -68,6 +69,10 @@ class SimulatedTable:
         return self
 
     def stop(self) -> None:
+        """Stop every part; a second call does nothing (a signal's stop, then the ``with``)."""
+        if self._stopped:
+            return
+        self._stopped = True
         self.reader.close()
         self.daemon.stop()
         if self.uplink is not None:

@@ -95,17 +95,33 @@ class Simulation:
         self.broker_for = broker_for
         self.on_result = on_result
         self.seconds = 0.0
+        self.stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
 
-    def run(self) -> list[TableRun]:
+    def run(self, on_start: Callable[[], None] | None = None) -> list[TableRun]:
+        """Play every table's rounds; ``on_start`` once every table's thread is running."""
         started = time.monotonic()
-        threads = [threading.Thread(target=self._run_table, args=(run,), name=f"t{run.number}")
-                   for run in self.runs]
-        for thread in threads:
+        # Daemon threads: a stop that outlasts ``stop``'s bound does not hold the process.
+        self._threads = [threading.Thread(target=self._run_table, args=(run,),
+                                          name=f"t{run.number}", daemon=True)
+                         for run in self.runs]
+        for thread in self._threads:
             thread.start()
-        for thread in threads:
+        if on_start is not None:
+            on_start()
+        for thread in self._threads:
             thread.join()
         self.seconds = time.monotonic() - started
         return self.runs
+
+    def stop(self, timeout: float = 30.0) -> None:
+        """The players get up after the board they are playing; each table stops (its journal
+        closed, its uplink says offline). Waits up to ``timeout`` for all of them together."""
+        self.stopping.set()
+        until = time.monotonic() + timeout
+        for thread in self._threads:
+            if thread.ident is not None:  # a stop may come before every thread started
+                thread.join(max(0.0, until - time.monotonic()))
 
     def _run_table(self, run: TableRun) -> None:
         try:
@@ -117,9 +133,14 @@ class Simulation:
         except Exception as error:  # reported per table; the other tables play on
             run.error = f"{type(error).__name__}: {error}"
 
+    def _pause(self, seconds: float) -> None:
+        self.stopping.wait(seconds)  # a stop cuts the players' pauses short
+
     def _play(self, table: SimulatedTable, run: TableRun) -> None:
-        players = RecordedPlayers(table, speed=self.speed)
+        players = RecordedPlayers(table, speed=self.speed, sleep=self._pause)
         for number, boards in enumerate(run.rounds, 1):
+            if self.stopping.is_set():
+                return
             table.daemon.inbox.put(Command(
                 f"sim-{run.number}-round-{number}", "assign",
                 {"round": number, "ns": 2 * run.number - 1, "ew": 2 * run.number,
@@ -128,6 +149,8 @@ class Simulation:
                 raise RuntimeError(f"table {run.number} did not take round {number}")
             players.enter_players({seat: 100 * run.number + i for i, seat in enumerate(Seat)})
             for item in boards:
+                if self.stopping.is_set():
+                    return
                 players.play_board(BoardScript.of(item.record, item.expected.tricks))
                 assert item.record.board is not None
                 result = table.state.results[item.record.board]
