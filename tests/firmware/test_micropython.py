@@ -5,9 +5,9 @@ MicroPython's WebAssembly port (the npm package
 on-board files and the simulated hardware into its file system, runs scenario.py there and
 here, and checks that the boards sent the very same bytes: what CPython allows and
 MicroPython lacks (a missing str method, slice deletion on a bytearray, a different
-exception) shows up as a failure here. It skips when Node.js or the package is missing; set
-``BIDBOX_MICROPYTHON_WASM`` to the package's ``micropython.mjs`` if npm's global root does
-not have it.
+exception) shows up as a failure here. ``make test`` installs the package into ``.tools/``
+(scripts/setup.py); the test also finds it in npm's global root, or where
+``BIDBOX_MICROPYTHON_WASM`` points. It skips only when Node.js or the package is missing.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from firmware import flash
+from tests.processes import run
 
 from . import scenario
 
@@ -32,6 +33,9 @@ def micropython_module() -> Path | None:
     configured = os.environ.get("BIDBOX_MICROPYTHON_WASM")
     if configured:
         return Path(configured)
+    local = REPO / ".tools" / "node_modules" / PACKAGE / "micropython.mjs"
+    if local.is_file():  # where scripts/setup.py (make test) installs it
+        return local
     npm = shutil.which("npm")
     if npm is None:
         return None
@@ -59,9 +63,8 @@ def test_the_boards_send_the_same_bytes_under_micropython() -> None:
     files += ["tests/__init__.py", "tests/firmware/__init__.py"]
     files += [f"tests/firmware/{name}.py"
               for name in ("fakes", "fake_mfrc522", "fake_pn532", "fake_matrix", "scenario")]
-    result = subprocess.run(["node", str(HERE / "micropython_run.mjs"), str(MODULE), str(REPO),
-                             *files], input=CODE, capture_output=True, text=True,
-                            timeout=300, check=False)
+    result = run(["node", str(HERE / "micropython_run.mjs"), str(MODULE), str(REPO), *files],
+                 input=CODE, text=True, timeout=300)
     assert result.returncode == 0, result.stderr + result.stdout[-2000:]
     *sent, done = result.stdout.split()
     assert done == "done"
