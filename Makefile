@@ -1,13 +1,19 @@
 # The two commands of the quick start, and the checks CI runs.
 PYTHON ?= python3
 
-.PHONY: setup test lint typecheck demo bench
+.PHONY: setup test test-fast lint typecheck demo bench
 
 setup:
 	@$(PYTHON) scripts/setup.py
 
 test: setup lint typecheck
 	$(PYTHON) -m pytest -q
+
+# A developer's loop: the pure and unit tests (no broker, browser, PostgreSQL or slow test),
+# on every core; under 30 s on two. `make test` stays the whole proof.
+test-fast: setup
+	$(PYTHON) -m pytest -q -p no:benchmark -n auto \
+		-m "not broker and not browser and not postgres and not slow"
 
 lint:
 	$(PYTHON) -m ruff check .

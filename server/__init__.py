@@ -26,6 +26,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         BROKER_CAFILE=None,
         DIRECTOR_USERNAME="director",
         DIRECTOR_PASSWORD=None,  # set at start: the console's first director
+        PASSWORD_METHOD=None,  # werkzeug's password hash method; None: its default, scrypt
         LANGUAGE="es",  # the room's language; a visitor may switch to the other
         ANALYSIS=True,  # double-dummy and par in the background when endplay is installed
         MAX_STREAMS=24,  # open live pages at once; each holds a web thread

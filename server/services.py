@@ -139,7 +139,11 @@ class Services:
         with self.db.write() as conn:
             found = conn.execute(select(s.directors.c.username).where(
                 s.directors.c.username == username)).first()
-            hashed = generate_password_hash(password)
+            # PASSWORD_METHOD: werkzeug's method (scrypt by default); the test suite's apps
+            # pick a cheap one, since every app it builds hashes the director's password.
+            hashed = generate_password_hash(
+                password, **({"method": method} if (method := self.config.get(
+                    "PASSWORD_METHOD")) else {}))
             if found is None:
                 conn.execute(s.directors.insert().values(username=username,
                                                          password_hash=hashed))

@@ -1,4 +1,10 @@
-"""Shared fixtures: where the real tournament records live."""
+"""Shared settings for the whole suite: where the real tournament records live, the property
+tests' profile on CI, and the markers that let a developer run the fast part alone.
+
+Markers (pyproject.toml declares them) are given here from what a test uses, so no test can
+forget its own: ``broker`` (a real Mosquitto), ``browser`` (Chromium), ``postgres`` (a
+PostgreSQL server) and ``slow`` (whole commands, fault injection, long fuzzing).
+``make test-fast`` runs what has none of them."""
 
 from __future__ import annotations
 
@@ -14,6 +20,37 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 RECORDS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "records"
+ROOT = Path(__file__).resolve().parents[1]
+
+#: marker -> the fixtures that give it (pytest's fixture closure: a fixture that needs them
+#: counts too).
+BY_FIXTURE: dict[str, frozenset[str]] = {
+    "broker": frozenset({"mosquitto_bin", "fault_broker"}),
+    "browser": frozenset({"chromium"}),
+    "postgres": frozenset({"pg_url"}),
+}
+#: marker -> the test files and folders that have it whatever their fixtures: they start
+#: commands that start a broker of their own, or run for many seconds.
+BY_PATH: dict[str, tuple[str, ...]] = {
+    "broker": ("tests/demo/", "tests/loadtest/", "tests/bidbox/test_signals.py"),
+    "slow": ("tests/demo/", "tests/loadtest/", "tests/faults/", "tests/bidbox/test_signals.py",
+             "tests/table_system/test_power_cut.py", "tests/firmware/test_micropython.py"),
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(str(item.path)).resolve().relative_to(ROOT).as_posix()
+        fixtures = set(getattr(item, "fixturenames", ()))
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        for marker, names in BY_FIXTURE.items():
+            if fixtures & names:
+                item.add_marker(marker)
+        if params.get("database") == "postgresql":
+            item.add_marker("postgres")
+        for marker, prefixes in BY_PATH.items():
+            if path.startswith(prefixes):
+                item.add_marker(marker)
 
 
 @pytest.fixture

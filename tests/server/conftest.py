@@ -55,10 +55,16 @@ def database(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     return url
 
 
+FAST_HASH = "pbkdf2:sha256:1000"
+"""The director's password hashed cheaply: every app a test builds hashes it, and scrypt's
+80 ms a time was half of the unit tests' minute. tests/server/test_hardening.py checks that
+an app told nothing hashes with scrypt."""
+
+
 def make_app(database: str, **config: Any) -> Flask:
     return create_app({"TESTING": True, "DATABASE": database, "EVENT": EVENT,
                        "SECRET_KEY": "test-secret", "DIRECTOR_PASSWORD": PASSWORD,
-                       "ANALYSIS": False, **config})
+                       "ANALYSIS": False, "PASSWORD_METHOD": FAST_HASH, **config})
 
 
 @pytest.fixture

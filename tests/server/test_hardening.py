@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -76,3 +78,20 @@ def test_live_streams_are_capped_so_the_console_keeps_its_threads() -> None:
     first.close()  # a page closed: its slot is free again
     assert next(hub.stream(frozenset({"results"}))).startswith("retry: 2000")
     hub.close()
+
+
+def test_the_directors_password_is_kept_as_a_scrypt_hash_by_default(tmp_path: Any) -> None:
+    """Only the test suite asks for a cheap hash (PASSWORD_METHOD); a real server keeps the
+    director's password as werkzeug's default, scrypt, and checks it against that."""
+    from sqlalchemy import select
+    from werkzeug.security import check_password_hash
+
+    from server import create_app
+    from server import schema as s
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "club.db"),
+                      "SECRET_KEY": "x", "DIRECTOR_PASSWORD": "a long phrase", "ANALYSIS": False})
+    with app.extensions["bidbox"].db.read() as conn:
+        stored = conn.execute(select(s.directors.c.password_hash)).scalar_one()
+    assert stored.startswith("scrypt:") and check_password_hash(stored, "a long phrase")
+    app.extensions["bidbox"].close()
