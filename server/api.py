@@ -15,6 +15,7 @@ from flask import Blueprint, Response, jsonify, session
 from server import standings, vugraph
 from server.display import vugraph_delay, vugraph_now
 from server.i18n import language
+from server.progress import session_progress
 from server.services import services
 from server.session import participants_of
 from server.tables import table_grid
@@ -75,6 +76,18 @@ def tables() -> Any:
         rows = [{key: row[key] for key in PUBLIC_TABLE_FIELDS} for row in rows]
     return jsonify({"event": services().event, "round": found.current_round if found else 0,
                     "tables": rows})
+
+
+@bp.get("/progress")
+def progress() -> Any:
+    """Where the session is (server/progress.py): public, and nothing the release rule
+    hides."""
+    found = services().session
+    if found is None:
+        return _no_session()
+    db = services().db
+    shown = session_progress(db, found, len(standings.released_boards(db, found)))
+    return jsonify({"event": found.event, **shown.to_json()})
 
 
 @bp.get("/vugraph/<int:table>")

@@ -32,6 +32,7 @@ from server.analysis import Analysis, AnalysisError
 from server.db import Database
 from server.fieldscore import Scored, parse_adjusted
 from server.i18n import language, t
+from server.progress import session_progress
 from server.services import services
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
 from server.standings import ResultRow
@@ -51,8 +52,9 @@ from tabled.rules import (
 
 bp = Blueprint("display", __name__)
 
-STREAM_KINDS = frozenset({"results", "analysis"})
-"""What the display's pages show: a result stored or corrected, an analysis finished."""
+STREAM_KINDS = frozenset({"results", "analysis", "tables"})
+"""What the display's pages show: a result stored or corrected, an analysis finished, a
+table that moved on (the session's progress)."""
 RECENT_BOARDS = 6
 """Released boards whose results the live page shows, the highest numbers first; every
 released board is a link there to its own page."""
@@ -73,7 +75,8 @@ def index() -> Any:
     return _render("display/index.html", session=session, method=scored.method,
                    groups=_ranking_groups(scored.standings), labels=labels,
                    boards=_boards_newest_first(rows)[:RECENT_BOARDS],
-                   released=sorted(released), texts=_script_texts(labels))
+                   released=sorted(released), texts=_script_texts(labels),
+                   progress=session_progress(db, session, len(released)))
 
 
 @bp.get("/board/<int:number>")
@@ -440,7 +443,10 @@ SCRIPT_TEXTS = (
     "display_score_imps", "display_score_points", "display_percent", "display_ns",
     "display_ew", "display_contract", "display_declarer", "display_lead", "display_tricks",
     "display_score_ns", "display_score_ew", "display_live", "display_updated",
-    "display_offline")
+    "display_offline", "display_progress_round", "display_progress_not_started",
+    "display_progress_boards", "display_progress_round_boards", "display_stage_waiting",
+    "display_stage_seating", "display_stage_between", "display_stage_playing",
+    "display_stage_done", "display_stage_offline", "display_table_boards", "display_table")
 
 
 def _script_texts(labels: dict[int, Label]) -> Markup:

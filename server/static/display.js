@@ -148,20 +148,77 @@
       [el("a", {href: "/board/" + board}, board), " "]));
   }
 
+  function renderProgress(data) {
+    const summary = [];
+    if (data.round) {
+      summary.push(t("display_progress_round", {round: data.round, rounds: data.rounds}));
+      summary.push(t("display_progress_round_boards",
+                     {finished: data.round_finished, scheduled: data.round_scheduled}));
+    } else {
+      summary.push(texts.display_progress_not_started);
+    }
+    summary.push(t("display_progress_boards",
+                   {finished: data.finished, scheduled: data.scheduled}));
+    const list = el("ul", {class: "tables-progress"});
+    for (const row of data.tables) {
+      list.append(el("li", {class: "stage-" + row.stage, "data-table": row.table},
+        el("span", {class: "table-name"}, texts.display_table + " " + row.table),
+        el("span", {class: "stage"}, t("display_stage_" + row.stage, {board: row.board})),
+        row.scheduled ? el("span", {class: "table-boards"}, t("display_table_boards",
+          {finished: row.finished, scheduled: row.scheduled})) : null));
+    }
+    document.getElementById("progress").replaceChildren(
+      el("p", {class: "progress-summary"}, summary.join(" · ")), list);
+    document.querySelector(".live").classList.toggle("nothing-released", data.released === 0);
+  }
+
   async function fetchJson(url) {
     const response = await fetch(url, {cache: "no-store", credentials: "same-origin"});
     if (!response.ok) throw new Error(url + ": " + response.status);
     return response.json();
   }
 
-  async function refreshLive() {
-    const [rankings, results] = await Promise.all(
-      [fetchJson("/api/v1/rankings"), fetchJson("/api/v1/results")]);
-    renderRankings(rankings);
-    renderResults(results);
+  // Tables move on all the time in a big room: their progress is fetched at most once every
+  // PROGRESS_EVERY ms, on a timer of its own so that it never holds a result back; a result
+  // (and a reconnection, which may have missed anything) fetches it at once.
+  const PROGRESS_EVERY = 2000;
+  let progressAt = 0;
+  let progressTimer = null;
+
+  async function refreshProgress() {
+    if (progressTimer !== null) { clearTimeout(progressTimer); progressTimer = null; }
+    progressAt = Date.now();
+    renderProgress(await fetchJson("/api/v1/progress"));
   }
 
-  async function refreshBoard() {
+  function progressSoon() {
+    if (progressTimer !== null) return;
+    const wait = Math.max(0, progressAt + PROGRESS_EVERY - Date.now());
+    progressTimer = setTimeout(() => {
+      progressTimer = null;
+      refreshProgress().catch(() => setStatus(texts.display_offline));
+    }, wait);
+  }
+
+  async function refreshLive(kinds) {
+    const all = kinds === undefined || kinds.has("hello");
+    const fetches = [];
+    if (all || kinds.has("results") || kinds.has("analysis")) {
+      fetches.push(Promise.all([fetchJson("/api/v1/rankings"), fetchJson("/api/v1/results")])
+        .then(([rankings, results]) => { renderRankings(rankings); renderResults(results); }));
+    }
+    if (all || kinds.has("results")) {
+      fetches.push(refreshProgress());
+    } else if (kinds.has("tables")) {
+      progressSoon();
+    }
+    await Promise.all(fetches);
+  }
+
+  async function refreshBoard(kinds) {
+    // A board's page shows results and an analysis; the tables moving on changes nothing.
+    if (kinds !== undefined && !kinds.has("hello") && !kinds.has("results")
+        && !kinds.has("analysis")) return;
     const response = await fetch(window.location.href, {cache: "no-store"});
     if (!response.ok) return;  // a released board stays released; a hiccup waits for the next
     const page = new DOMParser().parseFromString(await response.text(), "text/html");

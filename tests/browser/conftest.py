@@ -24,7 +24,7 @@ from server.services import Services
 from server.session import Session, create_session
 from tabled.rules import Board, Seat, parse_contract
 from tabled.rules.scoring import score_ns
-from tabled.wire import ONLINE, Event, table_topic
+from tabled.wire import ONLINE, Event, state_payload, table_topic
 from tests.mqtt.conftest import (  # noqa: F401
     EVENT,
     TIMEOUT,
@@ -170,6 +170,17 @@ class Tables:
         event = Event(self.seq[table], kind, time.time(), board, data)
         code = self.client(table).publish(table_topic(EVENT, table, "events"),
                                           event.to_payload())
+        assert not code.is_failure, code
+
+    def state(self, table: int, phase: str, board: int | None, round_: int | None) -> None:
+        """The table online, and its retained state, as its uplink publishes them."""
+        code = self.client(table).publish(table_topic(EVENT, table, "status"), ONLINE,
+                                          retain=True)
+        assert not code.is_failure, code
+        code = self.client(table).publish(
+            table_topic(EVENT, table, "state"),
+            state_payload({"seq": self.seq.get(table, 0), "ts": time.time(), "phase": phase,
+                           "round": round_, "board": board}), retain=True)
         assert not code.is_failure, code
 
     def before_result(self, table: int, board: int, lead: str) -> None:

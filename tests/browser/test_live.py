@@ -92,3 +92,40 @@ def test_an_unreleased_board_is_neither_on_the_page_nor_in_the_api(page: Any,
     rankings = page.request.get("/api/v1/rankings").json()
     assert {row["boards"] for row in rankings["rankings"]} == {1}
     assert page.request.get("/board/2").status == 404
+
+
+def test_before_any_board_is_released_the_screen_shows_the_sessions_progress(
+        page: Any, tables: Tables, live_app: Any) -> None:
+    """A room's screen is never blank: the round, each table's board and stage, the boards
+    finished, kept current as the tables move; the result itself stays hidden."""
+    from server.session import start_round
+
+    session = tables.session
+    start_round(live_app.extensions["bidbox"].db, session, 1, by="test")
+    first = next(seat for seat in session.plan.round(1) if seat.table == 1)
+    tables.play(1, first.boards[0], "6CX", "W", 12, lead="SA")
+    tables.stored(1)
+    tables.state(1, "auction", first.boards[1], 1)
+
+    page.goto("/")
+    connected(page)
+    progress = page.locator("#progress")
+    expect(progress).to_contain_text("Ronda 1 de")
+    expect(progress.locator('li[data-table="1"]')).to_contain_text(
+        f"Jugando el tablero {first.boards[1]}", timeout=10_000)
+    round_boards = sum(len(seat.boards) for seat in session.plan.round(1)
+                       if 0 not in (seat.ns, seat.ew))
+    expect(progress).to_contain_text(f"1 de {round_boards} en esta ronda")
+    # First on the page while nothing is released, above the (empty) rankings.
+    assert page.locator(".live").get_attribute("class") == "live nothing-released"
+    top = page.locator("section.progress").bounding_box()
+    rankings = page.locator("section.rankings").bounding_box()
+    assert top is not None and rankings is not None and top["y"] < rankings["y"]
+
+    page.evaluate("window.bidboxSamePage = true")
+    tables.state(2, "players", None, 1)  # table 2 sits down: the screen follows by itself
+    expect(progress.locator('li[data-table="2"]')).to_contain_text("Sentándose",
+                                                                    timeout=10_000)
+    assert page.evaluate("window.bidboxSamePage") is True
+    text = page.locator("main").inner_text()
+    assert "6♣" not in text and "♠A" not in text  # the finished board is not released

@@ -30,6 +30,22 @@ def _folder(tmp_path: Path) -> Path:
 def test_pictures_of_the_live_display_and_the_console(page: Any, tables: Tables,
                                                       tmp_path: Path) -> None:
     folder = _folder(tmp_path)
+    # Before any board is released the screen shows where the session is.
+    from server.session import start_round
+
+    start_round(services(tables.app).db, tables.session, 1, by="test")
+    for seat in tables.session.plan.round(1):
+        if 0 not in (seat.ns, seat.ew):
+            tables.state(seat.table, ("auction", "play", "players")[seat.table % 3],
+                         seat.boards[0], 1)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.goto("/")
+    connected(page)
+    expect(page.locator("#progress li.stage-playing")).not_to_have_count(0)
+    page.screenshot(path=str(folder / "live-progress.png"), full_page=True)
+    for number in range(2, tables.session.rounds + 1):  # the boards below need every round
+        start_round(services(tables.app).db, tables.session, number, by="test")
+
     count = 0
     for board, (contract, declarer, tricks) in PLAYED.items():
         for number, seat in enumerate(tables.schedule(board)):
@@ -63,6 +79,6 @@ def test_pictures_of_the_live_display_and_the_console(page: Any, tables: Tables,
     expect(page.locator("body")).to_contain_text("4S E")
     page.screenshot(path=str(folder / "console-results.png"), full_page=True)
 
-    for name in ("live-results", "board", "console", "console-results"):
+    for name in ("live-progress", "live-results", "board", "console", "console-results"):
         picture = folder / f"{name}.png"
         assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 10_000

@@ -191,12 +191,16 @@ def test_the_stream_says_hello_then_each_change_of_results(client: FlaskClient,
         first = next(chunks)
         assert b"event: hello" in first and b"retry:" in first
 
-        services(app).hub.notify({"tables"})  # not the display's: filtered out
+        services(app).hub.notify({"calls"})  # not the display's: filtered out
         services(app).hub.notify({"results"})
         change = next(chunks).decode()
         assert change.startswith("event: change\n")
         data = json.loads(re.search(r"^data: (.*)$", change, re.M).group(1))  # type: ignore[union-attr]
         assert data["kinds"] == ["results"]
+
+        services(app).hub.notify({"tables"}, [2])  # a table moved on: the session's progress
+        data = json.loads(next(chunks).decode().split("data: ", 1)[1])
+        assert data["kinds"] == ["tables"] and data["tables"] == [2]
 
         services(app).hub.notify({"analysis"})
         assert json.loads(next(chunks).decode().split("data: ", 1)[1])["kinds"] == ["analysis"]
