@@ -45,7 +45,8 @@ def t(key: str, **values: Any) -> str:
 def _remember(response: Response) -> Response:
     chosen = request.args.get("lang")
     if chosen in LANGUAGES:
-        response.set_cookie("lang", chosen, max_age=365 * 24 * 3600, samesite="Lax")
+        response.set_cookie("lang", chosen, max_age=365 * 24 * 3600, samesite="Lax",
+                            secure=request.is_secure)
     return response
 
 
@@ -63,6 +64,25 @@ register({
     "login_title": {"es": "Consola del director", "en": "Director's console"},
     "login_failed": {"es": "Usuario o contraseña incorrectos.",
                      "en": "Wrong user name or password."},
+    "login_wait": {"es": "Demasiados intentos fallidos: espere {seconds} s antes de volver a "
+                         "intentarlo.",
+                   "en": "Too many failed attempts: wait {seconds} s before trying again."},
+    "login_locked": {"es": "Demasiados intentos fallidos: el acceso queda bloqueado "
+                           "{minutes} min.",
+                     "en": "Too many failed attempts: signing in is locked for {minutes} min."},
+    "login_failures": {"es": "Intentos de acceso fallidos desde su último acceso: {wrong} con "
+                             "contraseña incorrecta y {refused} rechazados por espera, desde "
+                             "{addresses} direcciones; el último desde {address} a las {at}.",
+                       "en": "Failed sign-in attempts since your last sign-in: {wrong} with a "
+                             "wrong password and {refused} refused while waiting, from "
+                             "{addresses} addresses; the last from {address} at {at}."},
+    "console_sign_in_failures": {
+        "es": "Accesos fallidos en las últimas 24 horas: {wrong} con contraseña incorrecta y "
+              "{refused} rechazados por espera, desde {addresses} direcciones; el último desde "
+              "{address} a las {at}.",
+        "en": "Failed sign-ins in the last 24 hours: {wrong} with a wrong password and "
+              "{refused} refused while waiting, from {addresses} addresses; the last from "
+              "{address} at {at}."},
     "username": {"es": "Usuario", "en": "User name"},
     "password": {"es": "Contraseña", "en": "Password"},
     "language_name": {"es": "Español", "en": "English"},

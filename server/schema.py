@@ -205,6 +205,17 @@ directors = Table(
     Column("password_hash", String(200), nullable=False),
 )
 
+#: Every attempt to sign in to the console, for throttling guesses and telling the director
+#: (server/throttle.py); kept a week.
+sign_ins = Table(
+    "sign_ins", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False, index=True),
+    Column("address", String(64), nullable=False, index=True),
+    Column("username", String(64), nullable=False, index=True),
+    Column("outcome", String(8), nullable=False),  # ok, wrong, refused
+)
+
 #: Payloads ingest refused, with the reason: bounded, for the director and the fuzz tests.
 rejections = Table(
     "rejections", metadata,
