@@ -186,3 +186,13 @@ def test_the_console_cannot_be_framed(client: FlaskClient) -> None:
     client_page.close()
     assert client_page.headers["X-Frame-Options"] == "DENY"
     assert "frame-ancestors 'none'" in client_page.headers["Content-Security-Policy"]
+
+
+def test_failures_spread_over_more_than_the_window_do_not_lock(client: FlaskClient,
+                                                                clock: Clock) -> None:
+    """A lock needs LOCK_AT failures within WINDOW; older ones are forgotten by the wait."""
+    for n in range(LOCK_AT):
+        clock.now += WINDOW / (LOCK_AT - 2)  # ten failures over more than the window
+        assert attempt(client, f"guess-{n}").status_code == 200, n
+    clock.now += MAX_WAIT
+    assert attempt(client, PASSWORD).status_code == 302
