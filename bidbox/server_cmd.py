@@ -37,20 +37,31 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--language", choices=("es", "en"), default="es")
     parser.add_argument("--director", default="director", help="the console's user name")
     parser.add_argument("--password-env", default="BIDBOX_DIRECTOR_PASSWORD",
-                        help="environment variable holding the director's password; when "
-                             "unset, a password is generated and printed")
+                        help="environment variable holding the director's password, refused "
+                             "if weak (docs/server.md); when unset, a password is generated "
+                             "and printed")
     parser.set_defaults(run=run, extras=("server",))
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    from server import create_app
-    from server.serve import serve
+    from server.passwords import weakness
 
+    # What can be refused is refused before anything starts (no database, broker or port).
     password = os.environ.get(args.password_env)
     generated = password is None
     if password is None:
         password = secrets.token_urlsafe(9)
+    else:
+        why = weakness(password, names=(("the director's user name", args.director),
+                                         ("the event's name", args.event)))
+        if why is not None:
+            return refuse(f"the director's password in ${args.password_env} is too weak: "
+                          f"{why}")
+
+    from server import create_app
+    from server.serve import serve
+
     app = create_app({
         "DATABASE": args.db, "EVENT": args.event, "BROKER_URL": args.broker,
         "BROKER_CAFILE": args.cafile, "LANGUAGE": args.language,
@@ -74,3 +85,8 @@ def run(args: argparse.Namespace) -> int:
             print("the web server stopped on its own", file=sys.stderr)
             break
     return 0 if served.stop() else 1
+
+
+def refuse(why: str) -> int:
+    print(f"bidbox server: {why}", file=sys.stderr)
+    return 2
