@@ -315,6 +315,29 @@ class _Openssl:
         return proc.stdout
 
 
+def _name_constraints(deployment: Deployment) -> str:
+    """The CA may sign only for the deployment's hosts: the director's laptop and the phones
+    that trust web/ca.crt then trust nothing else it could sign, whoever gets hold of ca.key.
+
+    A name type with no permitted entry would be unconstrained, so each type gets one: a DNS
+    name under the reserved ``.invalid`` (RFC 2606), the unspecified address.
+    """
+    permitted = []
+    for host in dict.fromkeys(deployment.broker_hosts):
+        entry = san_entry(host)
+        if entry.startswith("IP:"):
+            address = ipaddress.ip_address(entry[3:])
+            mask = ipaddress.ip_network(address).netmask
+            permitted.append(f"permitted;IP:{address}/{mask}")
+        else:
+            permitted.append(f"permitted;{entry}")
+    if not any(p.startswith("permitted;DNS:") for p in permitted):
+        permitted.append("permitted;DNS:nothing.invalid")
+    if not any(p.startswith("permitted;IP:") for p in permitted):
+        permitted.append("permitted;IP:0.0.0.0/255.255.255.255")
+    return ", ".join(permitted)
+
+
 def _openssl_config(deployment: Deployment) -> str:
     sans = ", ".join(dict.fromkeys(san_entry(h) for h in deployment.broker_hosts))
     return f"""\
@@ -326,6 +349,7 @@ CN = bidbox
 [v3_ca]
 basicConstraints = critical, CA:TRUE, pathlen:0
 keyUsage = critical, keyCertSign, cRLSign
+nameConstraints = critical, {_name_constraints(deployment)}
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid:always
 [v3_server]
@@ -364,22 +388,27 @@ def make_certificates(deployment: Deployment, ca_dir: Path, broker_dir: Path,
             "-subj", f"/CN=bidbox CA for {deployment.event}", "-set_serial", _serial(),
             "-config", str(config), "-extensions", "v3_ca", "-out", str(ca_cert))
         os.chmod(ca_cert, 0o644)
-        for leaf_dir in (broker_dir, web_dir):
+        for role, leaf_dir in (("broker", broker_dir), ("web server", web_dir)):
             if leaf_dir is not None:
-                _make_leaf(run, deployment, ca_key, ca_cert, leaf_dir)
+                _make_leaf(run, deployment, ca_key, ca_cert, leaf_dir, role)
 
 
 _NEWKEY = ("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256")
 
 
 def _make_leaf(run: _Openssl, deployment: Deployment, ca_key: Path, ca_cert: Path,
-               leaf_dir: Path) -> None:
+               leaf_dir: Path, role: str) -> None:
     """A server certificate for the deployment's hosts, signed by the CA, checked for
-    serverAuth: ``leaf_dir/server.key`` (0600), ``server.crt`` and ``ca.crt`` (0644)."""
+    serverAuth: ``leaf_dir/server.key`` (0600), ``server.crt`` and ``ca.crt`` (0644).
+
+    The hosts are in its subjectAltName, which is all that clients match. Its common name
+    says what it is, with a space, so that OpenSSL never takes it for a host name to check
+    against the CA's name constraints (it would, for a bare IP address with no DNS name).
+    """
     key, cert = leaf_dir / "server.key", leaf_dir / "server.crt"
     write_private(key, run(*_NEWKEY).decode())
     csr = run.workdir / "server.csr"
-    run("req", "-new", "-key", str(key), "-subj", f"/CN={deployment.broker_hosts[0]}",
+    run("req", "-new", "-key", str(key), "-subj", f"/CN=bidbox {role} for {deployment.event}",
         "-config", str(run.config), "-out", str(csr))
     run("x509", "-req", "-in", str(csr), "-CA", str(ca_cert), "-CAkey", str(ca_key),
         "-set_serial", _serial(), "-days", str(deployment.days), "-sha256",

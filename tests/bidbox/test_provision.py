@@ -236,6 +236,48 @@ def test_the_web_certificate_is_the_ca_s_for_serving_the_broker_hosts(
         web / "server.crt", web / "server.key")
 
 
+def test_the_ca_signs_for_the_broker_hosts_only(done: Provisioned, tmp_path: Path) -> None:
+    """Whoever gets ca/ca.key cannot make a certificate for another site that the director's
+    laptop, trusting web/ca.crt, would accept."""
+    text = openssl("x509", "-in", str(done.out / "ca/ca.crt"), "-noout", "-ext",
+                   "nameConstraints")
+    assert "critical" in text
+    assert f"DNS:{HOST}" in text and "IP:127.0.0.1/255.255.255.255" in text
+    rogue_key, csr, rogue = tmp_path / "rogue.key", tmp_path / "rogue.csr", tmp_path / "r.crt"
+    extensions = tmp_path / "ext.cnf"
+    extensions.write_text("[leaf]\nbasicConstraints = critical, CA:FALSE\n"
+                          "extendedKeyUsage = serverAuth\n"
+                          "subjectAltName = DNS:www.bank.example\n")
+    openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
+            "-out", str(rogue_key))
+    openssl("req", "-new", "-key", str(rogue_key), "-subj", "/CN=www.bank.example",
+            "-out", str(csr))
+    openssl("x509", "-req", "-in", str(csr), "-CA", str(done.out / "ca/ca.crt"),
+            "-CAkey", str(done.out / "ca/ca.key"), "-set_serial", "7", "-days", "10",
+            "-extfile", str(extensions), "-extensions", "leaf", "-out", str(rogue))
+    refused = subprocess.run([find_openssl(), "verify", "-CAfile", str(done.out / "web/ca.crt"),
+                              "-purpose", "sslserver", str(rogue)],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0
+    assert "permitted subtree violation" in refused.stdout + refused.stderr
+
+
+@pytest.mark.parametrize(("hosts", "constraints"), [
+    (("10.0.0.5",), ["IP:10.0.0.5/255.255.255.255", "DNS:nothing.invalid"]),
+    (("director.local",), ["DNS:director.local", "IP:0.0.0.0/255.255.255.255"]),
+])
+def test_a_name_type_without_a_host_is_closed_too(
+        hosts: tuple[str, ...], constraints: list[str], tmp_path: Path) -> None:
+    for sub in ("ca", "broker"):
+        (tmp_path / sub).mkdir()
+    make_certificates(deployment(broker_hosts=hosts), tmp_path / "ca", tmp_path / "broker",
+                      find_openssl())
+    text = openssl("x509", "-in", str(tmp_path / "ca/ca.crt"), "-noout", "-ext",
+                   "nameConstraints")
+    for constraint in constraints:
+        assert constraint in text
+
+
 # --- refusing to overwrite, --force ------------------------------------------------------
 
 def test_an_existing_events_secrets_are_kept_without_force(tmp_path: Path) -> None:
