@@ -64,6 +64,12 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    stop = threading.Event()
+    # Ctrl-C, SIGTERM (systemctl stop, kill) and SIGHUP (its terminal closed) all stop it the
+    # same way: the web server closes its port and the broker is told "offline". Taken
+    # before anything starts, so a signal during the start stops it once it has started.
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(sig, lambda signum, frame: stop.set())
     from server.passwords import weakness
 
     # What can be refused is refused before anything starts (no database, broker or port).
@@ -120,11 +126,6 @@ def run(args: argparse.Namespace) -> int:
     if served.redirect_address is not None:
         print(f"plain http:       {served.redirect_address}/ redirects to {address}/",
               flush=True)
-    stop = threading.Event()
-    # Ctrl-C, SIGTERM (systemctl stop, kill) and SIGHUP (its terminal closed) all stop it the
-    # same way: the web server closes its port and the broker is told "offline".
-    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(sig, lambda signum, frame: stop.set())
     while not stop.wait(1.0):
         if not served.thread.is_alive():
             print("the web server stopped on its own", file=sys.stderr)
