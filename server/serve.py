@@ -75,7 +75,17 @@ class Served(Serving):
         self.app = app
         self.server: Any = waitress.create_server(app, host=host, port=port, threads=threads,
                                                   channel_timeout=120)
-        self.thread = threading.Thread(target=self.server.run, name="waitress", daemon=True)
+        self.thread = threading.Thread(target=self._run, name="waitress", daemon=True)
+        self._closed_outside = False
+
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except OSError as error:
+            if not self._closed_outside:
+                raise
+            # Closed from outside its loop (below): the loop's poll may meet a closed socket.
+            log.info("waitress: its loop ended on %s after closing from outside", error)
 
     @property
     def address(self) -> str:
@@ -97,6 +107,7 @@ class Served(Serving):
             # waitress's wake-up pipe is gone, so its loop cannot be asked: close from here
             # (seen once in CI under a load average of 270; not reproduced since).
             log.warning("waitress: its trigger failed (%s); closing from outside", error)
+            self._closed_outside = True
             close_everything()
         self.thread.join(timeout)
         return not self.thread.is_alive()

@@ -20,7 +20,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials, find_mosquitto
 
-TIMEOUT = 5.0
+TIMEOUT = 30.0
 """Seconds any wait may take before the test fails; a pass never waits this long."""
 
 EVENT = "test"
