@@ -207,3 +207,41 @@ def test_a_weighted_and_a_split_score_from_the_console(app: Flask, client: Flask
     refused = form(client, token, "/console/assign?lang=en", table="3", board="3",
                    ns="4H S", note="x")
     assert "30% 4H S 10" in refused
+
+
+def test_every_export_carries_the_penalty_and_the_assigned_scores(app: Flask) -> None:
+    import csv
+    import io
+    import xml.etree.ElementTree as ET
+
+    from server import exports
+    from tabled.rules.pbn import loads as load_pbn
+
+    session = make_field(app)
+    db = services(app).db
+    penalties.give(db, session, 3, "90", "top", 50, "Wrong board played", by="director")
+    adjusted.assign(db, session, 2, 3, "30% 4H S 10 + 70% 4H S 9", by="director", note="12C1c")
+    adjusted.assign(db, session, 3, 3, "4H S 10", "4H S 9", by="director", note="12C1d")
+    field = standings.field(db, session, public=False)
+    pair3 = next(st for st in field.standings if st.participant == 3)
+    assert pair3.penalty == 3  # 50 % of a top of 6
+    # PBN: the games read back; the weighted game says its parts, the file the penalty.
+    text = exports.pbn(db, session)
+    games = load_pbn(text)
+    weighted = next(g for g in games if g.tags.get("Table") == "2" and g.board == 3)
+    assert "Assigned score: 30% 4H S 10 + 70% 4H S 9" in weighted.commentary
+    assert "ScoreMP" in weighted.tags
+    assert "Penalty (Law 90): participant 3, 50 % of a top: Wrong board played" in text
+    # CSV: the assigned column; the rankings CSV: the penalty apart, the score after it.
+    rows = list(csv.DictReader(io.StringIO(exports.csv_text(db, session))))
+    split = next(r for r in rows if r["table"] == "3" and r["board"] == "3")
+    assert (split["adjusted"], split["assigned"]) == ("split", "NS 100% 4H S 10 / EW 100% 4H S 9")
+    ranked = list(csv.DictReader(io.StringIO(exports.rankings_csv(db, session))))
+    row3 = next(r for r in ranked if r["participant"] == "3")
+    assert row3["penalty"] == "3"
+    assert float(row3["percent"]) == pytest.approx(pair3.percent, abs=0.01)
+    # USEBIO: the pair's PENALTY, its TOTAL_SCORE after it.
+    root = ET.fromstring(exports.usebio(db, session))
+    pair = next(p for p in root.iter("PAIR") if p.findtext("PAIR_NUMBER") == "3")
+    assert pair.findtext("PENALTY") == "3"
+    assert float(pair.findtext("TOTAL_SCORE") or "nan") == pytest.approx(pair3.score)
