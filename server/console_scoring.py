@@ -12,11 +12,18 @@ from typing import Any
 
 from flask import Blueprint, Response, flash, g, redirect, render_template, request, url_for
 
-from server import adjusted, penalties, scoring_texts  # noqa: F401 (registers the texts)
+from server import (
+    adjusted,
+    handrecords,
+    penalties,
+    publish,
+    report,
+    scoring_texts,  # noqa: F401 (registers the texts)
+)
 from server import session as sessions
 from server.auth import login_required
 from server.console import FormError, _needs_session, _number
-from server.i18n import LANGUAGES, t
+from server.i18n import LANGUAGES, language, t
 from server.services import services
 
 bp = Blueprint("scoring", __name__, url_prefix="/console")
@@ -46,7 +53,73 @@ def page() -> Any:
 
 
 #: The printouts and publication the page offers: endpoint -> text key.
-DOWNLOADS: dict[str, str] = {}
+DOWNLOADS: dict[str, str] = {"scoring.report_pdf": "scoring_report_pdf",
+                             "scoring.hands_pdf": "scoring_hands_pdf",
+                             "scoring.hands_pbn": "scoring_hands_pbn",
+                             "scoring.site_zip": "scoring_site_zip"}
+
+
+def _language() -> str:
+    """The printout's language: ``?language=`` (not ``?lang=``, which would change the
+    console's own), else the console's."""
+    chosen = request.args.get("language", "")
+    return chosen if chosen in LANGUAGES else language()
+
+
+def _download(body: bytes | str, mimetype: str, name: str) -> Response:
+    return Response(body, mimetype=mimetype, headers={
+        "Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/report.pdf")
+@login_required
+def report_pdf() -> Any:
+    found = _needs_session()
+    chosen = _language()
+    try:
+        body = report.results_pdf(services().db, found, chosen)
+    except report.ReportError as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(body, "application/pdf", f"{found.event}-results-{chosen}.pdf")
+
+
+@bp.get("/hand-records.pdf")
+@login_required
+def hands_pdf() -> Any:
+    found = _needs_session()
+    chosen = _language()
+    db = services().db
+    try:
+        deals = handrecords.of_session(db, found)
+        body = report.hand_records_pdf(deals, found.title, chosen,
+                                       conditions=handrecords.conditions_of(found))
+    except (handrecords.HandRecordError, report.ReportError) as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(body, "application/pdf", f"{found.event}-hands-{chosen}.pdf")
+
+
+@bp.get("/hand-records.pbn")
+@login_required
+def hands_pbn() -> Any:
+    found = _needs_session()
+    try:
+        text = handrecords.dealing_pbn(handrecords.of_session(services().db, found),
+                                       event=found.title,
+                                       conditions=handrecords.conditions_of(found))
+    except handrecords.HandRecordError as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(text, "application/x-pbn; charset=utf-8", f"{found.event}-deals.pbn")
+
+
+@bp.get("/site.zip")
+@login_required
+def site_zip() -> Any:
+    found = _needs_session()
+    return _download(publish.site_zip(services().db, found), "application/zip",
+                     f"{found.event}-site.zip")
 
 
 def _amount(name: str) -> float:
