@@ -103,7 +103,7 @@ class Part:
     def text(self) -> str:
         played = self.contract if self.declarer is None else \
             f"{self.contract} {self.declarer} {self.tricks}"
-        return f"{self.weight}% {played}"
+        return played if self.weight == 100 else f"{self.weight}% {played}"
 
     def to_json(self) -> list[Any]:
         return [self.weight, self.score_ns, self.contract, self.declarer, self.tricks]

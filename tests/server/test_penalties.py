@@ -235,7 +235,7 @@ def test_every_export_carries_the_penalty_and_the_assigned_scores(app: Flask) ->
     # CSV: the assigned column; the rankings CSV: the penalty apart, the score after it.
     rows = list(csv.DictReader(io.StringIO(exports.csv_text(db, session))))
     split = next(r for r in rows if r["table"] == "3" and r["board"] == "3")
-    assert (split["adjusted"], split["assigned"]) == ("split", "NS 100% 4H S 10 / EW 100% 4H S 9")
+    assert (split["adjusted"], split["assigned"]) == ("split", "NS 4H S 10 / EW 4H S 9")
     ranked = list(csv.DictReader(io.StringIO(exports.rankings_csv(db, session))))
     row3 = next(r for r in ranked if r["participant"] == "3")
     assert row3["penalty"] == "3"
