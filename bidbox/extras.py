@@ -17,6 +17,7 @@ EXTRAS: dict[str, dict[str, str]] = {
     "table": {"gpiozero": "gpiozero", "serial": "pyserial", "paho": "paho-mqtt"},
     "server": {"flask": "flask", "sqlalchemy": "sqlalchemy", "alembic": "alembic",
                "waitress": "waitress", "cheroot": "cheroot", "paho": "paho-mqtt"},
+    "report": {"weasyprint": "weasyprint"},
 }
 
 

@@ -195,6 +195,7 @@ _TEXTS = {  # key: (Spanish, English)
     "console_export_pbn": ("PBN", "PBN"),
     "console_export_usebio": ("USEBIO (XML)", "USEBIO (XML)"),
     "console_export_csv": ("CSV", "CSV"),
+    "console_export_rankings": ("Clasificación (CSV)", "Rankings (CSV)"),
     # conduct: screens, the tray, the alert profile
     "console_conduct": ("Desarrollo del juego", "How the tables play"),
     "console_screens": ("Pantallas", "Screens"),

@@ -17,6 +17,7 @@ register({
     "display_score_imps": {"es": "IMPs", "en": "IMPs"},
     "display_score_points": {"es": "Puntos", "en": "Points"},
     "display_percent": {"es": "%", "en": "%"},
+    "display_penalty": {"es": "Penalización", "en": "Penalty"},
     "display_no_rankings": {"es": "Aún no hay tableros terminados por todas las mesas.",
                             "en": "No board has been finished by every table yet."},
     "display_results": {"es": "Tableros terminados", "en": "Finished boards"},
