@@ -195,6 +195,17 @@ def _page(template: str, found: Session | None, parts: tuple[str, ...],
     return render_template(template, **context)
 
 
+@bp.context_processor
+def ruling_helpers() -> dict[str, Any]:
+    """How the rulings form and record word a ruling's fields (tabled.rulings defines them)."""
+    return {"field_label": rulings.field_label, "field_value": rulings.field_value,
+            "choice_value": rulings.choice_value, "words": _words}
+
+
+def _words(words: Any) -> str:
+    return str(words[language()])
+
+
 @bp.get("/fragment/<name>")
 @login_required
 def fragment(name: str) -> Any:
@@ -309,8 +320,9 @@ def _director_vugraph(found: Session | None, table: int) -> dict[str, Any]:
 @login_required
 def rulings_page() -> Any:
     found = _needs_session()
-    return _page("console/rulings.html", found, ("history",), kinds=_RULING_KINDS,
-                 laws=rulings.LAWS, chosen_table=request.args.get("table", type=int))
+    return _page("console/rulings.html", found, ("history",), kinds=rulings.CONSOLE_KINDS,
+                 laws=rulings.LAWS, form_fields=rulings.form_fields(),
+                 chosen_table=request.args.get("table", type=int))
 
 
 @bp.get("/results")
@@ -488,8 +500,6 @@ def resolve(call_id: int) -> Any:
     return redirect(url_for("console.index"))
 
 
-_RULING_KINDS = ("take_back", "require_pass", "lead_restriction", "undo_cards", "claim",
-                 "score", "end_round")
 
 
 @bp.post("/ruling")
@@ -499,7 +509,7 @@ def ruling() -> Any:
     kind = request.form.get("kind", "")
     try:
         table = _number("table")
-        if kind not in _RULING_KINDS:
+        if kind not in rulings.CONSOLE_KINDS:
             raise FormError(t("console_unknown_ruling", kind=kind))
         rulings.queue_ruling(services().db, found, table, kind, request.form, by=g.director,
                              note=request.form.get("note"), board=_optional("board"))

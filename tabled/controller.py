@@ -30,6 +30,7 @@ from tabled.rules import (
 from tabled.rules.auction import Auction
 
 from .regulation import alert_required
+from .rulings import KINDS
 from .state import BoardState, Phase, TableState
 from .syscard import STANDARD_ANSWERS
 from .wire import Command, Event
@@ -705,16 +706,17 @@ class Controller:
         return None
 
     def _ruling_refusal(self, data: Mapping[str, Any]) -> str | None:
-        """Why this ruling cannot be applied now, or None. A trial copy takes it first."""
-        kind = data["kind"]
-        if kind in ("director_ack", "end_round"):
+        """Why this ruling cannot be applied now, or None. A trial copy takes it first.
+        When a kind may be applied is its own (tabled.rulings)."""
+        kind = KINDS[data["kind"]]
+        if not kind.needs_board:
             return None
         board = self.state.board
         if board is None:
             return "no board on the table"
         reason = self._trial(Proposed("ruling", board.number, {"cmd": "trial", **data}))
         if reason is not None:
-            return f"{kind}: {reason}"
-        if kind in ("take_back", "require_pass") and board.cards:
-            return f"{kind}: the play has started"
+            return f"{kind.name}: {reason}"
+        if kind.before_play and board.cards:
+            return f"{kind.name}: the play has started"
         return None

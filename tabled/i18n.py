@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from .rulings import KINDS
+
 LANGUAGES = ("en", "es")
 
 TEXTS: dict[str, tuple[str, str]] = {
@@ -128,21 +130,10 @@ _CALLS_ES = {"Pass": "Paso", "X": "Doblo", "XX": "Redoblo"}
 _SEATS_ES = {"W": "O"}
 
 
-RULINGS: dict[str, tuple[str, str]] = {
-    "take_back": ("calls back", "voces"),
-    "undo_cards": ("cards back", "cartas"),
-    "require_pass": ("must pass", "debe pasar"),
-    "lead_restriction": ("lead limit", "salida"),
-    "claim": ("claim", "reclamo"),
-    "score": ("score", "resultado"),
-    "director_ack": ("coming", "en camino"),
-    "end_round": ("round over", "fin ronda"),
-}
-
-
 def ruling(kind: str, language: str) -> str:
-    english, spanish = RULINGS.get(kind, (kind, kind))
-    return spanish if language == "es" else english
+    """A ruling's short name on a seat display (tabled.rulings)."""
+    found = KINDS.get(kind)
+    return kind if found is None else found.short["es" if language == "es" else "en"]
 
 
 def text(key: str, language: str, **args: Any) -> str:

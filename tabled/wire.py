@@ -21,6 +21,8 @@ from typing import Any
 from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability
 
 from .regulation import PROFILES, Screens
+from .rulings import FIELDS, KINDS, RulingDataError, kind_of
+from .rulings import Field as RulingField
 from .syscard import CardError, SystemCard
 
 VERSION = 1
@@ -199,6 +201,31 @@ def _opt(check: Check) -> tuple[Check, bool]:
     return (_optional(check), False)
 
 
+def _one_of(values: tuple[str, ...]) -> Check:
+    def check(value: Any) -> str:
+        if value not in values:
+            raise WireError(f"{value!r:.40} is not one of {', '.join(values)}")
+        return str(value)
+    return check
+
+
+def _ruling_check(spec: RulingField) -> Check:
+    """The wire's check of one field of the rulings (tabled.rulings.Field)."""
+    if spec.kind == "seat":
+        return SEAT
+    if spec.kind == "suit":
+        return SUIT
+    if spec.kind == "side":
+        return _one_of(("NS", "EW"))
+    if spec.kind == "count":
+        return _count(spec.low, spec.high)
+    if spec.kind == "text":
+        return _text(spec.limit)
+    if all(isinstance(choice.value, bool) for choice in spec.choices):
+        return _bool
+    return _one_of(tuple(str(choice.value) for choice in spec.choices))
+
+
 def _conditions(value: Any) -> dict[str, Any]:
     """Dealer and vulnerability of boards that do not follow the cycle of 16 (the seed 004
     individual deals each partida from South with its own vulnerability)."""
@@ -271,20 +298,14 @@ EVENTS: dict[str, Schema] = {
     "confirm": _schema(seat=SEAT),
     "director": _schema(seat=_optional(SEAT), reason=_text(32), law=_opt(_text(16)),
                         detail=_opt(_text(200))),
-    "ruling": _schema(cmd=ID, kind=_text(32), seat=_opt(SEAT), calls=_opt(_count(0, 400)),
-                      cards=_opt(_count(0, 52)), law=_opt(_text(16)), scope=_opt(_text(16)),
-                      suit=_opt(SUIT), required=_opt(_bool), tricks=_opt(TRICKS),
-                      score_ns=_opt(_count(-10000, 10000)), adjusted=_opt(_text(16)),
-                      call=_opt(_count(1, 10**9))),
+    # The fields of every kind of ruling (tabled.rulings), each optional here: what a kind
+    # requires is checked with its kind (Command.from_payload, the table's controller).
+    "ruling": _schema(cmd=ID, kind=_text(32),
+                      **{name: _opt(_ruling_check(spec)) for name, spec in FIELDS.items()}),
     "refused": _schema(cmd=ID, reason=_text(200)),
 }
 
-RULINGS = ("take_back", "undo_cards", "require_pass", "lead_restriction", "claim", "score",
-           "director_ack", "end_round")
-#: What each ruling cannot do without (the table would otherwise refuse it unexplained).
-RULING_NEEDS: dict[str, tuple[str, ...]] = {
-    "take_back": ("calls",), "undo_cards": ("cards",), "require_pass": ("seat",),
-    "lead_restriction": ("seat", "suit")}
+RULINGS = tuple(KINDS)
 
 #: Commands from the server, each answered by an event carrying its id.
 COMMANDS: dict[str, Schema] = {
@@ -381,15 +402,13 @@ class Command:
         if schema is None:
             raise WireError(f"command {ident}: unknown type {kind!r}")
         data = schema.validate(f"command {ident} ({kind})", value.get("data", {}))
-        if kind == "ruling" and data.get("kind") not in RULINGS:
-            raise WireError(f"command {ident}: unknown ruling {data.get('kind')!r}")
         if kind == "ruling":
-            missing = [name for name in RULING_NEEDS.get(data["kind"], ()) if name not in data]
-            if data["kind"] == "score" and "score_ns" not in data and "adjusted" not in data:
-                missing.append("score_ns or adjusted")
-            if missing:
-                raise WireError(f"command {ident}: a {data['kind']} ruling needs "
-                                f"{', '.join(missing)}")
+            # What the kind requires, and its own check (tabled.rulings): a table would
+            # otherwise refuse it unexplained.
+            try:
+                kind_of(data["kind"]).validate(data)
+            except RulingDataError as error:
+                raise WireError(f"command {ident}: {error}") from None
         return cls(ident, str(kind), data)
 
 

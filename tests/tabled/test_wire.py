@@ -76,8 +76,10 @@ def test_event_without_board_round_trips() -> None:
 @pytest.mark.parametrize(("kind", "data"), [
     ("assign", ASSIGN),
     ("assign", {"round": 1, "ns": 0, "ew": 0, "boards": [1]}),
-    ("ruling", {"kind": "score", "score_ns": -200, "adjusted": "A40/60"}),
-    ("ruling", {"kind": "lead_restriction", "seat": "W", "suit": "H", "required": False}),
+    ("ruling", {"kind": "score", "adjusted": "A40/60"}),
+    ("ruling", {"kind": "score", "score_ns": -200, "adjusted": "assigned"}),
+    ("ruling", {"kind": "lead_restriction", "seat": "W", "suit": "H", "required": False,
+                "law": "26B"}),
     ("resend", {"since": 10, "until": 20}),
     ("resend", {"since": 0}),
 ])
@@ -86,9 +88,22 @@ def test_command_round_trips_through_its_payload(kind: str, data: dict[str, Any]
     assert Command.from_payload(command.to_payload()) == command
 
 
-#: The least each ruling needs (tabled.wire.RULING_NEEDS, and a score's points or text).
-LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1}, "require_pass": {"seat": "N"},
-         "lead_restriction": {"seat": "W", "suit": "H"}, "score": {"adjusted": "A60/40"}}
+#: The least each ruling needs (its required fields in tabled.rulings, and a score's points
+#: or text).
+LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1},
+         "require_pass": {"seat": "N", "law": "31A"},
+         "lead_restriction": {"seat": "W", "suit": "H", "required": True, "law": "26"},
+         "score": {"adjusted": "A60/40"}, "unauthorised_information": {"side": "EW"}}
+
+
+@pytest.mark.parametrize("kind", RULINGS)
+def test_a_ruling_without_what_its_kind_requires_is_refused(kind: str) -> None:
+    for name in LEAST.get(kind, {}):
+        if kind == "score":
+            continue  # a score needs one of two: tested below
+        data = {"kind": kind, **{k: v for k, v in LEAST[kind].items() if k != name}}
+        with pytest.raises(WireError, match=f"needs.*{name}"):
+            Command.from_payload(Command("r", "ruling", data).to_payload())
 
 
 @pytest.mark.parametrize("kind", RULINGS)
