@@ -44,7 +44,15 @@ from server.db import Database
 from server.fieldscore import parse_adjusted
 from tabled.rules import Board, RulesError, Seat, Vulnerability, parse_contract
 from tabled.rules.scoring import score_ns
-from tabled.wire import MAX_SEQ, OFFLINE, ONLINE, Command, Event, WireError, parse_topic
+from tabled.wire import (
+    OFFLINE,
+    ONLINE,
+    Command,
+    Event,
+    WireError,
+    parse_topic,
+    state_from_payload,
+)
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +172,7 @@ class Ingest:
                 raise WireError(f"status {value[:40]!r} is neither online nor offline")
             return table, kind, value
         if kind == "state":
-            return table, kind, state_snapshot(payload)
+            return table, kind, state_from_payload(payload)
         raise WireError(f"the server does not read {kind!r} topics")
 
     def _rejection(self, topic: str, payload: bytes | str, reason: str) -> dict[str, Any]:
@@ -604,32 +612,3 @@ def _printable(text: str) -> str:
     return "".join(ch if " " <= ch != "\x7f" and not "\ud800" <= ch <= "\udfff"
                    else f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
                    for ch in text)
-
-
-_PHASES = frozenset({"waiting", "players", "board", "setup", "auction", "lead", "play", "result",
-                     "round_end"})
-
-
-def state_snapshot(payload: bytes | str) -> Mapping[str, Any]:
-    """A table's retained state, validated (it carries no hidden information)."""
-    size = len(payload.encode() if isinstance(payload, str) else payload)
-    if size > 4096:
-        raise WireError(f"state of {size} bytes is too big")
-    try:
-        value = json.loads(payload)
-    except (ValueError, UnicodeDecodeError, RecursionError) as error:
-        raise WireError(f"state is not JSON: {type(error).__name__}: {error}") from None
-    if not isinstance(value, dict) or value.get("v") != 1:
-        raise WireError("state is not a version 1 object")
-    seq = value.get("seq")
-    if isinstance(seq, bool) or not isinstance(seq, int) or not 0 <= seq <= MAX_SEQ:
-        raise WireError(f"state seq {seq!r} is not a count")
-    phase = value.get("phase")
-    if not isinstance(phase, str) or phase not in _PHASES:
-        raise WireError(f"state phase {value.get('phase')!r} is unknown")
-    for name in ("round", "board"):
-        number = value.get(name)
-        if number is not None and (isinstance(number, bool) or not isinstance(number, int)
-                                   or not 0 <= number <= 9999):
-            raise WireError(f"state {name} {number!r} is not a number")
-    return value

@@ -9,7 +9,6 @@ controller checks every input before it becomes an event).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,18 +33,7 @@ from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
 from .rulings import KINDS, Recorded
 from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
-
-
-class Phase(enum.StrEnum):
-    WAITING = "waiting"      # no round assigned yet
-    PLAYERS = "players"      # round assigned: players enter their numbers
-    BOARD = "board"          # choose the next board of the round
-    SETUP = "setup"          # board on the table: hands may be scanned; dealer calls first
-    AUCTION = "auction"
-    LEAD = "lead"            # auction over: waiting for the opening lead (questions now)
-    PLAY = "play"
-    RESULT = "result"        # the result, waiting for a player of each side to confirm
-    ROUND_END = "round_end"  # every board of the round played: movement guidance
+from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
 
 
 class StateError(RuntimeError):

@@ -11,6 +11,7 @@ docs/mqtt.md describes each event and command type.
 
 from __future__ import annotations
 
+import enum
 import json
 import math
 import re
@@ -65,6 +66,22 @@ def parse_topic(topic: str) -> tuple[str, int, str]:
     return parts[2], table, parts[5]
 
 
+# -- the table's phases -------------------------------------------------------------------------
+
+class Phase(enum.StrEnum):
+    """Where a table is (tabled.state.TableState.phase); its retained state carries it."""
+
+    WAITING = "waiting"      # no round assigned yet
+    PLAYERS = "players"      # round assigned: players enter their numbers
+    BOARD = "board"          # choose the next board of the round
+    SETUP = "setup"          # board on the table: hands may be scanned; dealer calls first
+    AUCTION = "auction"
+    LEAD = "lead"            # auction over: waiting for the opening lead (questions now)
+    PLAY = "play"
+    RESULT = "result"        # the result, waiting for a player of each side to confirm
+    ROUND_END = "round_end"  # every board of the round played: movement guidance
+
+
 # -- field checks ------------------------------------------------------------------------------
 
 Check = Callable[[Any], Any]
@@ -89,6 +106,14 @@ def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise WireError(f"{value!r} is not true or false")
     return value
+
+
+def _timestamp(value: Any) -> float:
+    """Seconds since the epoch, as the table's clock gives them."""
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not math.isfinite(value) or not 0 <= value <= MAX_TS):
+        raise WireError(f"{value!r} is not a time")
+    return float(value)
 
 
 def _text(limit: int) -> Check:
@@ -368,10 +393,10 @@ class Event:
         schema = EVENTS.get(kind) if isinstance(kind, str) else None
         if schema is None:
             raise WireError(f"event {seq}: unknown type {kind!r}")
-        ts = value.get("ts")
-        if (isinstance(ts, bool) or not isinstance(ts, int | float) or not math.isfinite(ts)
-                or not 0 <= ts <= MAX_TS):
-            raise WireError(f"event {seq}: ts {ts!r} is not a time")
+        try:
+            ts = _timestamp(value.get("ts"))
+        except WireError:
+            raise WireError(f"event {seq}: ts {value.get('ts')!r} is not a time") from None
         board = _optional(BOARD)(value.get("board"))
         data = schema.validate(f"event {seq} ({kind})", value.get("data"))
         return cls(seq, str(kind), float(ts), board, data)
@@ -412,5 +437,27 @@ class Command:
         return cls(ident, str(kind), data)
 
 
+#: A table's retained state (tabled.daemon.snapshot): where it is, with no hidden information.
+STATE = _schema(
+    seq=_count(0, MAX_SEQ), ts=_opt(_timestamp), phase=_one_of(tuple(p.value for p in Phase)),
+    round=_opt(_count(0, MAX_BOARD)), board=_opt(_count(0, MAX_BOARD)),
+    boards_done=_opt(_count(0, MAX_BOARD)), boards_left=_opt(_count(0, MAX_BOARD)),
+    director=_opt(_count(0, MAX_SEQ)), calls=_opt(_count(0, 400)), cards=_opt(_count(0, 52)))
+MAX_STATE = 4096
+
+
 def state_payload(snapshot: Mapping[str, Any]) -> bytes:
-    return _dump({"v": VERSION, **snapshot})
+    """The retained state as the table publishes it, checked as the server will read it."""
+    payload = _dump({"v": VERSION, **snapshot})
+    state_from_payload(payload)
+    return payload
+
+
+def state_from_payload(payload: bytes | str) -> dict[str, Any]:
+    """A table's retained state, validated: every field known and in range."""
+    size = len(payload.encode() if isinstance(payload, str) else payload)
+    if size > MAX_STATE:
+        raise WireError(f"state of {size} bytes is too big")
+    value = _load(payload, "state")
+    del value["v"]
+    return STATE.validate("state", value)

@@ -131,6 +131,10 @@ BAD: list[tuple[str, str, bytes | str, str]] = [
     ("garbage status", topic(kind="status"), b"maybe", "neither"),
     ("garbage state", topic(kind="state"), b'{"v":1,"seq":"x","phase":"auction"}', "seq"),
     ("unknown phase", topic(kind="state"), b'{"v":1,"seq":3,"phase":"dancing"}', "phase"),
+    # the wire's own decoder (tabled.wire.state_from_payload): what the table never sends
+    ("hands in the state", topic(kind="state"),
+     b'{"v":1,"seq":3,"phase":"play","hands":{"N":"SAKQ"}}', "unknown fields"),
+    ("a state's time", topic(kind="state"), b'{"v":1,"seq":3,"phase":"play","ts":"x"}', "time"),
 ]
 
 

@@ -335,3 +335,41 @@ def test_parse_topic_refuses(topic: str, reason: str) -> None:
 def test_parse_topic_refuses_a_table_number_that_is_not_plain_digits(number: str) -> None:
     with pytest.raises(WireError):
         parse_topic(f"bidbox/v1/e/table/{number}/events")
+
+
+# -- the retained state: one decoder, shared by the table and the server ----------------------
+
+STATE = {"seq": 12, "ts": 1700000000.5, "phase": "auction", "round": 2, "board": 5,
+         "boards_done": 1, "boards_left": 2, "director": 0, "calls": 3, "cards": 0}
+
+
+def test_the_state_round_trips() -> None:
+    from tabled.wire import state_from_payload, state_payload
+    assert state_from_payload(state_payload(STATE)) == STATE
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    ({"hands": {"N": "AKQ"}}, "unknown fields"),     # hidden information never rides on it
+    ({"phase": "dancing"}, "not one of"),
+    ({"seq": -1}, "between"),
+    ({"ts": "now"}, "not a time"),
+    ({"board": True}, "not an integer"),
+    ({"calls": 401}, "between"),
+])
+def test_a_state_the_table_would_not_send_is_refused(change: dict[str, Any],
+                                                     reason: str) -> None:
+    from tabled.wire import state_from_payload, state_payload
+    payload = json.dumps({"v": 1, **STATE, **change})
+    with pytest.raises(WireError, match=reason):
+        state_from_payload(payload)
+    with pytest.raises(WireError, match=reason):  # nor does the table publish it
+        state_payload({**STATE, **change})
+
+
+def test_the_phases_on_the_wire_are_the_tables() -> None:
+    from tabled.state import Phase as StatePhase
+    from tabled.wire import STATE as SCHEMA
+    from tabled.wire import Phase
+    assert StatePhase is Phase
+    check, required = SCHEMA.fields["phase"]
+    assert required and all(check(p.value) == p.value for p in Phase)
