@@ -23,7 +23,7 @@ from sqlalchemy import and_, insert, select, update
 from server import schema as s
 from server.db import Database
 from server.fieldscore import parse_adjusted
-from server.i18n import language, register, t
+from server.i18n import PAGES, language, t
 from server.session import Session, board_conditions
 from tabled.rules import RulesError, Seat, Vulnerability, format_contract, parse_contract
 from tabled.rules.scoring import score_ns as duplicate_score_ns
@@ -45,7 +45,7 @@ KINDS = RULING_KINDS
 LAWS: Mapping[str, str] = {name: kind.laws for name, kind in KINDS.items()}
 #: The kinds the console's form offers (an acknowledgement goes from the calls' list).
 CONSOLE_KINDS = tuple(name for name, kind in KINDS.items() if kind.console)
-register({f"console_kind_{name}": dict(kind.words) for name, kind in KINDS.items()})
+PAGES.add({f"console_kind_{name}": kind.words for name, kind in KINDS.items()})
 
 
 def form_fields() -> list[tuple[Field, tuple[str, ...]]]:

@@ -30,13 +30,12 @@ from typing import TYPE_CHECKING, Any
 from tabled.rules import Seat, Suit
 from tabled.rules.auction import PassScope
 from tabled.rules.play import ClaimState, LeadRestriction
+from tabled.texts import Words
 
 if TYPE_CHECKING:
     from tabled.state import BoardState, TableState
     from tabled.wire import Event
 
-Words = Mapping[str, str]
-"""A text in each language: ``{"es": ..., "en": ...}``."""
 
 
 class RulingDataError(ValueError):
@@ -181,11 +180,11 @@ class RulingKind:
 # -- the fields ------------------------------------------------------------------------------
 
 def _law(required: bool, placeholder: str) -> Field:
-    return Field("law", "text", {"es": "Ley", "en": "Law"}, required=required, limit=16,
+    return Field("law", "text", Words(es="Ley", en="Law"), required=required, limit=16,
                  placeholder=placeholder)
 
 
-_SEAT = Field("seat", "seat", {"es": "Asiento", "en": "Seat"}, required=True)
+_SEAT = Field("seat", "seat", Words(es="Asiento", en="Seat"), required=True)
 
 
 # -- how each applies to the table's state -----------------------------------------------------
@@ -334,61 +333,61 @@ def _play_on(data: dict[str, Any]) -> None:
 KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
     RulingKind(
         "take_back", "39A, 82A",
-        {"es": "Retroceder la subasta", "en": "Take the auction back"},
-        {"es": "voces", "en": "calls back"},
-        (Field("calls", "count", {"es": "Voces que quedan", "en": "Calls that stay"},
+        Words(es="Retroceder la subasta", en="Take the auction back"),
+        Words(es="voces", en="calls back"),
+        (Field("calls", "count", Words(es="Voces que quedan", en="Calls that stay"),
                required=True, high=400),),
         _take_back, before_play=True),
     RulingKind(
         "require_pass", "27B, 30, 31, 32",
-        {"es": "Un asiento debe pasar", "en": "A seat must pass"},
-        {"es": "debe pasar", "en": "must pass"},
+        Words(es="Un asiento debe pasar", en="A seat must pass"),
+        Words(es="debe pasar", en="must pass"),
         (_SEAT, _law(True, "31A2"),
-         Field("scope", "choice", {"es": "Alcance", "en": "Scope"}, choices=(
-             Choice("auction", {"es": "Toda la subasta", "en": "The rest of the auction"}),
-             Choice("next_turn", {"es": "Su próximo turno", "en": "Its next turn"})))),
+         Field("scope", "choice", Words(es="Alcance", en="Scope"), choices=(
+             Choice("auction", Words(es="Toda la subasta", en="The rest of the auction")),
+             Choice("next_turn", Words(es="Su próximo turno", en="Its next turn"))))),
         _require_pass, before_play=True, check=_default_scope),
     RulingKind(
         "lead_restriction", "26, 50D",
-        {"es": "Restricción de salida", "en": "Lead restriction"},
-        {"es": "salida", "en": "lead limit"},
+        Words(es="Restricción de salida", en="Lead restriction"),
+        Words(es="salida", en="lead limit"),
         (_SEAT,
-         Field("suit", "suit", {"es": "Palo", "en": "Suit"}, required=True),
-         Field("required", "choice", {"es": "Restricción de salida", "en": "Lead restriction"},
+         Field("suit", "suit", Words(es="Palo", en="Suit"), required=True),
+         Field("required", "choice", Words(es="Restricción de salida", en="Lead restriction"),
                required=True, choices=(
-                   Choice(True, {"es": "Obligada", "en": "Required"}),
-                   Choice(False, {"es": "Prohibida", "en": "Forbidden"}))),
+                   Choice(True, Words(es="Obligada", en="Required")),
+                   Choice(False, Words(es="Prohibida", en="Forbidden")))),
          _law(True, "26B")),
         _lead_restriction),
     RulingKind(
         "undo_cards", "45C4(b), 47",
-        {"es": "Deshacer cartas", "en": "Undo cards"},
-        {"es": "cartas", "en": "cards back"},
-        (Field("cards", "count", {"es": "Cartas que se deshacen", "en": "Cards to undo"},
+        Words(es="Deshacer cartas", en="Undo cards"),
+        Words(es="cartas", en="cards back"),
+        (Field("cards", "count", Words(es="Cartas que se deshacen", en="Cards to undo"),
                required=True, high=52),),
         _undo_cards, check=_at_least_one_card),
     RulingKind(
         "claim", "68D, 70",
-        {"es": "Reclamación disputada", "en": "Disputed claim"},
-        {"es": "reclamo", "en": "claim"},
-        (Field("tricks", "count", {"es": "Bazas", "en": "Tricks"},
-               high=13, help={"es": "vacío: se sigue jugando", "en": "blank: play on"}),),
+        Words(es="Reclamación disputada", en="Disputed claim"),
+        Words(es="reclamo", en="claim"),
+        (Field("tricks", "count", Words(es="Bazas", en="Tricks"),
+               high=13, help=Words(es="vacío: se sigue jugando", en="blank: play on")),),
         _claim, check=_play_on),
     RulingKind(
         "score", "12C1, 12C2",
-        {"es": "Resultado ajustado", "en": "Adjusted score"},
-        {"es": "resultado", "en": "score"},
-        (Field("adjusted", "text", {"es": "Ajustado (A60/40)", "en": "Adjusted (A60/40)"},
+        Words(es="Resultado ajustado", en="Adjusted score"),
+        Words(es="resultado", en="score"),
+        (Field("adjusted", "text", Words(es="Ajustado (A60/40)", en="Adjusted (A60/40)"),
                limit=16,
                placeholder="A60/40"),
-         Field("score_ns", "count", {"es": "Marca NS asignada", "en": "Assigned NS score"},
+         Field("score_ns", "count", Words(es="Marca NS asignada", en="Assigned NS score"),
                low=-10000, high=10000)),
         _score, check=_check_score),
     RulingKind(
         "unauthorised_information", "16B",
-        {"es": "Información no autorizada", "en": "Unauthorised information"},
-        {"es": "IN anotada", "en": "UI noted"},
-        (Field("side", "side", {"es": "Pareja que la tuvo", "en": "Pair that had it"},
+        Words(es="Información no autorizada", en="Unauthorised information"),
+        Words(es="IN anotada", en="UI noted"),
+        (Field("side", "side", Words(es="Pareja que la tuvo", en="Pair that had it"),
                required=True),
          _law(False, "16B1")),
         # Law 16B: a pair had unauthorised information from partner (a hesitation, a
@@ -396,14 +395,14 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         _record),
     RulingKind(
         "end_round", "8B",
-        {"es": "Terminar la ronda", "en": "End the round"},
-        {"es": "fin ronda", "en": "round over"},
+        Words(es="Terminar la ronda", en="End the round"),
+        Words(es="fin ronda", en="round over"),
         (), _end_round, needs_board=False),
     RulingKind(
         "director_ack", "9B1",
-        {"es": "Director en camino", "en": "Director on the way"},
-        {"es": "en camino", "en": "coming"},
-        (Field("call", "count", {"es": "Llamada", "en": "Call"}, low=1, high=10**9),),
+        Words(es="Director en camino", en="Director on the way"),
+        Words(es="en camino", en="coming"),
+        (Field("call", "count", Words(es="Llamada", en="Call"), low=1, high=10**9),),
         _director_ack, needs_board=False, console=False),
 )}
 

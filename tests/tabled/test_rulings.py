@@ -11,6 +11,7 @@ from tabled import i18n
 from tabled.rules import Seat
 from tabled.rulings import FIELDS, KINDS, RulingDataError, kind_of
 from tabled.state import Phase
+from tabled.texts import Words
 from tabled.wire import COMMANDS, EVENTS, RULINGS, Command, WireError
 
 from .helpers import Table, reach
@@ -23,13 +24,15 @@ def test_every_kind_is_worded_in_both_languages_and_names_its_laws(name: str) ->
     kind = KINDS[name]
     assert kind.name == name
     assert kind.laws.strip()
-    for words in (kind.words, kind.short):
-        assert set(words) == set(LANGUAGES) and all(words[lang] for lang in LANGUAGES)
-    assert all(len(kind.short[lang]) <= 12 for lang in LANGUAGES)  # a seat display's line
+    every = [kind.words, kind.short]
     for spec in kind.fields:
-        assert set(spec.words) == set(LANGUAGES)
-        for choice in spec.choices:
-            assert set(choice.words) == set(LANGUAGES)
+        every += [spec.words, *(c.words for c in spec.choices)]
+        if spec.help is not None:
+            every.append(spec.help)
+    for words in every:
+        assert isinstance(words, Words)
+        assert all(words[lang].strip() for lang in LANGUAGES)
+    assert all(len(kind.short[lang]) <= 12 for lang in LANGUAGES)  # a seat display's line
 
 
 def test_the_wire_takes_every_field_of_every_kind_and_nothing_else() -> None:
