@@ -46,6 +46,7 @@ from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
 from server.i18n import language, t
 from server.live import MAX_TABLES
+from server.scorings import Method
 from server.services import services
 from server.session import Session, SessionError
 from server.tables import TableRow, table_grid
@@ -168,11 +169,11 @@ def _progress(found: Session | None) -> dict[str, Any]:
 
 def _rankings(found: Session | None) -> dict[str, Any]:
     if found is None:
-        return {"standings": [], "method": "mp", "participants": {}, "error": None}
+        return {"standings": [], "method": Method.MP, "participants": {}, "error": None}
     try:
         scored = standings.field(services().db, found, public=False)
     except ValueError as error:  # e.g. a pair with two results on a board: fix it first
-        return {"standings": [], "method": "mp", "participants": {}, "error": str(error)}
+        return {"standings": [], "method": Method.MP, "participants": {}, "error": str(error)}
     return {"standings": scored.standings, "method": scored.method, "error": None,
             "participants": sessions.participants_of(services().db, found)}
 

@@ -27,6 +27,7 @@ from sqlalchemy import select
 from server import schema as s
 from server.db import Database
 from server.fieldscore import Scored, Standing, parse_adjusted
+from server.scorings import Method
 from server.session import Session, deals_of, participants_of
 from server.standings import ResultRow, all_results
 from server.standings import field as field_scores
@@ -50,13 +51,6 @@ class ExportError(ValueError):
     """A session a format cannot carry; the message says which export to use instead."""
 
 
-#: PBN's Scoring tag for each scoring of a session.
-PBN_SCORING = {"mp": "MP", "cross_imps": "IMP;Cross", "butler": "IMP;Butler", "teams": "IMP",
-               "club": "TP", "rubber": "Rubber", "chicago": "Chicago"}
-#: USEBIO's BOARD_SCORING_METHOD for each scoring.
-USEBIO_SCORING = {"mp": "MATCH_POINTS", "cross_imps": "CROSS_IMPS", "butler": "BUTLER_IMPS",
-                  "teams": "IMPS", "club": "AGGREGATE", "rubber": "AGGREGATE",
-                  "chicago": "AGGREGATE"}
 USEBIO_MOVEMENTS = ("mitchell", "howell")
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
                "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points")
@@ -214,7 +208,7 @@ class _Session:
     session: Session
     rows: list[ResultRow]
     scored: dict[tuple[int, int], Scored]  # (table, board) -> field score
-    method: str
+    method: Method | None  # None: the field could not be scored
     standings: list[Standing]
     participants: dict[int, Any]
     date: datetime.date
@@ -224,7 +218,8 @@ class _Session:
 def _read(db: Database, session: Session) -> _Session:
     scored: dict[tuple[int, int], Scored] = {}
     standings: list[Standing] = []
-    method, unscored = "", None
+    method: Method | None = None
+    unscored = None
     try:
         result = field_scores(db, session, public=False)
     except ValueError as error:
@@ -346,7 +341,7 @@ def pbn(db: Database, session: Session) -> str:
 def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
     session = data.session
     tags = {"Event": session.title, "Site": "?", "Date": data.date.strftime("%Y.%m.%d"),
-            **_seat_names(data, row), "Scoring": PBN_SCORING.get(session.scoring, "?"),
+            **_seat_names(data, row), "Scoring": session.scoring.pbn,
             "Section": row.section, "Table": str(row.table)}
     if row.round is not None:
         tags["Round"] = str(row.round)
@@ -355,7 +350,8 @@ def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
         tags["Room"] = "Open" if row.table % 2 else "Closed"
     scored = data.scored.get((row.table, row.board))
     if scored is not None:
-        name = {"mp": "ScoreMP", "imps": "ScoreIMP"}.get(data.method)
+        name = None if data.method is None else {
+            Method.MP: "ScoreMP", Method.IMPS: "ScoreIMP"}.get(data.method)
         if name is not None:
             tags[name] = f"NS {_number(scored.ns)} EW {_number(scored.ew)}"
         if scored.ns_percent is not None and scored.ew_percent is not None:
@@ -405,7 +401,7 @@ def usebio(db: Database, session: Session) -> str:
     _sub(event, "EVENT_DESCRIPTION", session.title)
     _sub(event, "EVENT_IDENTIFIER", session.event)
     _sub(event, "DATE", data.date.strftime("%d/%m/%Y"))
-    _sub(event, "BOARD_SCORING_METHOD", USEBIO_SCORING.get(session.scoring, "MATCH_POINTS"))
+    _sub(event, "BOARD_SCORING_METHOD", session.scoring.usebio)
     two_winners = {p.grp for p in data.participants.values()} >= {"NS", "EW"}
     _sub(event, "WINNER_TYPE", "2" if two_winners else "1")
     _sub(event, "BOARDS_PLAYED", str(len({row.board for row in data.rows})))
@@ -471,8 +467,8 @@ def _traveller_line(board: ET.Element, row: ResultRow, data: _Session) -> None:
     if row.score_ns is not None:
         _sub(line, "SCORE", str(row.score_ns))
     scored = data.scored.get((row.table, row.board))
-    if scored is not None and data.method in ("mp", "imps"):
-        names = ("NS_MATCH_POINTS", "EW_MATCH_POINTS") if data.method == "mp" else (
+    if scored is not None and data.method in (Method.MP, Method.IMPS):
+        names = ("NS_MATCH_POINTS", "EW_MATCH_POINTS") if data.method is Method.MP else (
             "NS_IMPS", "EW_IMPS")
         _sub(line, names[0], _number(scored.ns))
         _sub(line, names[1], _number(scored.ew))

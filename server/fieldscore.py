@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from server.scorings import Method
 from tabled.rules.scoring import imps
 
 
@@ -290,7 +291,7 @@ class Standing:
     rank_label: str
 
 
-METHODS: Final = ("mp", "imp", "imps")  # "imps" is "imp" as the aggregator spells it
+METHODS: Final = tuple(Method)
 _Row = tuple[int, int, float, float | None]  # participant, boards, score, percent
 
 
@@ -299,7 +300,7 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def rankings(scored: Iterable[Scored], groups: Mapping[int, str] | None = None,
-             method: str = "mp") -> list[Standing]:
+             method: str = Method.MP) -> list[Standing]:
     """Each participant's total and rank within its group, sorted by group then rank.
 
     A participant's score on a board is the mean of its results there: one in a pairs event,
@@ -310,6 +311,7 @@ def rankings(scored: Iterable[Scored], groups: Mapping[int, str] | None = None,
     ``groups`` gives the ranking group ("NS"/"EW" in a two-winner Mitchell); None is one."""
     if method not in METHODS:
         raise ValueError(f"a ranking method is one of {', '.join(METHODS)}, not {method!r}")
+    method = Method(method)
     boards: dict[int, dict[int, list[tuple[float, float | None]]]] = defaultdict(
         lambda: defaultdict(list))
     for item in scored:
@@ -323,10 +325,11 @@ def rankings(scored: Iterable[Scored], groups: Mapping[int, str] | None = None,
         group = "" if groups is None else groups[participant]
         score = math.fsum(_mean([points for points, _ in entries]) for entries in played.values())
         percent = None
-        if method == "mp":
+        if method is Method.MP:
             percents = [pc for entries in played.values() for _, pc in entries]
             if any(pc is None for pc in percents):
-                raise ValueError(f"participant {participant} has IMP scores; rank them by 'imp'")
+                raise ValueError(f"participant {participant} has IMP scores; rank them by "
+                                 f"{Method.IMPS.value!r}")
             percent = _mean([_mean([pc for _, pc in entries if pc is not None])
                              for entries in played.values()])
         rows[group].append((participant, len(played), score, percent))

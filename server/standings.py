@@ -22,6 +22,7 @@ from server import fieldscore as fs
 from server import schema as s
 from server.db import Database
 from server.movements import PHANTOM
+from server.scorings import Method, Scoring
 from server.session import Session, board_conditions, participants_of
 from tabled.rules import RulesError, Seat, parse_contract
 from tabled.rules.scoring import deal_score
@@ -119,7 +120,7 @@ def missing(db: Database, session: Session) -> list[tuple[int, int, int]]:
 class Field:
     scored: dict[int, list[fs.Scored]]  # board -> its results with their field scores
     standings: list[fs.Standing]
-    method: str  # "mp", "imps" or "points"
+    method: Method
 
 
 def _board_result(row: ResultRow) -> fs.BoardResult | None:
@@ -144,11 +145,11 @@ def field(db: Database, session: Session, *, public: bool) -> Field:
         if result is not None:
             by_board[result.board].append(result)
     groups = {number: p.grp for number, p in participants_of(db, session).items()}
-    if session.scoring in ("club", "rubber", "chicago"):
+    if session.scoring.social:
         return _social(session, rows, groups)
-    method = "mp" if session.scoring == "mp" else "imps"
-    scorer = {"mp": _matchpoints(by_board), "cross_imps": fs.cross_imps,
-              "butler": fs.butler, "teams": fs.team_match}[session.scoring]
+    method = session.scoring.method
+    scorer = {Scoring.MP: _matchpoints(by_board), Scoring.CROSS_IMPS: fs.cross_imps,
+              Scoring.BUTLER: fs.butler, Scoring.TEAMS: fs.team_match}[session.scoring]
     scored = {board: scorer(results) for board, results in sorted(by_board.items())}
     standings = fs.rankings([x for board in scored.values() for x in board], groups,
                             method=method)
@@ -163,8 +164,7 @@ def public_field(db: Database, session: Session) -> Field:
         return field(db, session, public=True)
     except ValueError as error:
         log.warning("the public rankings wait for the director: %s", error)
-        method = "mp" if session.scoring == "mp" else "imps"
-        return Field({}, [], method)
+        return Field({}, [], session.scoring.method)
 
 
 def _matchpoints(by_board: dict[int, list[fs.BoardResult]]) -> Any:
@@ -215,4 +215,4 @@ def _social(session: Session, rows: list[ResultRow], groups: dict[int, str]) -> 
         tied = sum(1 for _, other in ranked if other == total) > 1
         standings.append(fs.Standing(number, groups.get(number, ""), counts[number], total,
                                      None, rank, f"{rank}{'=' if tied else ''}"))
-    return Field(dict(scored), standings, "points")
+    return Field(dict(scored), standings, Method.POINTS)
