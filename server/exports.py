@@ -42,7 +42,7 @@ from tabled.rules.pbn import dumps as dump_pbn
 from tabled.rules.records import AuctionItem, Record
 from tabled.state import Assignment, BoardState, Conduct, StateError, TableState
 from tabled.syscard import CardError, answer_text
-from tabled.wire import Event
+from tabled.wire import Event, EventType
 
 PROGRAM = "bidbox"
 
@@ -76,7 +76,7 @@ class _Board:
         if self.board is None and event.type != "board":
             # The board's own event was not stored: it stands on the table as Law 2 has it.
             facts = Board(self.number)
-            self.state.apply(Event(event.seq - 1, "board", event.ts, self.number, {
+            self.state.apply(Event(event.seq - 1, EventType.BOARD, event.ts, self.number, {
                 "board": self.number, "dealer": str(facts.dealer),
                 "vul": facts.vulnerability.value}), gaps=True)
         self.state.apply(event, gaps=True)
@@ -248,7 +248,7 @@ def _board_events(db: Database, event: str) -> dict[tuple[int, int], list[Event]
     found: dict[tuple[int, int], list[Event]] = defaultdict(list)
     for row in rows:
         found[(row.table_no, row.board)].append(
-            Event(row.seq, row.type, row.ts, row.board, json.loads(row.data)))
+            Event(row.seq, EventType(row.type), row.ts, row.board, json.loads(row.data)))
     return found
 
 

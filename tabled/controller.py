@@ -33,7 +33,7 @@ from .regulation import alert_required
 from .rulings import KINDS
 from .state import BoardState, Phase, TableState
 from .syscard import STANDARD_ANSWERS
-from .wire import Command, Event
+from .wire import Command, Event, EventType
 
 LEVELS = {"1", "2", "3", "4", "5", "6", "7"}
 STRAINS = {"C": Strain.C, "D": Strain.D, "H": Strain.H, "S": Strain.S, "NT": Strain.NT}
@@ -699,7 +699,7 @@ class Controller:
         What comes from outside is tried before it is journalled: a journal must replay."""
         trial = copy.deepcopy(self.state)
         try:
-            trial.apply(Event(trial.seq + 1, proposed.type, 0.0, proposed.board,
+            trial.apply(Event(trial.seq + 1, EventType(proposed.type), 0.0, proposed.board,
                               proposed.data))
         except (IllegalActionError, ValueError, KeyError, TypeError, RuntimeError) as error:
             return str(error) or type(error).__name__

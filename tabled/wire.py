@@ -301,41 +301,69 @@ _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     section=_opt(_text(16)), deals=_opt(_deals), next=_opt(_guidance),
     conditions=_opt(_conditions), conduct=_opt(_conduct))
 
+class EventType(enum.StrEnum):
+    """The kinds of a table's events (docs/mqtt.md); a payload's ``type`` is decoded into one."""
+
+    ASSIGN = "assign"
+    PLAYER = "player"
+    BOARD = "board"
+    HAND_CARD = "hand_card"
+    CALL = "call"
+    CHANGE = "change"
+    ALERT = "alert"
+    QUESTION = "question"
+    ANSWER = "answer"
+    TRAY = "tray"
+    CARD = "card"
+    FACED = "faced"
+    CLAIM = "claim"
+    CLAIM_ANSWER = "claim_answer"
+    RESULT = "result"
+    CONFIRM = "confirm"
+    DIRECTOR = "director"
+    RULING = "ruling"
+    REFUSED = "refused"
+
+
 #: The table's events. Each is an accepted input, or (result) what the laws make of them.
-EVENTS: dict[str, Schema] = {
-    "assign": _schema(cmd=ID, **_ASSIGNMENT),
-    "player": _schema(seat=SEAT, number=_optional(_count(1, 10**9))),
-    "board": _schema(board=BOARD, dealer=SEAT, vul=_parsed(Vulnerability.from_str)),
-    "hand_card": _schema(seat=SEAT, card=CARD),
-    "call": _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
-    "change": _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
-    "alert": _schema(seat=SEAT, index=_count(0, 400), late=_opt(_bool)),
-    "question": _schema(seat=SEAT, index=_count(0, 400), to=SEAT),
-    "answer": _schema(seat=SEAT, question=_count(1, MAX_SEQ), code=_count(0, 9999)),
-    "tray": _schema(calls=_count(1, 400)),
-    "card": _schema(seat=SEAT, card=CARD, face_down=_opt(_bool)),
-    "faced": _schema(seat=SEAT),
-    "claim": _schema(seat=SEAT, tricks=TRICKS),
-    "claim_answer": _schema(seat=SEAT, agree=_bool),
-    "result": _schema(contract=_optional(_text(8)), declarer=_optional(SEAT),
+EVENTS: dict[EventType, Schema] = {
+    EventType.ASSIGN: _schema(cmd=ID, **_ASSIGNMENT),
+    EventType.PLAYER: _schema(seat=SEAT, number=_optional(_count(1, 10**9))),
+    EventType.BOARD: _schema(board=BOARD, dealer=SEAT, vul=_parsed(Vulnerability.from_str)),
+    EventType.HAND_CARD: _schema(seat=SEAT, card=CARD),
+    EventType.CALL: _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
+    EventType.CHANGE: _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
+    EventType.ALERT: _schema(seat=SEAT, index=_count(0, 400), late=_opt(_bool)),
+    EventType.QUESTION: _schema(seat=SEAT, index=_count(0, 400), to=SEAT),
+    EventType.ANSWER: _schema(seat=SEAT, question=_count(1, MAX_SEQ), code=_count(0, 9999)),
+    EventType.TRAY: _schema(calls=_count(1, 400)),
+    EventType.CARD: _schema(seat=SEAT, card=CARD, face_down=_opt(_bool)),
+    EventType.FACED: _schema(seat=SEAT),
+    EventType.CLAIM: _schema(seat=SEAT, tricks=TRICKS),
+    EventType.CLAIM_ANSWER: _schema(seat=SEAT, agree=_bool),
+    EventType.RESULT: _schema(contract=_optional(_text(8)), declarer=_optional(SEAT),
                       tricks=_optional(TRICKS), score_ns=_count(-10000, 10000),
                       adjusted=_opt(_text(16))),
-    "confirm": _schema(seat=SEAT),
-    "director": _schema(seat=_optional(SEAT), reason=_text(32), law=_opt(_text(16)),
+    EventType.CONFIRM: _schema(seat=SEAT),
+    EventType.DIRECTOR: _schema(seat=_optional(SEAT), reason=_text(32), law=_opt(_text(16)),
                         detail=_opt(_text(200))),
     # The fields of every kind of ruling (tabled.rulings), each optional here: what a kind
     # requires is checked with its kind (Command.from_payload, the table's controller).
-    "ruling": _schema(cmd=ID, kind=_text(32),
+    EventType.RULING: _schema(cmd=ID, kind=_text(32),
                       **{name: _opt(_ruling_check(spec)) for name, spec in FIELDS.items()}),
-    "refused": _schema(cmd=ID, reason=_text(200)),
+    EventType.REFUSED: _schema(cmd=ID, reason=_text(200)),
 }
+EVENT_TYPES = frozenset(t.value for t in EventType)
+if set(EVENTS) != set(EventType):
+    raise AssertionError("an event type without its schema, or the reverse")
 
 RULINGS = tuple(KINDS)
 
 #: Commands from the server, each answered by an event carrying its id.
 COMMANDS: dict[str, Schema] = {
     "assign": _schema(**_ASSIGNMENT),
-    "ruling": Schema({k: v for k, v in EVENTS["ruling"].fields.items() if k != "cmd"}),
+    "ruling": Schema({k: v for k, v in EVENTS[EventType.RULING].fields.items()
+                      if k != "cmd"}),
     "resend": _schema(since=_count(0, 10**9), until=_opt(_count(0, 10**9))),
 }
 
@@ -367,7 +395,7 @@ class Event:
     """One numbered event of a table's journal."""
 
     seq: int
-    type: str
+    type: EventType
     ts: float
     board: int | None
     data: Mapping[str, Any]
@@ -390,7 +418,8 @@ class Event:
             raise WireError(f"event: unknown fields {sorted(unknown)}")
         seq = _count(1, MAX_SEQ)(value.get("seq"))
         kind = value.get("type")
-        schema = EVENTS.get(kind) if isinstance(kind, str) else None
+        schema = EVENTS[EventType(kind)] if isinstance(kind, str) and kind in EVENT_TYPES \
+            else None
         if schema is None:
             raise WireError(f"event {seq}: unknown type {kind!r}")
         try:
@@ -399,7 +428,7 @@ class Event:
             raise WireError(f"event {seq}: ts {value.get('ts')!r} is not a time") from None
         board = _optional(BOARD)(value.get("board"))
         data = schema.validate(f"event {seq} ({kind})", value.get("data"))
-        return cls(seq, str(kind), float(ts), board, data)
+        return cls(seq, EventType(str(kind)), float(ts), board, data)
 
 
 @dataclass(frozen=True)

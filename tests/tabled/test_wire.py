@@ -373,3 +373,14 @@ def test_the_phases_on_the_wire_are_the_tables() -> None:
     assert StatePhase is Phase
     check, required = SCHEMA.fields["phase"]
     assert required and all(check(p.value) == p.value for p in Phase)
+
+
+def test_an_event_is_decoded_into_its_type() -> None:
+    from tabled.wire import EventType
+    event = Event.from_payload(Event(3, EventType.CALL, 1.0, 1,
+                                     {"seat": "N", "call": "1NT"}).to_payload())
+    assert event.type is EventType.CALL
+    assert set(EVENTS) == set(EventType)
+    with pytest.raises(WireError, match="unknown type 'dance'"):
+        Event.from_payload(json.dumps({"v": 1, "seq": 1, "type": "dance", "ts": 1.0,
+                                       "board": None, "data": {}}))
