@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import find_mosquitto
-from tabled.recorded import playable
+from sim.recorded import playable
 from tabled.rules.formats import load_path
 from tests.processes import group_members, run, spawned
 

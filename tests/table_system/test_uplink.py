@@ -22,11 +22,11 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bidbox.broker import Broker, BrokerUsers, Credentials
-from tabled.recorded import BoardScript, RecordedPlayers, playable
+from mqttlink import BrokerSettings, close_sockets
+from sim.recorded import BoardScript, RecordedPlayers, playable
+from sim.simtable import SimulatedTable
 from tabled.rules import Seat
 from tabled.rules.formats import load_path
-from tabled.simtable import SimulatedTable
-from tabled.uplink import BrokerSettings, close_sockets
 from tabled.wire import Command, Event, table_topic
 from tests.mqtt.conftest import EVENT, TIMEOUT
 from tests.processes import spawned
@@ -225,8 +225,8 @@ def test_every_realbridge_record_played_at_four_tables_publishes_replays_result(
     `bidbox replay` computes for the same records."""
     import json
 
+    from sim.simulation import Simulation
     from tabled.rules.replay import replay
-    from tabled.simulation import Simulation
 
     path = records_dir / "realbridge-2021-online-qual-r2.pbn"
     records = load_path(path)

@@ -1,8 +1,8 @@
 """Four bots at a simulated table: they bid and play a whole board, then drive the table.
 
 :func:`script` works the board out in advance (the calls with their alerts, the cards, an
-occasional claim) as a :class:`~tabled.recorded.BoardScript`, and :class:`SimulatedPlayers`
-hands it to :class:`~tabled.recorded.RecordedPlayers`, which presses the keys and scans the
+occasional claim) as a :class:`~sim.recorded.BoardScript`, and :class:`SimulatedPlayers`
+hands it to :class:`~sim.recorded.RecordedPlayers`, which presses the keys and scans the
 cards. A seeded coin now and then has a player press DIR during the auction or the play: the
 table records a director call and goes on (tabled/controller.py: DIR only appends a
 ``director`` event), so the board still reaches its result.
@@ -14,12 +14,12 @@ import random
 import time
 from collections.abc import Callable
 
-from tabled.recorded import BoardScript, RecordedPlayers
+from sim.recorded import BoardScript, RecordedPlayers
+from sim.simtable import SimulatedTable
 from tabled.rules import Board, Card, Deal, Seat
 from tabled.rules.auction import Auction
 from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem
-from tabled.simtable import SimulatedTable
 from tabled.state import Phase
 
 from .bidding import choose_call
