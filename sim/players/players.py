@@ -26,20 +26,22 @@ from .bidding import choose_call
 from .card_play import choose_card, sure_claim
 
 
-def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1) -> BoardScript:
+def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
+           calls: list[AuctionItem] | None = None) -> BoardScript:
     """The whole board as the four bots bid and play it; the same arguments give the same
     script. With probability ``claim_rate`` (seeded), declarer claims the rest at the first
-    moment its side can see that every remaining trick is theirs."""
+    moment its side can see that every remaining trick is theirs. ``calls``: a whole auction
+    to play instead of the bots' own (the golden records' doubled and passed-out tables)."""
     rng = random.Random(f"{seed}:{board}:claim")
     auction = Auction(Board(board).dealer)
-    calls: list[AuctionItem] = []
-    while not auction.is_over:
-        seat = auction.turn
-        assert seat is not None
-        choice = choose_call(auction, sorted(deal[seat]))
-        auction.make_call(choice.call, alert=choice.alert)
-        calls.append(AuctionItem(choice.call, choice.alert, choice.meaning if choice.alert
-                                 else None))
+    if calls is not None:
+        for item in calls:
+            auction.make_call(item.call, alert=item.alert)  # an illegal call raises here
+        if not auction.is_over:
+            raise ValueError(f"board {board}: the auction given is not over")
+        calls = list(calls)
+    else:
+        calls = bid(auction, deal)
     hands = {seat: sorted(deal[seat], key=lambda c: c.index) for seat in Seat}
     cards: list[Card] = []
     claim: tuple[Seat, int] | None = None
@@ -57,6 +59,19 @@ def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1) ->
             play.play(card, seat)
             cards.append(card)
     return BoardScript(board, hands, calls, cards, claim)
+
+
+def bid(auction: Auction, deal: Deal) -> list[AuctionItem]:
+    """The bots' calls from here to the end of ``auction``, made on it."""
+    calls: list[AuctionItem] = []
+    while not auction.is_over:
+        seat = auction.turn
+        assert seat is not None
+        choice = choose_call(auction, sorted(deal[seat]))
+        auction.make_call(choice.call, alert=choice.alert)
+        calls.append(AuctionItem(choice.call, choice.alert, choice.meaning if choice.alert
+                                 else None))
+    return calls
 
 
 class SimulatedPlayers:

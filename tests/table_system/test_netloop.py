@@ -30,8 +30,8 @@ TABLES = 4
 
 
 @pytest.fixture
-def scripts(records_dir: Path) -> list[BoardScript]:
-    good, _ = playable(load_path(records_dir / "realbridge-2021-online-qual-r2.pbn"))
+def scripts(played_records: Path) -> list[BoardScript]:
+    good, _ = playable(load_path(played_records))
     played = [p.record for p in good if p.record.auction and len(p.record.auction) > 4]
     return [BoardScript.of(record) for record in played[:TABLES]]
 

@@ -59,8 +59,8 @@ def content(journal: Path) -> list[tuple[int, str, Any]]:
         store.close()
 
 
-def test_power_cut_at_many_points(tmp_path: Path, records_dir: Path) -> None:
-    records = records_dir / "realbridge-2021-online-qual-r2.pbn"
+def test_power_cut_at_many_points(tmp_path: Path, played_records: Path) -> None:
+    records = played_records
     reference = tmp_path / "reference.db"
     with start(reference, records) as child:
         assert run_until(child, None, {})
