@@ -17,6 +17,11 @@ from hypothesis import settings
 
 from tests.records import SHARED, played_pbn
 
+# The fixtures every folder may use, defined once: a real Mosquitto (broker, broker_users,
+# mosquitto_bin, mqtt_connect) and a fresh PostgreSQL database (pg_url). pytest takes
+# pytest_plugins only from the top conftest.
+pytest_plugins = ["tests.fixtures.broker", "tests.fixtures.postgres"]
+
 # CI runs the property tests derandomized, so a red build is reproducible from its log.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):

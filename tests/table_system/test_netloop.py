@@ -23,7 +23,7 @@ from sim.recorded import BoardScript, RecordedPlayers, playable
 from sim.simtable import SimulatedTable
 from tabled.rules import Seat
 from tabled.rules.formats import load_path
-from tests.mqtt.conftest import EVENT
+from tests.fixtures.broker import EVENT
 from tests.table_system.test_uplink import Collector, assign, journal_events, settings
 
 TABLES = 4

@@ -18,7 +18,7 @@ from sim.simtable import SimulatedTable
 from tabled.rules import Seat
 from tabled.syscard import example
 from tabled.wire import Command, table_topic
-from tests.mqtt.conftest import EVENT, TIMEOUT, MqttConnect
+from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
 
 from .test_uplink import WAIT, settings
 

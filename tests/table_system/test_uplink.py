@@ -28,7 +28,7 @@ from sim.simtable import SimulatedTable
 from tabled.rules import Seat
 from tabled.rules.formats import load_path
 from tabled.wire import Command, Event, table_topic
-from tests.mqtt.conftest import EVENT, TIMEOUT
+from tests.fixtures.broker import EVENT, TIMEOUT
 from tests.processes import spawned
 from tests.records import REALBRIDGE
 
