@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mqttlink import BrokerSettings
 from tabled.rules import Seat
 
 from .i18n import LANGUAGES
-from .uplink import BrokerSettings
 
 READER_KINDS = ("serial",)
 """The card readers a table can have: ``serial``, the reader board's line protocol over USB

@@ -425,9 +425,9 @@ def test_a_message_no_store_takes_is_rejected_and_the_rest_stored(
     """If a batch fails for a reason other than the database being away, the bus stores its
     messages one by one and records the one that fails, so it is acknowledged, not kept
     unacknowledged forever in front of everyone else's."""
+    from mqttlink import BrokerSettings, close_sockets
     from server.bus import Bus
     from server.live import Hub
-    from tabled.uplink import BrokerSettings, close_sockets
 
     real = ingest.many
 

@@ -1,7 +1,7 @@
 """Many simulated tables at once, each playing a share of a file of recorded boards.
 
-Each table is the real daemon on simulated hardware (tabled.simtable) with four recorded
-players (tabled.recorded) in a thread of its own. The records are dealt to the tables in turn
+Each table is the real daemon on simulated hardware (sim.simtable) with four recorded
+players (sim.recorded) in a thread of its own. The records are dealt to the tables in turn
 and grouped into rounds of distinct boards; the round's assignment goes to the table as the
 director's server would send it, a ``Command`` on the table's inbox.
 """
@@ -14,13 +14,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mqttlink import BrokerSettings
 from tabled.rules import Seat
+from tabled.state import TableState
+from tabled.wire import Command
 
 from .recorded import BoardScript, Playable, RecordedPlayers
 from .simtable import SimulatedTable
-from .state import TableState
-from .uplink import BrokerSettings
-from .wire import Command
 
 
 @dataclass

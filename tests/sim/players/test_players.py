@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from tabled.players import SimulatedPlayers, deal, script
-from tabled.recorded import BoardScript
+from sim.players import SimulatedPlayers, deal, script
+from sim.recorded import BoardScript
+from sim.simtable import SimulatedTable
 from tabled.rules import Board, Seat
 from tabled.rules.auction import Auction
 from tabled.rules.play import Play
 from tabled.rules.records import Record
 from tabled.rules.replay import ReplayResult, replay
-from tabled.simtable import SimulatedTable
 from tabled.wire import Command
 
 SEED = 1

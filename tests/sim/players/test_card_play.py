@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tabled.players import choose_card, deal
-from tabled.players.card_play import sure_claim
+from sim.players import choose_card, deal
+from sim.players.card_play import sure_claim
 from tabled.rules import Card, Contract, Deal, Seat, Suit
 from tabled.rules.play import Play
 

@@ -1,8 +1,8 @@
 """Four bots at a simulated table: they bid and play a whole board, then drive the table.
 
 :func:`script` works the board out in advance (the calls with their alerts, the cards, an
-occasional claim) as a :class:`~tabled.recorded.BoardScript`, and :class:`SimulatedPlayers`
-hands it to :class:`~tabled.recorded.RecordedPlayers`, which presses the keys and scans the
+occasional claim) as a :class:`~sim.recorded.BoardScript`, and :class:`SimulatedPlayers`
+hands it to :class:`~sim.recorded.RecordedPlayers`, which presses the keys and scans the
 cards. A seeded coin now and then has a player press DIR during the auction or the play: the
 table records a director call and goes on (tabled/controller.py: DIR only appends a
 ``director`` event), so the board still reaches its result.
@@ -14,32 +14,34 @@ import random
 import time
 from collections.abc import Callable
 
-from tabled.recorded import BoardScript, RecordedPlayers
+from sim.recorded import BoardScript, RecordedPlayers
+from sim.simtable import SimulatedTable
 from tabled.rules import Board, Card, Deal, Seat
 from tabled.rules.auction import Auction
 from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem
-from tabled.simtable import SimulatedTable
 from tabled.state import Phase
 
 from .bidding import choose_call
 from .card_play import choose_card, sure_claim
 
 
-def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1) -> BoardScript:
+def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
+           calls: list[AuctionItem] | None = None) -> BoardScript:
     """The whole board as the four bots bid and play it; the same arguments give the same
     script. With probability ``claim_rate`` (seeded), declarer claims the rest at the first
-    moment its side can see that every remaining trick is theirs."""
+    moment its side can see that every remaining trick is theirs. ``calls``: a whole auction
+    to play instead of the bots' own (the golden records' doubled and passed-out tables)."""
     rng = random.Random(f"{seed}:{board}:claim")
     auction = Auction(Board(board).dealer)
-    calls: list[AuctionItem] = []
-    while not auction.is_over:
-        seat = auction.turn
-        assert seat is not None
-        choice = choose_call(auction, sorted(deal[seat]))
-        auction.make_call(choice.call, alert=choice.alert)
-        calls.append(AuctionItem(choice.call, choice.alert, choice.meaning if choice.alert
-                                 else None))
+    if calls is not None:
+        for item in calls:
+            auction.make_call(item.call, alert=item.alert)  # an illegal call raises here
+        if not auction.is_over:
+            raise ValueError(f"board {board}: the auction given is not over")
+        calls = list(calls)
+    else:
+        calls = bid(auction, deal)
     hands = {seat: sorted(deal[seat], key=lambda c: c.index) for seat in Seat}
     cards: list[Card] = []
     claim: tuple[Seat, int] | None = None
@@ -57,6 +59,19 @@ def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1) ->
             play.play(card, seat)
             cards.append(card)
     return BoardScript(board, hands, calls, cards, claim)
+
+
+def bid(auction: Auction, deal: Deal) -> list[AuctionItem]:
+    """The bots' calls from here to the end of ``auction``, made on it."""
+    calls: list[AuctionItem] = []
+    while not auction.is_over:
+        seat = auction.turn
+        assert seat is not None
+        choice = choose_call(auction, sorted(deal[seat]))
+        auction.make_call(choice.call, alert=choice.alert)
+        calls.append(AuctionItem(choice.call, choice.alert, choice.meaning if choice.alert
+                                 else None))
+    return calls
 
 
 class SimulatedPlayers:

@@ -32,18 +32,11 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from .client import close_sockets
+
 log = logging.getLogger("bidbox.netloop")
 
 MISC_INTERVAL = 1.0  # seconds between loop_misc calls (paho's own loop does the same)
-
-
-def close_sockets(client: mqtt.Client) -> None:
-    """Close the client's socket, and the loopback socket pair paho 2.2's loop_start opens and
-    only ``__del__`` closes (its thread keeps the client in a reference cycle, so that may be
-    late)."""
-    reset = getattr(client, "_reset_sockets", None)
-    if reset is not None:
-        reset()
 
 
 @dataclass

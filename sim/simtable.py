@@ -21,12 +21,11 @@ from hardware.events import ReaderStatus
 from hardware.feedback import Feedback
 from hardware.protocol import CardRead, encode
 from hardware.sim import SimulatedKeypads
+from mqttlink import BrokerSettings, NetworkLoop
+from tabled.daemon import TableDaemon
+from tabled.journal import Journal
 from tabled.rules import Card, Seat
-
-from .daemon import TableDaemon
-from .journal import Journal
-from .netloop import NetworkLoop
-from .uplink import BrokerSettings, Uplink
+from tabled.uplink import Uplink
 
 MAX_SCANS = 50  # scans before a simulated press must have been seen
 

@@ -14,16 +14,16 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from tabled.regulation import Screens
 from tabled.rules import Bid, Board, Card, Seat, Side
 from tabled.rules.auction import Auction
 from tabled.rules.calls import DOUBLE, PASS, REDOUBLE, Strain
 from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem, Record
 from tabled.rules.replay import ReplayResult, replay
+from tabled.state import BoardState, Phase
 
-from .regulation import Screens
 from .simtable import SimulatedTable
-from .state import BoardState, Phase
 
 STRAIN_KEYS = {Strain.C: "C", Strain.D: "D", Strain.H: "H", Strain.S: "S", Strain.NT: "NT"}
 DIGIT_KEYS = {1: "1", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "C", 9: "D", 0: "S"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.players import deal
+from sim.players import deal
 
 
 def test_the_same_seed_and_board_give_the_same_deal() -> None:

@@ -10,8 +10,8 @@ from collections import Counter
 
 import pytest
 
-from tabled.players import choose_call, deal
-from tabled.players.bidding import read
+from sim.players import choose_call, deal
+from sim.players.bidding import read
 from tabled.rules import Board, Call, Strain
 from tabled.rules.auction import Auction
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from tabled.recorded import PAUSES, SPREAD, RecordedPlayers
-from tabled.simtable import SimulatedTable
+from sim.recorded import PAUSES, SPREAD, RecordedPlayers
+from sim.simtable import SimulatedTable
 
 
 def pauses(table: SimulatedTable, rng: random.Random | None, count: int = 400) -> list[float]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.players.evaluation import Kind, biddable, evaluate, shortness_points
+from sim.players.evaluation import Kind, biddable, evaluate, shortness_points
 from tabled.rules import Card, Rank, Suit
 from tabled.rules.board import hand_from_pbn
 
