@@ -17,7 +17,6 @@ import tabled.syscard
 import tabled.words
 from server.display import SCRIPT_TEXTS
 from server.i18n import PAGES
-from tabled.rulings import KINDS
 from tabled.texts import LANGUAGES, REGISTRY, Words
 
 SERVER = Path(server.console_texts.__file__).parent
