@@ -21,7 +21,7 @@ from hardware.events import CardEvent, KeyEvent, ReaderMessage, ReaderStatus
 from hardware.feedback import Feedback
 from tabled.rules import Seat
 
-from .controller import Controller, Notice, Outcome, Proposed
+from .control import Controller, Notice, Outcome, Proposed
 from .journal import Journal, JournalError
 from .state import TableState
 from .views import seat_view

@@ -12,7 +12,7 @@ says, in one place:
 - **how it applies** to the table's state (``apply``).
 
 Everything else derives from it: the wire's ``ruling`` schema and what it requires
-(tabled.wire), the table's state and controller (tabled.state, tabled.controller), the
+(tabled.wire), the table's state and controller (tabled.state, tabled.control), the
 seat displays' words (tabled.i18n), the server's checks and the console's form and record
 (server.rulings, server.console, templates/console/rulings.html, _history.html), and the
 server's replay of a board (it is the table's own state). Adding a kind is adding a

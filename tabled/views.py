@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from tabled.rules import Seat, Side, Strain
 
 from . import i18n, words
-from .controller import DIGITS, Notice, SeatEntry
+from .control import DIGITS, Notice, SeatEntry
 from .state import BoardState, Guidance, Phase, TableState
 from .syscard import answer_text
 from .viewing import View, view_for

@@ -4,7 +4,7 @@
 occasional claim) as a :class:`~sim.recorded.BoardScript`, and :class:`SimulatedPlayers`
 hands it to :class:`~sim.recorded.RecordedPlayers`, which presses the keys and scans the
 cards. A seeded coin now and then has a player press DIR during the auction or the play: the
-table records a director call and goes on (tabled/controller.py: DIR only appends a
+table records a director call and goes on (tabled/control/keys.py: DIR only appends a
 ``director`` event), so the board still reaches its result.
 """
 

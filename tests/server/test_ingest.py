@@ -153,7 +153,7 @@ def test_bad_input_is_logged_and_dropped(ingest: Ingest, db: Database, name: str
 
 
 def test_rejections_are_bounded(ingest: Ingest, db: Database, monkeypatch: Any) -> None:
-    monkeypatch.setattr("server.ingest.KEEP_REJECTIONS", 5)
+    monkeypatch.setattr("server.ingest.store.KEEP_REJECTIONS", 5)
     ingest.many([(topic(), b"junk")] * 12)
     assert count(db, s.rejections) == 5
     assert ingest.rejected == 12

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from tabled import i18n
-from tabled.controller import Notice, SeatEntry
+from tabled.control import Notice, SeatEntry
 from tabled.rules import Seat
 from tabled.state import Phase
 from tabled.views import WIDTH, seat_view
