@@ -12,6 +12,7 @@ from bidbox import (
     loadtest_cmd,
     provision_cmd,
     replay_cmd,
+    report_cmd,
     score_cmd,
     server_cmd,
     simulate_cmd,
@@ -32,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo_cmd.add_parser(commands)
     provision_cmd.add_parser(commands)
     loadtest_cmd.add_parser(commands)
+    report_cmd.add_parser(commands)
     return parser
 
 

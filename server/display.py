@@ -410,9 +410,10 @@ HELPERS: dict[str, Any] = {
 SCRIPT_TEXTS = (
     "display_board", "display_no_results", "display_no_rankings", "display_rank", "display_pair",
     "display_names", "display_score_mp", "display_score_imps", "display_score_points",
-    "display_percent", "display_ns", "display_ew", "display_contract", "display_declarer",
-    "display_lead", "display_tricks", "display_score_ns", "display_score_ew", "display_live",
-    "display_updated", "display_offline", "display_progress_round", "display_progress_not_started",
+    "display_percent", "display_penalty", "display_ns", "display_ew", "display_contract",
+    "display_declarer", "display_lead", "display_tricks", "display_score_ns",
+    "display_score_ew", "display_live", "display_updated", "display_offline",
+    "display_progress_round", "display_progress_not_started",
     "display_progress_boards", "display_progress_round_boards", "display_stage_waiting",
     "display_stage_seating", "display_stage_between", "display_stage_playing",
     "display_stage_done", "display_stage_offline", "display_table_boards", "display_table")

@@ -19,14 +19,17 @@ import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
 
 from server import schema as s
+from server.adjusted import assigned_of
 from server.db import Database
 from server.fieldscore import Scored, Standing, parse_adjusted
+from server.penalties import Penalty
+from server.penalties import given as penalties_given
 from server.scorings import Method
 from server.session import Session, deals_of, participants_of
 from server.standings import ResultRow, all_results
@@ -53,7 +56,10 @@ class ExportError(ValueError):
 
 USEBIO_MOVEMENTS = ("mitchell", "howell")
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
-               "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points")
+               "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points",
+               "assigned")
+RANKINGS_COLUMNS = ("group", "rank", "participant", "label", "names", "boards", "score",
+                    "percent", "penalty")
 
 
 # -- a board's record, from its events ---------------------------------------------------------
@@ -213,6 +219,8 @@ class _Session:
     participants: dict[int, Any]
     date: datetime.date
     unscored: str | None  # why the field scores could not be computed, if they could not
+    assigned: dict[tuple[int, int], str] = field(default_factory=dict)  # weighted, split
+    penalties: list[Penalty] = field(default_factory=list)  # Laws 90, 91, standing ones
 
 
 def _read(db: Database, session: Session) -> _Session:
@@ -235,7 +243,9 @@ def _read(db: Database, session: Session) -> _Session:
             s.sessions.c.id == session.id)).scalar_one()
     return _Session(session, all_results(db, session), scored, method, standings,
                     participants_of(db, session),
-                    datetime.datetime.fromtimestamp(created).date(), unscored)
+                    datetime.datetime.fromtimestamp(created).date(), unscored,
+                    {key: given.text for key, given in assigned_of(db, session).items()},
+                    [p for p in penalties_given(db, session) if p.standing])
 
 
 def _board_events(db: Database, event: str) -> dict[tuple[int, int], list[Event]]:
@@ -319,7 +329,7 @@ def pbn(db: Database, session: Session) -> str:
     events = _board_events(db, session.event)
     conducts = _conducts(db, session.event)
     deals = {board: Deal.from_pbn(text) for board, text in deals_of(db, session).items()}
-    records = []
+    records: list[Record] = []
     for row in data.rows:
         board_events = events.get((row.table, row.board))
         if board_events:
@@ -333,9 +343,27 @@ def pbn(db: Database, session: Session) -> str:
         _result_tags(record, row.contract, row.declarer, row.tricks, row.score_ns,
                      row.adjusted)
         record.commentary = _commentary(record.problems, row.adjusted)
+        record.commentary += _assigned_lines(data, row)
+        if not records:
+            record.commentary += penalty_lines(data.penalties)
         record.tags = _pbn_tags(data, row)
         records.append(record)
     return dump_pbn(records)
+
+
+def _assigned_lines(data: _Session, row: ResultRow) -> list[str]:
+    """A weighted or split score's parts (Law 12C1(c), (d)), for the game's commentary."""
+    text = data.assigned.get((row.table, row.board))
+    if row.adjusted not in ("weighted", "split") or text is None:
+        return []
+    return [f"Assigned score: {text}"]
+
+
+def penalty_lines(penalties: Iterable[Penalty]) -> list[str]:
+    """The session's penalties (Laws 90, 91) as the PBN file's commentary writes them."""
+    units = {"mp": "matchpoints", "top": "% of a top", "imps": "IMPs"}
+    return [f"Penalty (Law {p.law}): participant {p.participant}, {p.amount:g} "
+            f"{units.get(p.unit, p.unit)}: {p.note}" for p in penalties]
 
 
 def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
@@ -375,7 +403,27 @@ def csv_text(db: Database, session: Session) -> str:
                          _text(row.declarer), _text(row.tricks), _text(row.lead),
                          _text(row.score_ns), _text(row.adjusted),
                          _number(scored.ns if scored else None),
-                         _number(scored.ew if scored else None)])
+                         _number(scored.ew if scored else None),
+                         data.assigned.get((row.table, row.board), "")
+                         if row.adjusted in ("weighted", "split") else ""])
+    return out.getvalue()
+
+
+def rankings_csv(db: Database, session: Session) -> str:
+    """The rankings, one row per pair or team, with the penalty apart (Laws 90, 91): the
+    score and percentage are after it."""
+    data = _read(db, session)
+    if data.unscored is not None:
+        raise ExportError(f"the field scores cannot be computed: {data.unscored}")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(RANKINGS_COLUMNS)
+    for st in data.standings:
+        participant = data.participants.get(st.participant)
+        writer.writerow([st.group, st.rank_label, st.participant,
+                         participant.label if participant else "",
+                         participant.names if participant else "", st.boards,
+                         _number(st.score), _number(st.percent), _number(st.penalty or None)])
     return out.getvalue()
 
 
@@ -442,6 +490,9 @@ def _participants(event: ET.Element, data: _Session, two_winners: bool) -> None:
             _sub(pair, "TOTAL_SCORE", _number(st.score))
             if st.percent is not None:
                 _sub(pair, "PERCENTAGE", f"{st.percent:.2f}")
+            if st.penalty:
+                # Laws 90, 91: TOTAL_SCORE and PERCENTAGE are after it; the amount apart.
+                _sub(pair, "PENALTY", _number(st.penalty))
         first, second = _pair_names(participant)
         for name in (first, second) if first != second else (first,):
             player = ET.SubElement(pair, "PLAYER")

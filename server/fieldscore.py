@@ -20,6 +20,19 @@ from typing import Final
 from server.scorings import Method
 from tabled.rules.scoring import imps
 
+Weighted = tuple[tuple[int, int], ...]
+"""An assigned score as (percent weight, NS score) pairs whose weights add up to 100: one pair
+is a plain assigned score, several a weighted one (Law 12C1(c): 30 % of 4H= and 70 % of
+4H-1 is ((30, 620), (70, -100)) when NS declare vulnerable)."""
+
+
+def check_weighted(scores: Weighted, where: str = "an assigned score") -> None:
+    if not scores:
+        raise ValueError(f"{where}: a weighted score needs at least one score")
+    if any(weight <= 0 for weight, _ in scores) or sum(w for w, _ in scores) != 100:
+        raise ValueError(f"{where}: the weights of a weighted score are positive and add up "
+                         f"to 100 %, not {[w for w, _ in scores]}")
+
 
 @dataclass(frozen=True)
 class BoardResult:
@@ -35,22 +48,37 @@ class BoardResult:
     adjusted: tuple[int, int] | None = None
     table: int | None = None
     round: int | None = None
+    assigned: tuple[Weighted, Weighted] | None = None
 
     def __post_init__(self) -> None:
         where = f"board {self.board}, {self.ns} v {self.ew}"
         if self.ns == self.ew:
             raise ValueError(f"{where}: a participant cannot play against itself")
-        if self.adjusted is None and self.score_ns is None:
+        if self.adjusted is None and self.score_ns is None and self.assigned is None:
             raise ValueError(f"{where}: neither a score nor an artificial adjusted score")
         if self.adjusted is not None and not all(0 <= p <= 100 for p in self.adjusted):
             raise ValueError(f"{where}: an adjusted score is 0 to 100 %, not {self.adjusted}")
+        if self.assigned is not None:
+            if self.adjusted is not None:
+                raise ValueError(f"{where}: an assigned score and an artificial one at once")
+            for side in self.assigned:
+                check_weighted(side, where)
 
     @property
     def points(self) -> int:
         """The NS score of a real result."""
-        if self.score_ns is None or self.adjusted is not None:
+        if self.score_ns is None or self.adjusted is not None or self.assigned is not None:
             raise ValueError(f"board {self.board}, {self.ns} v {self.ew} has no real score")
         return self.score_ns
+
+    def side(self, ns: bool) -> list[tuple[Fraction, int]]:
+        """The NS scores one side of a real result is scored with, each with its weight: the
+        table's score (weight 1), or the director's weighted or split score (Law 12C1(c),
+        (d)) for that side."""
+        if self.assigned is not None:
+            return [(Fraction(weight, 100), score)
+                    for weight, score in self.assigned[0 if ns else 1]]
+        return [(Fraction(1), self.points)]
 
 
 @dataclass(frozen=True)
@@ -70,8 +98,13 @@ _AVERAGES: Final[Mapping[str, int]] = {"A+": 60, "A=": 50, "A": 50, "A-": 40}
 _PERCENT = re.compile(r"A?\s*(\d{1,3})\s*%?")
 
 
-def _percent_of(side: str, text: str) -> int:
-    named = _AVERAGES.get(re.sub(r"\s+", "", side))
+#: What the results table's ``adjusted`` says of an assigned score (Law 12C1): one score, a
+#: weighted one (12C1(c)), or different ones for the two sides (a split score, 12C1(d)).
+ASSIGNED: Final = ("assigned", "weighted", "split")
+
+
+def _percent_of(side: str, text: str, averages: Mapping[str, int]) -> int:
+    named = averages.get(re.sub(r"\s+", "", side))
     if named is not None:
         return named
     match = _PERCENT.fullmatch(side)
@@ -81,13 +114,26 @@ def _percent_of(side: str, text: str) -> int:
     return int(match.group(1))
 
 
-def parse_adjusted(text: str | None) -> tuple[int, int] | None:
+def averages_of(plus: int = 60, average: int = 50, minus: int = 40) -> dict[str, int]:
+    """The percentages "A+", "A=" (and "A") and "A-" stand for: Law 12C2's 60/50/40, or the
+    club's own figures (average plus at least 60, average minus at most 40)."""
+    if not 60 <= plus <= 100 or not 0 <= minus <= 40 or not minus <= average <= plus:
+        raise ValueError(f"average plus is 60 to 100 %, average minus 0 to 40 % (Law "
+                         f"12C2(a)), average between them; not {plus}/{average}/{minus}")
+    return {"A+": plus, "A=": average, "A": average, "A-": minus}
+
+
+def parse_adjusted(text: str | None,
+                   averages: Mapping[str, int] | None = None) -> tuple[int, int] | None:
     """The (NS %, EW %) of an artificial adjusted score as the director writes it: "A+/A-",
     "A=/A=" or "A/A", "A-/A-", "A60/40", "60/40"; one side alone ("A+", "A60") gives the
-    other side the rest of 100. None, blank or "assigned" (Law 12C1: a real score) is None."""
-    if text is None or not text.strip() or text.strip().lower() == "assigned":
+    other side the rest of 100. None, blank, "assigned", "weighted" or "split" (Law 12C1:
+    real scores) is None. ``averages`` are the club's figures for A+, A= and A- (see
+    :func:`averages_of`); Law 12C2's 60/50/40 by default."""
+    if text is None or not text.strip() or text.strip().lower() in ASSIGNED:
         return None
-    sides = [_percent_of(side.strip().upper(), text) for side in text.split("/")]
+    named = _AVERAGES if averages is None else averages
+    sides = [_percent_of(side.strip().upper(), text, named) for side in text.split("/")]
     if len(sides) == 1:
         return sides[0], 100 - sides[0]
     if len(sides) == 2:
@@ -112,7 +158,18 @@ def _by_board(results: Sequence[BoardResult], *, once: bool = True) -> dict[int,
 
 # -- matchpoints --------------------------------------------------------------------------
 
-def _neuberg(raw: int, actual: int, expected: int) -> Fraction:
+def _beaten(ours: list[tuple[Fraction, int]], theirs: list[tuple[Fraction, int]]) -> Fraction:
+    """Law 78A between two results, each a list of weighted scores: 2 a score beaten and 1 a
+    score equalled, times both weights (1 and 1 for two table results)."""
+    return sum((w1 * w2 * (2 if a > b else 1 if a == b else 0)
+                for w1, a in ours for w2, b in theirs), Fraction(0))
+
+
+def _negated(scores: list[tuple[Fraction, int]]) -> list[tuple[Fraction, int]]:
+    return [(weight, -score) for weight, score in scores]
+
+
+def _neuberg(raw: Fraction | int, actual: int, expected: int) -> Fraction:
     # Neuberg's formula, as the EBU (White Book, "Neuberg") and the WBF apply it, in Law 78A's
     # unit of 2 a score beaten: MP = (raw + 1) × E / A − 1, where raw is scored against the A
     # real results and E is the number of results the top expects. Each real result stands
@@ -150,14 +207,20 @@ def matchpoints(results: Sequence[BoardResult], top: int | None = None) -> list[
                                    float(Fraction(mp_top * ew_pc, 100)), float(ns_pc),
                                    float(ew_pc))
                 continue
-            points = result.points
-            raw = sum(2 if points > results[j].points else 1 if points == results[j].points
-                      else 0 for j in real if j != i)
-            ns = _neuberg(raw, len(real), expected)
+            # Each side is compared with the same side of the other real results: NS with NS
+            # and EW with EW, so a split score (Law 12C1(d)) gives each side its own, and a
+            # weighted one (12C1(c)) is compared score by score, weight by weight.
+            ns_raw = sum(_beaten(result.side(True), results[j].side(True))
+                         for j in real if j != i)
+            ew_raw = sum(_beaten(_negated(result.side(False)), _negated(results[j].side(False)))
+                         for j in real if j != i)
+            ns = _neuberg(ns_raw, len(real), expected)
+            ew = _neuberg(ew_raw, len(real), expected)
             # A top of 0 (one table in the session) has nothing to compare: average, 50 %.
             ns_pc_exact = Fraction(100 * ns, mp_top) if mp_top else Fraction(50)
-            scored[i] = Scored(result, float(ns), float(mp_top - ns), float(ns_pc_exact),
-                               float(100 - ns_pc_exact))
+            ew_pc_exact = Fraction(100 * ew, mp_top) if mp_top else Fraction(50)
+            scored[i] = Scored(result, float(ns), float(ew), float(ns_pc_exact),
+                               float(ew_pc_exact))
     return [scored[i] for i in range(len(results))]
 
 
@@ -176,15 +239,22 @@ def _imp_award(percent: int, result: BoardResult) -> int:
     return award
 
 
+Sides = list[list[tuple[Fraction, int]]]  # each real result's weighted NS scores, one side's
+
+
 def _imp_field(results: Sequence[BoardResult],
-               against_field: Callable[[list[int]], list[Fraction]]) -> list[Scored]:
-    """IMPs for each result: ``against_field`` turns a board's real NS scores into their NS
-    IMPs; artificial results get their IMP equivalents, each side its own."""
+               against_field: Callable[[Sides], list[Fraction]]) -> list[Scored]:
+    """IMPs for each result: ``against_field`` turns a board's real results, as one side's
+    weighted NS scores each, into that side's NS IMPs; it is asked once for the NS sides and
+    once for the EW sides (the same for table results; different for a split score, Law
+    12C1(d)). Artificial results get their IMP equivalents, each side its own."""
     scored: dict[int, Scored] = {}
     for indexes in _by_board(results).values():
         real = [i for i in indexes if results[i].adjusted is None]
-        for i, ns in zip(real, against_field([results[i].points for i in real]), strict=True):
-            scored[i] = Scored(results[i], float(ns), float(-ns), None, None)
+        ns_imps = against_field([results[i].side(True) for i in real])
+        ew_imps = against_field([results[i].side(False) for i in real])
+        for i, ns, ew in zip(real, ns_imps, ew_imps, strict=True):
+            scored[i] = Scored(results[i], float(ns), float(-ew), None, None)
         for i in indexes:
             result = results[i]
             if result.adjusted is not None:
@@ -194,12 +264,18 @@ def _imp_field(results: Sequence[BoardResult],
     return [scored[i] for i in range(len(results))]
 
 
-def _cross(scores: list[int]) -> list[Fraction]:
+def _weighted_imps(ours: list[tuple[Fraction, int]], theirs: list[tuple[Fraction, int]]
+                   ) -> Fraction:
+    # Law 12C1(c): a weighted score's IMPs are the IMPs of each of its scores, weighted.
+    return sum((w1 * w2 * imps(a - b) for w1, a in ours for w2, b in theirs), Fraction(0))
+
+
+def _cross(sides: Sides) -> list[Fraction]:
     # Each score against every other, IMPed (Law 78B), divided by the number of comparisons
     # so a board counts the same however many times it was played. A lone score has none: 0.
-    comparisons = len(scores) - 1
-    return [Fraction(sum(imps(score - other) for j, other in enumerate(scores) if j != i),
-                     max(comparisons, 1)) for i, score in enumerate(scores)]
+    comparisons = max(len(sides) - 1, 1)
+    return [sum((_weighted_imps(side, other) for j, other in enumerate(sides) if j != i),
+                Fraction(0)) / comparisons for i, side in enumerate(sides)]
 
 
 def cross_imps(results: Sequence[BoardResult]) -> list[Scored]:
@@ -211,13 +287,14 @@ def cross_imps(results: Sequence[BoardResult]) -> list[Scored]:
 DATUMS: Final = ("trimmed", "mean")
 
 
-def butler_datum(scores: Sequence[int], method: str = "trimmed") -> int:
+def butler_datum(scores: Sequence[int | Fraction], method: str = "trimmed") -> int:
     """The Butler datum of a board's NS scores, rounded to the nearest 10 (a 5 away from 0).
 
     "mean" is the mean of every score. "trimmed" first leaves out the highest and the lowest
     10 % of the scores (rounded down), at least one each when there are 5 or more, so a
     single wild result does not move everyone's datum; with fewer than 5 it is the mean.
-    No law fixes the datum: Law 78D leaves the method to the Regulating Authority."""
+    No law fixes the datum: Law 78D leaves the method to the Regulating Authority. A
+    weighted score (Law 12C1(c)) counts as its weighted mean."""
     if method not in DATUMS:
         raise ValueError(f"a datum is one of {', '.join(DATUMS)}, not {method!r}")
     if not scores:
@@ -225,7 +302,7 @@ def butler_datum(scores: Sequence[int], method: str = "trimmed") -> int:
     ordered = sorted(scores)
     cut = max(1, len(ordered) // 10) if method == "trimmed" and len(ordered) >= 5 else 0
     kept = ordered[cut:len(ordered) - cut]
-    mean = Fraction(sum(kept), len(kept))
+    mean = Fraction(sum(kept, Fraction(0)), len(kept))
     tens = math.floor(abs(mean) / 10 + Fraction(1, 2))
     return 10 * tens if mean >= 0 else -10 * tens
 
@@ -235,9 +312,10 @@ def butler(results: Sequence[BoardResult], datum: str = "trimmed") -> list[Score
     if datum not in DATUMS:
         raise ValueError(f"a datum is one of {', '.join(DATUMS)}, not {datum!r}")
 
-    def against_datum(scores: list[int]) -> list[Fraction]:
-        level = butler_datum(scores, datum) if scores else 0
-        return [Fraction(imps(score - level)) for score in scores]
+    def against_datum(sides: Sides) -> list[Fraction]:
+        means = [sum((w * s for w, s in side), Fraction(0)) for side in sides]
+        level = butler_datum(means, datum) if sides else 0
+        return [_weighted_imps(side, [(Fraction(1), level)]) for side in sides]
 
     return _imp_field(results, against_datum)
 
@@ -269,13 +347,41 @@ def team_match(results: Sequence[BoardResult]) -> list[Scored]:
             board_imps.update({team: Fraction(sum(a), len(a)) for team, a in awards.items()})
         elif len(tables) == 2:
             first, second = tables
-            # The team NS at the first table is EW at the second: its net is the difference.
-            swing = imps(first.points - second.points)
-            board_imps.update({first.ns: Fraction(swing), first.ew: Fraction(-swing)})
+            # The team NS at the first table is EW at the second: its net is the difference,
+            # each team's own side of a split score (Law 12C1(d)), weighted (12C1(c)).
+            board_imps.update({
+                first.ns: _weighted_imps(first.side(True), second.side(False)),
+                first.ew: -_weighted_imps(first.side(False), second.side(True))})
         for i, table in zip(indexes, tables, strict=True):
             scored[i] = Scored(table, float(board_imps[table.ns]), float(board_imps[table.ew]),
                                None, None)
     return [scored[i] for i in range(len(results))]
+
+
+def session_percent_rule(scored: Sequence[Scored], plus: int, mp_top: int) -> list[Scored]:
+    """Law 12C2(a) as a regulation may apply it: a side given average plus (an artificial
+    score of ``plus`` % or more, not at fault) gets instead its percentage on the boards it
+    played with a real result, when that is greater. Matchpoints only (``mp_top`` is the
+    board's matchpoint top); the other lines are given back unchanged."""
+    own: dict[int, list[float]] = defaultdict(list)
+    for item in scored:
+        if item.result.adjusted is None and item.ns_percent is not None \
+                and item.ew_percent is not None:
+            own[item.result.ns].append(item.ns_percent)
+            own[item.result.ew].append(item.ew_percent)
+    changed: list[Scored] = []
+    for item in scored:
+        if item.result.adjusted is None or item.ns_percent is None or item.ew_percent is None:
+            changed.append(item)
+            continue
+        ns_pc, ew_pc = item.ns_percent, item.ew_percent
+        if ns_pc >= plus and own[item.result.ns]:
+            ns_pc = max(ns_pc, _mean(own[item.result.ns]))
+        if ew_pc >= plus and own[item.result.ew]:
+            ew_pc = max(ew_pc, _mean(own[item.result.ew]))
+        changed.append(Scored(item.result, mp_top * ns_pc / 100, mp_top * ew_pc / 100,
+                              ns_pc, ew_pc))
+    return changed
 
 
 # -- standings ----------------------------------------------------------------------------
@@ -289,10 +395,12 @@ class Standing:
     percent: float | None
     rank: int
     rank_label: str
+    penalty: float = 0.0  # Laws 90, 91: taken off ``score`` (and ``percent``) already
 
 
 METHODS: Final = tuple(Method)
-_Row = tuple[int, int, float, float | None]  # participant, boards, score, percent
+_Row = tuple[int, int, float, float | None, float]  # participant, boards, score, percent,
+# penalty
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -300,7 +408,8 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def rankings(scored: Iterable[Scored], groups: Mapping[int, str] | None = None,
-             method: str = Method.MP) -> list[Standing]:
+             method: str = Method.MP, penalties: Mapping[int, float] | None = None,
+             mp_top: float | None = None) -> list[Standing]:
     """Each participant's total and rank within its group, sorted by group then rank.
 
     A participant's score on a board is the mean of its results there: one in a pairs event,
@@ -308,7 +417,12 @@ def rankings(scored: Iterable[Scored], groups: Mapping[int, str] | None = None,
     and ``percent`` the mean of the board percentages, which is the total over the most it
     could have scored since every board shares the session's top; ranked by percent, so
     pairs who played different numbers of boards compare fairly. IMP: ranked by total.
-    ``groups`` gives the ranking group ("NS"/"EW" in a two-winner Mitchell); None is one."""
+    ``groups`` gives the ranking group ("NS"/"EW" in a two-winner Mitchell); None is one.
+
+    ``penalties`` (Laws 90, 91) are each participant's total penalty in the ranking's unit
+    (matchpoints or IMPs), taken off its score before ranking; in matchpoints it comes off the
+    percentage too, over the most the participant could have scored (its boards times
+    ``mp_top``, the matchpoint top of a board). ``Standing.penalty`` shows it apart."""
     if method not in METHODS:
         raise ValueError(f"a ranking method is one of {', '.join(METHODS)}, not {method!r}")
     method = Method(method)
@@ -332,7 +446,15 @@ def rankings(scored: Iterable[Scored], groups: Mapping[int, str] | None = None,
                                  f"{Method.IMPS.value!r}")
             percent = _mean([_mean([pc for _, pc in entries if pc is not None])
                              for entries in played.values()])
-        rows[group].append((participant, len(played), score, percent))
+        penalty = float((penalties or {}).get(participant, 0.0))
+        if penalty:
+            score -= penalty
+            if percent is not None:
+                if not mp_top:
+                    raise ValueError("a penalty in matchpoints needs the board's matchpoint "
+                                     "top, and a session of one table has none")
+                percent -= 100 * penalty / (len(played) * mp_top)
+        rows[group].append((participant, len(played), score, percent, penalty))
     return [standing for group in sorted(rows) for standing in _ranked(group, rows[group])]
 
 
@@ -350,6 +472,7 @@ def _ranked(group: str, rows: list[_Row]) -> list[Standing]:
         ranks.append(ranks[-1] if tied else position)
     shared = Counter(ranks)
     standings = [Standing(participant, group, boards, score, percent, rank,
-                          f"{rank}=" if shared[rank] > 1 else str(rank))
-                 for (participant, boards, score, percent), rank in zip(rows, ranks, strict=True)]
+                          f"{rank}=" if shared[rank] > 1 else str(rank), penalty)
+                 for (participant, boards, score, percent, penalty), rank
+                 in zip(rows, ranks, strict=True)]
     return sorted(standings, key=lambda standing: (standing.rank, standing.participant))

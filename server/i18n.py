@@ -42,7 +42,8 @@ def _remember(response: Response) -> Response:
     # (display.js asks in its page's) and remembers nothing.
     chosen = request.args.get("lang")
     if chosen in LANGUAGES and request.blueprint != "api":
-        response.set_cookie("lang", chosen, max_age=365 * 24 * 3600, samesite="Lax")
+        response.set_cookie("lang", chosen, max_age=365 * 24 * 3600, samesite="Lax",
+                            secure=request.is_secure)
     return response
 
 
@@ -63,4 +64,28 @@ PAGES.add({
     "username": Words(es="Usuario", en="User name"),
     "password": Words(es="Contraseña", en="Password"),
     "language_name": Words(es="Español", en="English"),
+})
+
+# Signing in: the throttle's words (server/throttle.py, server/auth.py).
+PAGES.add({
+    "login_wait": Words(
+        es="Demasiados intentos fallidos: espere {seconds} s antes de volver a intentarlo.",
+        en="Too many failed attempts: wait {seconds} s before trying again."),
+    "login_locked": Words(
+        es="Demasiados intentos fallidos: el acceso queda bloqueado {minutes} min.",
+        en="Too many failed attempts: signing in is locked for {minutes} min."),
+    "login_failures": Words(
+        es="Intentos de acceso fallidos desde su último acceso: {wrong} con contraseña "
+           "incorrecta y {refused} rechazados por espera, desde {addresses} direcciones; el "
+           "último desde {address} a las {at}.",
+        en="Failed sign-in attempts since your last sign-in: {wrong} with a wrong password "
+           "and {refused} refused while waiting, from {addresses} addresses; the last from "
+           "{address} at {at}."),
+    "console_sign_in_failures": Words(
+        es="Accesos fallidos en las últimas 24 horas: {wrong} con contraseña incorrecta y "
+           "{refused} rechazados por espera, desde {addresses} direcciones; el último desde "
+           "{address} a las {at}.",
+        en="Failed sign-ins in the last 24 hours: {wrong} with a wrong password and "
+           "{refused} refused while waiting, from {addresses} addresses; the last from "
+           "{address} at {at}."),
 })

@@ -198,11 +198,66 @@ releases = Table(
     Column("released_by", String(64), nullable=False),
 )
 
+#: Procedural (Law 90) and disciplinary (Law 91) penalties the director gave a pair or team:
+#: taken off its score in the rankings, shown apart. A withdrawn one stays, marked.
+penalties = Table(
+    "penalties", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("session_id", Integer, ForeignKey("sessions.id"), nullable=False),
+    Column("participant", Integer, nullable=False),
+    Column("law", String(4), nullable=False),  # "90" or "91"
+    Column("unit", String(8), nullable=False),  # mp, top (% of a board's top), imps
+    Column("amount", Float, nullable=False),  # how much is taken off, in the unit
+    Column("note", String(200), nullable=False),
+    Column("given_by", String(64), nullable=False),
+    Column("given_at", Float, nullable=False),
+    Column("withdrawn_by", String(64)),
+    Column("withdrawn_at", Float),
+)
+
+#: How the session scores artificial adjusted scores (Law 12C2): the club's figures for
+#: average plus, average and average minus, and whether a side given average plus gets its
+#: session percentage instead when greater. No row: 60/50/40 and no such rule.
+scoring_rules = Table(
+    "scoring_rules", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("avg_plus", Integer, nullable=False, server_default="60"),
+    Column("avg", Integer, nullable=False, server_default="50"),
+    Column("avg_minus", Integer, nullable=False, server_default="40"),
+    Column("session_percent", Boolean, nullable=False, server_default="0"),
+    Column("set_by", String(64)),
+    Column("set_at", Float),
+)
+
+#: A weighted (Law 12C1(c)) or split (12C1(d)) assigned score: each side's scores with their
+#: weights. Used while the board's ``results`` row says ``weighted`` or ``split``.
+assigned_scores = Table(
+    "assigned_scores", metadata,
+    Column("event", String(64), primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("ns", Text, nullable=False),  # JSON: [[percent, NS score, "4H= S"], ...]
+    Column("ew", Text, nullable=False),  # the same for the EW side
+    Column("given_by", String(64), nullable=False),
+    Column("given_at", Float, nullable=False),
+)
+
 #: Who may sign in to the console.
 directors = Table(
     "directors", metadata,
     Column("username", String(64), primary_key=True),
     Column("password_hash", String(200), nullable=False),
+)
+
+#: Every attempt to sign in to the console, for throttling guesses and telling the director
+#: (server/throttle.py); kept a week.
+sign_ins = Table(
+    "sign_ins", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False, index=True),
+    Column("address", String(64), nullable=False, index=True),
+    Column("username", String(64), nullable=False, index=True),
+    Column("outcome", String(8), nullable=False),  # ok, wrong, refused
 )
 
 #: Payloads ingest refused, with the reason: bounded, for the director and the fuzz tests.

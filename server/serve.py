@@ -1,41 +1,97 @@
-"""Serving the app with waitress, and stopping it cleanly.
+"""Serving the app, and stopping it cleanly: plain HTTP with waitress, or HTTPS with cheroot.
 
-waitress holds one worker thread per open live stream; a stop first ends the streams (the hub
-closes), lets the workers finish, then closes every connection and the listener from inside
-waitress's own loop, so nothing races its poll on a closed socket.
+Without a certificate the app is served over plain HTTP by waitress (the demo, the tests, a
+machine behind a proxy). With one, cheroot serves it over TLS in the same process, so a club's
+machine runs one process and one systemd unit, with no proxy to configure; a second, plain
+listener only redirects to the HTTPS address (old bookmarks keep working).
+
+Each web server holds one worker thread per open live stream, so a stop first ends the streams
+(the live hub closes), then stops the web server, then the app's own workers.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import re
+import ssl
+import sys
 import threading
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import waitress  # type: ignore[import-untyped]
+from cheroot import wsgi
+from cheroot.ssl.builtin import BuiltinSSLAdapter
 from flask import Flask
 
 log = logging.getLogger(__name__)
 
+StartResponse = Callable[[str, list[tuple[str, str]]], Any]
+WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
-class Served:
+
+class Serving(ABC):
+    """The app served from a thread of its own: ``address``, ``start()``, ``stop()``."""
+
+    app: Flask
+    thread: threading.Thread
+    redirect_address: str | None = None
+    """The plain-HTTP address that only redirects to ``address``, if there is one."""
+
+    @property
+    @abstractmethod
+    def address(self) -> str:
+        """The base URL the app answers on, with the real port (port 0 asks for a free one)."""
+
+    def start(self) -> Serving:
+        self.thread.start()
+        return self
+
+    def stop(self, timeout: float = 10.0) -> bool:
+        """Stop serving and the app's workers; whether the web server stopped in time."""
+        services = self.app.extensions["bidbox"]
+        services.hub.close()  # ends the open event streams, freeing their threads
+        stopped = self._stop_server(timeout)
+        services.close()
+        return stopped
+
+    @abstractmethod
+    def _stop_server(self, timeout: float) -> bool:
+        """Close the listener(s) and every connection; whether the threads ended in time."""
+
+
+class Served(Serving):
+    """Plain HTTP with waitress.
+
+    waitress closes every connection and the listener from inside its own loop, so nothing
+    races its poll on a closed socket.
+    """
+
     def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
         self.app = app
         self.server: Any = waitress.create_server(app, host=host, port=port, threads=threads,
                                                   channel_timeout=120)
-        self.thread = threading.Thread(target=self.server.run, name="waitress", daemon=True)
+        self.thread = threading.Thread(target=self._run, name="waitress", daemon=True)
+        self._closed_outside = False
+
+    def _run(self) -> None:
+        try:
+            self.server.run()
+        except OSError as error:
+            if not self._closed_outside:
+                raise
+            # Closed from outside its loop (below): the loop's poll may meet a closed socket.
+            log.info("waitress: its loop ended on %s after closing from outside", error)
 
     @property
     def address(self) -> str:
         return f"http://{self.server.effective_host}:{self.server.effective_port}"
 
-    def start(self) -> Served:
-        self.thread.start()
-        return self
-
-    def stop(self, timeout: float = 10.0) -> bool:
-        """Stop serving and the app's workers; whether waitress's loop ended in time."""
-        services = self.app.extensions["bidbox"]
-        services.hub.close()  # ends the open event streams, freeing their threads
+    def _stop_server(self, timeout: float) -> bool:
         server = self.server
         server.task_dispatcher.shutdown(timeout=timeout)
 
@@ -51,12 +107,170 @@ class Served:
             # waitress's wake-up pipe is gone, so its loop cannot be asked: close from here
             # (seen once in CI under a load average of 270; not reproduced since).
             log.warning("waitress: its trigger failed (%s); closing from outside", error)
+            self._closed_outside = True
             close_everything()
         self.thread.join(timeout)
-        services.close()
         return not self.thread.is_alive()
 
 
+class TlsFilesError(ValueError):
+    """The certificate or key cannot be read or used; the message says which and why."""
+
+
+def tls_adapter(certfile: Path, keyfile: Path) -> BuiltinSSLAdapter:
+    """cheroot's TLS adapter for this certificate chain and key (PEM), TLS 1.2 at least.
+
+    Raises :class:`TlsFilesError` with a message for a person when a file is missing or
+    unreadable, is not PEM, or the key does not belong to the certificate.
+    """
+    for kind, path in (("certificate", certfile), ("key", keyfile)):
+        try:
+            with open(path, "rb") as f:
+                f.read(1)
+        except OSError as error:
+            raise TlsFilesError(f"cannot read the TLS {kind} {path}: {error.strerror}"
+                                ) from None
+    try:
+        adapter = BuiltinSSLAdapter(str(certfile), str(keyfile))
+    except ssl.SSLError as error:
+        if error.reason == "KEY_VALUES_MISMATCH":
+            why = "the key does not belong to the certificate"
+        else:
+            why = f"not a PEM certificate chain and its key ({error.reason or error})"
+        raise TlsFilesError(f"cannot use the TLS certificate {certfile} with the key "
+                            f"{keyfile}: {why}") from None
+    # Older versions have known weaknesses; every browser of the last ten years speaks 1.2.
+    adapter.context.minimum_version = ssl.TLSVersion.TLSv1_2
+    return adapter
+
+
+class _Cheroot(wsgi.Server):
+    """cheroot's WSGI server, logging through :mod:`logging` instead of onto stderr."""
+
+    def error_log(self, msg: str = "", level: int = logging.INFO,
+                  traceback: bool = False) -> None:
+        # A phone that closes a live page mid-stream is a warning with a traceback to cheroot;
+        # here it is one line. Errors keep their traceback.
+        if traceback and level < logging.ERROR:
+            log.log(level, "cheroot: %s: %r", msg, sys.exc_info()[1])
+        else:
+            log.log(level, "cheroot: %s", msg, exc_info=traceback)
+
+
+def _url(scheme: str, host: str, port: int) -> str:
+    return f"{scheme}://{f'[{host}]' if ':' in host else host}:{port}"
+
+
+class TlsServed(Serving):
+    """HTTPS with cheroot, and optionally a plain-HTTP listener that only redirects to it.
+
+    Both listeners are bound at construction, so ``address`` has the real ports before the
+    threads start and a port in use fails here, not in a thread.
+    """
+
+    def __init__(self, app: Flask, host: str, port: int, threads: int,
+                 adapter: BuiltinSSLAdapter, redirect_port: int | None = None) -> None:
+        self.app = app
+        # A fixed pool, as with waitress: each open live page holds a thread.
+        self.server = _Cheroot((host, port), app, numthreads=threads, max=threads)
+        self.server.ssl_adapter = adapter
+        self.server.prepare()
+        self.thread = threading.Thread(target=self.server.serve, name="cheroot", daemon=True)
+        self.redirect: _Cheroot | None = None
+        self.redirect_thread: threading.Thread | None = None
+        if redirect_port is not None:
+            try:
+                self.redirect = _Cheroot((host, redirect_port),
+                                         redirect_app(self.port, fallback=host), numthreads=2)
+                self.redirect.prepare()
+            except BaseException:
+                self.server.stop()
+                raise
+            self.redirect_thread = threading.Thread(target=self.redirect.serve,
+                                                    name="cheroot-redirect", daemon=True)
+            self.redirect_address = _url("http", *self.redirect.bind_addr[:2])
+
+    @property
+    def port(self) -> int:
+        bound: int = self.server.bind_addr[1]
+        return bound
+
+    @property
+    def address(self) -> str:
+        return _url("https", self.server.bind_addr[0], self.port)
+
+    def start(self) -> Serving:
+        super().start()
+        if self.redirect_thread is not None:
+            self.redirect_thread.start()
+        return self
+
+    def _stop_server(self, timeout: float) -> bool:
+        threads = [self.thread]
+        servers = [self.server]
+        if self.redirect is not None and self.redirect_thread is not None:
+            threads.append(self.redirect_thread)
+            servers.append(self.redirect)
+        for server in servers:
+            server.shutdown_timeout = timeout
+            server.stop()  # closes the listener, the idle connections, then joins its workers
+        for thread in threads:
+            if thread.ident is not None:
+                thread.join(timeout)
+        return not any(thread.is_alive() for thread in threads)
+
+
+_HOST = re.compile(r"(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[A-Za-z0-9.-]+))(?::\d+)?\Z")
+
+
+def _host_name(header: str | None, fallback: str) -> str:
+    """The host name of a Host header, bracketed if IPv6; ``fallback`` when it has none that
+    is a plain name or address (nothing else goes into the Location header)."""
+    found = _HOST.match(header or "")
+    if found and found.group("v6"):
+        try:
+            return f"[{ipaddress.IPv6Address(found.group('v6'))}]"
+        except ValueError:
+            pass
+    elif found and found.group("name"):
+        return found.group("name")
+    if fallback in ("0.0.0.0", "::", ""):
+        return "localhost"
+    return f"[{fallback}]" if ":" in fallback else fallback
+
+
+def redirect_app(https_port: int, fallback: str = "localhost") -> WsgiApp:
+    """A WSGI app that answers every request with a permanent redirect (308, which keeps the
+    method) to the same path and query on ``https://<the Host header's name>:https_port``."""
+    port = "" if https_port == 443 else f":{https_port}"
+
+    def app(environ: dict[str, Any], start_response: StartResponse) -> list[bytes]:
+        host = _host_name(environ.get("HTTP_HOST"), fallback)
+        # PATH_INFO arrives decoded as latin-1 (PEP 3333); quote its bytes back.
+        path = quote(environ.get("PATH_INFO", "/").encode("latin-1"), safe="/:@!$&'()*+,;=~")
+        query = environ.get("QUERY_STRING", "")
+        target = f"https://{host}{port}{path or '/'}{'?' + query if query else ''}"
+        body = f"This page is served over HTTPS: {target}\n".encode()
+        start_response("308 Permanent Redirect", [
+            ("Location", target),
+            # Not remembered by the browser: the same address may serve plain HTTP again
+            # (the demo, a machine moved back to http).
+            ("Cache-Control", "no-store"),
+            ("Content-Type", "text/plain; charset=utf-8"),
+            ("Content-Length", str(len(body)))])
+        return [body]
+
+    return app
+
+
 def serve(app: Flask, *, host: str = "127.0.0.1", port: int = 8000,
-          threads: int = 32) -> Served:
+          threads: int = 32) -> Serving:
+    """Serve ``app`` over plain HTTP with waitress."""
     return Served(app, host, port, threads).start()
+
+
+def serve_tls(app: Flask, adapter: BuiltinSSLAdapter, *, host: str = "127.0.0.1", port: int = 8443,
+              threads: int = 32, redirect_port: int | None = 8000) -> Serving:
+    """Serve ``app`` over HTTPS with cheroot (``adapter`` from :func:`tls_adapter`), and
+    redirect plain HTTP on ``redirect_port`` to it (None: no plain listener)."""
+    return TlsServed(app, host, port, threads, adapter, redirect_port).start()

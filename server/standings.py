@@ -12,13 +12,15 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import insert, select
 
+from server import adjusted as adjusted_scores
 from server import fieldscore as fs
+from server import penalties as penalty_book
 from server import schema as s
 from server.db import Database
 from server.movements import PHANTOM
@@ -123,13 +125,23 @@ class Field:
     method: Method
 
 
-def _board_result(row: ResultRow) -> fs.BoardResult | None:
+def _board_result(row: ResultRow, averages: Mapping[str, int] | None = None,
+                  assigned: Mapping[tuple[int, int], Any] | None = None
+                  ) -> fs.BoardResult | None:
+    """The field's view of one result: ``averages`` are the session's figures for A+, A= and
+    A- (Law 12C2), ``assigned`` its weighted and split scores (Law 12C1(c), (d)) by
+    (table, board)."""
     if row.ns_pair in (None, PHANTOM) or row.ew_pair in (None, PHANTOM):
         return None
     try:
-        adjusted = fs.parse_adjusted(row.adjusted)
+        adjusted = fs.parse_adjusted(row.adjusted, averages)
     except ValueError:
         adjusted = None
+    given = (assigned or {}).get((row.table, row.board))
+    if row.adjusted in ("weighted", "split") and given is not None:
+        assert row.ns_pair is not None and row.ew_pair is not None
+        return fs.BoardResult(row.board, row.ns_pair, row.ew_pair, None, None, row.table,
+                              row.round, assigned=given.scores)
     if adjusted is None and row.score_ns is None:
         return None  # a result the laws could not score: the console shows it to be fixed
     return fs.BoardResult(row.board, row.ns_pair, row.ew_pair,
@@ -139,20 +151,37 @@ def _board_result(row: ResultRow) -> fs.BoardResult | None:
 
 def field(db: Database, session: Session, *, public: bool) -> Field:
     rows = public_results(db, session) if public else all_results(db, session)
+    if session.scoring.social:
+        groups = {number: p.grp for number, p in participants_of(db, session).items()}
+        return _social(session, rows, groups)
+    rules = adjusted_scores.rules_of(db, session)
+    # The club's own figures are percentages: matchpoints only (IMPs take Law 86A's +3/-3).
+    averages = rules.averages if session.scoring is Scoring.MP else None
+    assigned = adjusted_scores.assigned_of(db, session)
     by_board: dict[int, list[fs.BoardResult]] = defaultdict(list)
     for row in rows:
-        result = _board_result(row)
+        result = _board_result(row, averages, assigned)
         if result is not None:
             by_board[result.board].append(result)
     groups = {number: p.grp for number, p in participants_of(db, session).items()}
-    if session.scoring.social:
-        return _social(session, rows, groups)
     method = session.scoring.method
-    scorer = {Scoring.MP: _matchpoints(by_board), Scoring.CROSS_IMPS: fs.cross_imps,
+    # The session's top: the most results any board has, less one (Neuberg scales the rest).
+    top = max((len(v) for v in by_board.values()), default=1) - 1
+    scorer = {Scoring.MP: _matchpoints(top), Scoring.CROSS_IMPS: fs.cross_imps,
               Scoring.BUTLER: fs.butler, Scoring.TEAMS: fs.team_match}[session.scoring]
     scored = {board: scorer(results) for board, results in sorted(by_board.items())}
+    mp_top = 2 * top if method is Method.MP else None
+    if mp_top is not None and rules.session_percent:
+        # Law 12C2(a) as the regulation has it: average plus or the session's percentage.
+        lines = fs.session_percent_rule([x for board in scored.values() for x in board],
+                                        rules.avg_plus, mp_top)
+        scored = defaultdict(list)
+        for line in lines:
+            scored[line.result.board].append(line)
+        scored = dict(scored)
+    given = penalty_book.deductions(penalty_book.given(db, session), mp_top)
     standings = fs.rankings([x for board in scored.values() for x in board], groups,
-                            method=method)
+                            method=method, penalties=given, mp_top=mp_top)
     return Field(scored, standings, method)
 
 
@@ -167,10 +196,7 @@ def public_field(db: Database, session: Session) -> Field:
         return Field({}, [], session.scoring.method)
 
 
-def _matchpoints(by_board: dict[int, list[fs.BoardResult]]) -> Any:
-    # The session's top: the most results any board has, less one (Neuberg scales the rest).
-    top = max((len(v) for v in by_board.values()), default=1) - 1
-
+def _matchpoints(top: int) -> Any:
     def score(results: list[fs.BoardResult]) -> list[fs.Scored]:
         return fs.matchpoints(results, top=top)
     return score

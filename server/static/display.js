@@ -67,13 +67,16 @@
     const mp = data.method === "mp";
     const order = (group) => ({NS: 0, EW: 1})[group] ?? 2;  // as _ranking_groups orders them
     const sorted = [...groups].sort((a, b) => order(a[0]) - order(b[0]) || (a[0] < b[0] ? -1 : 1));
+    // Laws 90, 91: a penalty has its own column, shown once anyone in the group has one.
     for (const [group, rows] of sorted) {
+      const fined = rows.some((row) => row.penalty);
       const head = el("tr", {},
         el("th", {scope: "col", class: "rank"}, texts.display_rank),
         el("th", {scope: "col", class: "pair"}, texts.display_pair),
         el("th", {scope: "col", class: "names"}, texts.display_names),
         el("th", {scope: "col", class: "score"}, texts["display_score_" + data.method]),
-        mp ? el("th", {scope: "col", class: "percent"}, texts.display_percent) : null);
+        mp ? el("th", {scope: "col", class: "percent"}, texts.display_percent) : null,
+        fined ? el("th", {scope: "col", class: "penalty"}, texts.display_penalty) : null);
       const body = el("tbody");
       for (const row of rows) {
         body.append(el("tr", {"data-participant": row.participant},
@@ -81,7 +84,8 @@
           el("td", {class: "pair"}, (texts.labels || {})[row.participant] || row.label),
           el("td", {class: "names"}, row.names),
           el("td", {class: "score"}, number(row.score)),
-          mp ? el("td", {class: "percent"}, number(row.percent)) : null));
+          mp ? el("td", {class: "percent"}, number(row.percent)) : null,
+          fined ? el("td", {class: "penalty"}, row.penalty ? number(-row.penalty) : "") : null));
       }
       out.append(el("table", {class: "ranking", "data-group": group},
         group ? el("caption", {}, texts.groups[group] || group) : null,

@@ -16,6 +16,7 @@ import re
 import shutil
 import socket
 import ssl
+import subprocess
 import threading
 import traceback
 from collections.abc import Iterator
@@ -73,6 +74,9 @@ MODES = {
     "broker/ca.crt": 0o644,
     "broker/server.crt": 0o644,
     "broker/server.key": 0o600,
+    "web/ca.crt": 0o644,
+    "web/server.crt": 0o644,
+    "web/server.key": 0o600,
     "tables/ca.crt": 0o644,
     **{f"tables/table-{n}.toml": 0o600 for n in range(1, TABLES + 1)},
 }
@@ -109,7 +113,7 @@ def test_every_file_is_there_with_its_mode(done: Provisioned) -> None:
     assert {str(p.relative_to(done.out)) for p in done.files} == set(MODES)
     for name, mode in MODES.items():
         assert (done.out / name).stat().st_mode & 0o777 == mode, name
-    for folder in (".", "ca", "broker", "broker/data", "tables"):
+    for folder in (".", "ca", "broker", "broker/data", "web", "tables"):
         assert (done.out / folder).stat().st_mode & 0o777 == 0o700, folder
     assert not list(done.out.parent.glob(".*provision-*")), "the staging folder is left over"
 
@@ -190,6 +194,88 @@ def test_server_env_has_what_the_server_unit_uses(done: Provisioned) -> None:
     assert "EnvironmentFile=/etc/bidbox/server.env" in unit
     used = set(re.findall(r"\$\{(\w+)\}", "\n".join(unit)))
     assert used and used <= set(env)
+
+
+def test_server_env_names_where_the_web_certificate_goes_and_the_unit_loads_it(
+        done: Provisioned) -> None:
+    env = server_env(done.out)
+    assert env["BIDBOX_TLS_CERT"] == "/etc/bidbox/web/server.crt"
+    assert env["BIDBOX_TLS_KEY"] == "/etc/bidbox/web/server.key"
+    unit = [line for line in (REPO / "deploy/bidbox-server.service").read_text().splitlines()
+            if not line.startswith("#")]
+    # systemd hands the root-only key to the service as a credential; the paths agree.
+    assert f"LoadCredential=web.crt:{env['BIDBOX_TLS_CERT']}" in unit
+    assert f"LoadCredential=web.key:{env['BIDBOX_TLS_KEY']}" in unit
+    assert "--tls-cert %d/web.crt --tls-key %d/web.key" in "\n".join(unit)
+    readme = (done.out / "README.txt").read_text()
+    for name in ("server.crt", "server.key"):
+        assert f"/etc/bidbox/web/{name}" in readme
+
+
+# --- the web certificate -----------------------------------------------------------------
+
+def openssl(*args: str) -> str:
+    return subprocess.run([find_openssl(), *args], capture_output=True, text=True, check=True,
+                          timeout=60).stdout
+
+
+def test_the_web_certificate_is_the_ca_s_for_serving_the_broker_hosts(
+        done: Provisioned) -> None:
+    web = done.out / "web"
+    assert (web / "ca.crt").read_bytes() == (done.out / "ca/ca.crt").read_bytes()
+    verified = openssl("verify", "-CAfile", str(web / "ca.crt"), "-purpose", "sslserver",
+                       str(web / "server.crt"))
+    assert verified.strip().endswith(": OK")
+    text = openssl("x509", "-in", str(web / "server.crt"), "-noout", "-ext",
+                   "subjectAltName,extendedKeyUsage,basicConstraints")
+    assert "TLS Web Server Authentication" in text and "CA:FALSE" in text
+    assert f"DNS:{HOST}, IP Address:127.0.0.1" in text
+    # Its own key, not the broker's; and the key is the certificate's.
+    assert (web / "server.key").read_bytes() != (done.out / "broker/server.key").read_bytes()
+    ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(
+        web / "server.crt", web / "server.key")
+
+
+def test_the_ca_signs_for_the_broker_hosts_only(done: Provisioned, tmp_path: Path) -> None:
+    """Whoever gets ca/ca.key cannot make a certificate for another site that the director's
+    laptop, trusting web/ca.crt, would accept."""
+    text = openssl("x509", "-in", str(done.out / "ca/ca.crt"), "-noout", "-ext",
+                   "nameConstraints")
+    assert "critical" in text
+    assert f"DNS:{HOST}" in text and "IP:127.0.0.1/255.255.255.255" in text
+    rogue_key, csr, rogue = tmp_path / "rogue.key", tmp_path / "rogue.csr", tmp_path / "r.crt"
+    extensions = tmp_path / "ext.cnf"
+    extensions.write_text("[leaf]\nbasicConstraints = critical, CA:FALSE\n"
+                          "extendedKeyUsage = serverAuth\n"
+                          "subjectAltName = DNS:www.bank.example\n")
+    openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256",
+            "-out", str(rogue_key))
+    openssl("req", "-new", "-key", str(rogue_key), "-subj", "/CN=www.bank.example",
+            "-out", str(csr))
+    openssl("x509", "-req", "-in", str(csr), "-CA", str(done.out / "ca/ca.crt"),
+            "-CAkey", str(done.out / "ca/ca.key"), "-set_serial", "7", "-days", "10",
+            "-extfile", str(extensions), "-extensions", "leaf", "-out", str(rogue))
+    refused = subprocess.run([find_openssl(), "verify", "-CAfile", str(done.out / "web/ca.crt"),
+                              "-purpose", "sslserver", str(rogue)],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode != 0
+    assert "permitted subtree violation" in refused.stdout + refused.stderr
+
+
+@pytest.mark.parametrize(("hosts", "constraints"), [
+    (("10.0.0.5",), ["IP:10.0.0.5/255.255.255.255", "DNS:nothing.invalid"]),
+    (("director.local",), ["DNS:director.local", "IP:0.0.0.0/255.255.255.255"]),
+])
+def test_a_name_type_without_a_host_is_closed_too(
+        hosts: tuple[str, ...], constraints: list[str], tmp_path: Path) -> None:
+    for sub in ("ca", "broker"):
+        (tmp_path / sub).mkdir()
+    make_certificates(deployment(broker_hosts=hosts), tmp_path / "ca", tmp_path / "broker",
+                      find_openssl())
+    text = openssl("x509", "-in", str(tmp_path / "ca/ca.crt"), "-noout", "-ext",
+                   "nameConstraints")
+    for constraint in constraints:
+        assert constraint in text
 
 
 # --- refusing to overwrite, --force ------------------------------------------------------

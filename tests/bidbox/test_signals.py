@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import find_mosquitto
+from bidbox.provision import Deployment, find_openssl, make_certificates
 from tests.processes import group_members, spawned
 from tests.records import played_pbn
 
@@ -139,6 +140,22 @@ def test_the_server_stops_and_closes_its_port(signum: int, target: str,
     code, out = stopped_by(signum, target, [
         "server", "--db", str(tmp_path / "club.db"), "--port", "0", "--threads", "4"],
         lambda line: "director console:" in line)
+    assert code == 0, out
+
+
+@pytest.mark.parametrize(("signum", "target"), SIGNALS)
+def test_the_server_over_tls_stops_and_closes_both_ports(signum: int, target: str,
+                                                         tmp_path: Path) -> None:
+    for sub in ("ca", "broker", "web"):
+        (tmp_path / sub).mkdir()
+    make_certificates(Deployment(event="club", tables=1, broker_hosts=("127.0.0.1",)),
+                      tmp_path / "ca", tmp_path / "broker", find_openssl(),
+                      web_dir=tmp_path / "web")
+    code, out = stopped_by(signum, target, [
+        "server", "--db", str(tmp_path / "club.db"), "--port", "0", "--http-port", "0",
+        "--threads", "4", "--tls-cert", str(tmp_path / "web/server.crt"),
+        "--tls-key", str(tmp_path / "web/server.key")],
+        lambda line: "plain http:" in line)
     assert code == 0, out
 
 

@@ -119,12 +119,15 @@ def chromium() -> Iterator[Any]:
 @pytest.fixture
 def page(chromium: Any, base_url: str) -> Iterator[Any]:
     """A fresh browser context (no cookies) on the served app; every wait bounded. A script
-    error on any page fails the test."""
+    error or a Content-Security-Policy violation on any page fails the test."""
     context = chromium.new_context(base_url=base_url, locale="es-ES")
     context.set_default_timeout(TIMEOUT * 1000)
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
+    # A page that breaks its Content-Security-Policy (server/headers.py) fails the test too.
+    tab.on("console", lambda message: errors.append(message.text)
+           if "Content Security Policy" in message.text else None)
     try:
         yield tab
         assert not errors, f"script errors in the page: {errors}"

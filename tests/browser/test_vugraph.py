@@ -24,7 +24,7 @@ expect = sync_api.expect
 from tests.browser.conftest import Tables, services, wait_until  # noqa: E402
 from tests.fixtures.broker import TIMEOUT  # noqa: E402
 
-DELAY = 3.0
+DELAY = 8.0
 """Seconds the vugraph runs behind the table in this test."""
 
 

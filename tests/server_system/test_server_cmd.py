@@ -23,7 +23,7 @@ def test_the_server_command_serves_ingests_and_stops(
         broker: Broker, broker_users: BrokerUsers, mqtt_connect: MqttConnect,
         tmp_path: Path) -> None:
     creds = broker_users.server
-    env = {**os.environ, "BIDBOX_DIRECTOR_PASSWORD": "pw"}
+    env = {**os.environ, "BIDBOX_DIRECTOR_PASSWORD": "mesa siete norte"}
     with spawned(
             [sys.executable, "-m", "bidbox", "server", "--db", str(tmp_path / "club.db"),
              "--broker", f"mqtt://{creds.username}:{creds.password}@{broker.host}:{broker.port}",

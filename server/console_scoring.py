@@ -1,0 +1,197 @@
+"""The console's scoring page (docs/console.md): penalties (Laws 90, 91), the session's figures
+for artificial scores (Law 12C2), weighted and split assigned scores (Law 12C1), and the
+printouts and publication (the results pack, the hand records, the static website).
+
+Views parse the form and call the service layer (server.penalties, server.adjusted); a bad
+form is refused with the reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, flash, g, redirect, render_template, request, url_for
+
+from server import (
+    adjusted,
+    handrecords,
+    penalties,
+    publish,
+    report,
+    scoring_texts,  # noqa: F401 (registers the texts)
+)
+from server import session as sessions
+from server.auth import login_required
+from server.console import FormError, _needs_session, _number
+from server.i18n import language, t
+from server.services import services
+from tabled.texts import LANGUAGES
+
+bp = Blueprint("scoring", __name__, url_prefix="/console")
+
+
+@bp.after_request
+def not_kept(response: Response) -> Response:
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def _refused(error: Exception) -> None:
+    flash(t("console_refused", reason=str(error)))
+
+
+@bp.get("/scoring")
+@login_required
+def page() -> Any:
+    found = _needs_session()
+    db = services().db
+    return render_template(
+        "console/scoring.html", current=found,
+        penalties=penalties.given(db, found), units=penalties.UNITS_FOR.get(found.scoring, ()),
+        laws=penalties.LAWS, rules=adjusted.rules_of(db, found),
+        participants=sessions.participants_of(db, found), languages=LANGUAGES,
+        downloads=DOWNLOADS)
+
+
+#: The printouts and publication the page offers: endpoint -> text key.
+DOWNLOADS: dict[str, str] = {"scoring.report_pdf": "scoring_report_pdf",
+                             "scoring.hands_pdf": "scoring_hands_pdf",
+                             "scoring.hands_pbn": "scoring_hands_pbn",
+                             "scoring.site_zip": "scoring_site_zip"}
+
+
+def _language() -> str:
+    """The printout's language: ``?language=`` (not ``?lang=``, which would change the
+    console's own), else the console's."""
+    chosen = request.args.get("language", "")
+    return chosen if chosen in LANGUAGES else language()
+
+
+def _download(body: bytes | str, mimetype: str, name: str) -> Response:
+    return Response(body, mimetype=mimetype, headers={
+        "Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/report.pdf")
+@login_required
+def report_pdf() -> Any:
+    found = _needs_session()
+    chosen = _language()
+    try:
+        body = report.results_pdf(services().db, found, chosen)
+    except report.ReportError as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(body, "application/pdf", f"{found.event}-results-{chosen}.pdf")
+
+
+@bp.get("/hand-records.pdf")
+@login_required
+def hands_pdf() -> Any:
+    found = _needs_session()
+    chosen = _language()
+    db = services().db
+    try:
+        deals = handrecords.of_session(db, found)
+        body = report.hand_records_pdf(deals, found.title, chosen,
+                                       conditions=handrecords.conditions_of(found))
+    except (handrecords.HandRecordError, report.ReportError) as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(body, "application/pdf", f"{found.event}-hands-{chosen}.pdf")
+
+
+@bp.get("/hand-records.pbn")
+@login_required
+def hands_pbn() -> Any:
+    found = _needs_session()
+    try:
+        text = handrecords.dealing_pbn(handrecords.of_session(services().db, found),
+                                       event=found.title,
+                                       conditions=handrecords.conditions_of(found))
+    except handrecords.HandRecordError as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(text, "application/x-pbn; charset=utf-8", f"{found.event}-deals.pbn")
+
+
+@bp.get("/site.zip")
+@login_required
+def site_zip() -> Any:
+    found = _needs_session()
+    return _download(publish.site_zip(services().db, found), "application/zip",
+                     f"{found.event}-site.zip")
+
+
+def _amount(name: str) -> float:
+    text = request.form.get(name, "").strip().replace(",", ".")
+    try:
+        return float(text)
+    except ValueError:
+        raise FormError(t("console_not_a_number", what=t(f"scoring_{name}"),
+                          value=text)) from None
+
+
+@bp.post("/penalty")
+@login_required
+def give_penalty() -> Any:
+    found = _needs_session()
+    form = request.form
+    try:
+        participant = _number("participant")
+        penalties.give(services().db, found, participant, form.get("law", ""),
+                       form.get("unit", ""), _amount("amount"), form.get("note", ""),
+                       by=g.director)
+    except (FormError, penalties.PenaltyError) as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#penalties")
+    services().hub.notify({"results"})
+    flash(t("scoring_given", participant=participant))
+    return redirect(url_for("scoring.page") + "#penalties")
+
+
+@bp.post("/penalty/<int:ident>/withdraw")
+@login_required
+def withdraw_penalty(ident: int) -> Any:
+    found = _needs_session()
+    try:
+        penalties.withdraw(services().db, found, ident, by=g.director)
+    except penalties.PenaltyError as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#penalties")
+    services().hub.notify({"results"})
+    flash(t("scoring_withdrawn"))
+    return redirect(url_for("scoring.page") + "#penalties")
+
+
+@bp.post("/scoring-rules")
+@login_required
+def scoring_rules() -> Any:
+    found = _needs_session()
+    try:
+        rules = adjusted.ScoringRules(_number("avg_plus"), _number("avg"), _number("avg_minus"),
+                                      bool(request.form.get("session_percent")))
+        adjusted.set_rules(services().db, found, rules, by=g.director)
+    except (FormError, adjusted.AdjustedError) as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#rules")
+    services().hub.notify({"results"})
+    flash(t("scoring_rules_saved"))
+    return redirect(url_for("scoring.page") + "#rules")
+
+
+@bp.post("/assign")
+@login_required
+def assign() -> Any:
+    found = _needs_session()
+    form = request.form
+    try:
+        table, board = _number("table"), _number("board")
+        given = adjusted.assign(services().db, found, table, board, form.get("ns", ""),
+                                form.get("ew") or None, by=g.director, note=form.get("note"))
+    except (FormError, adjusted.AdjustedError) as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#assigned")
+    services().hub.notify({"results"})
+    flash(t("scoring_assigned_done", table=table, board=board, text=given.text))
+    return redirect(url_for("scoring.page") + "#assigned")

@@ -1,0 +1,73 @@
+"""Publication: the final results as a self-contained static website folder a club can upload
+anywhere (or open from a disk, ``file://``): no server, no script, no address outside it.
+
+``write_site(db, session, folder)`` writes ``index.html`` (the choice of language), and for
+each of Spanish and English ``<lang>/index.html`` (the rankings, the penalties, a link per
+board) and ``<lang>/board-<n>.html`` (the traveller and the hand record with its double-dummy
+table and par), with ``site.css`` beside them; every link is relative. The session's USEBIO
+1.2 (pairs events), PBN and CSV files go in too, for scoring programs.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+from server import exports
+from server.db import Database
+from server.report import TEMPLATES, environment
+from server.report.data import pack
+from server.session import Session
+from tabled.texts import LANGUAGES
+
+
+def pages(db: Database, session: Session) -> dict[str, str | bytes]:
+    """Every file of the site: its path inside the folder -> its content."""
+    data = pack(db, session)
+    files: dict[str, str | bytes] = {
+        "site.css": (TEMPLATES / "site.css").read_text(encoding="utf-8")}
+    boards = list(data.travellers)
+    for language in LANGUAGES:
+        env = environment(language)
+        files[f"{language}/index.html"] = env.get_template("site_index.html").render(
+            pack=data, boards=boards, languages=LANGUAGES)
+        for at, board in enumerate(boards):
+            files[f"{language}/board-{board}.html"] = env.get_template(
+                "site_board.html").render(
+                pack=data, board=board, lines=data.travellers[board],
+                record=data.hands.get(board),
+                previous=boards[at - 1] if at else None,
+                following=boards[at + 1] if at + 1 < len(boards) else None)
+    files["results.pbn"] = exports.pbn(db, session)
+    files["results.csv"] = exports.csv_text(db, session)
+    try:
+        files["results.xml"] = exports.usebio(db, session)
+    except exports.ExportError:
+        pass  # a team match or the individual: no USEBIO form written here
+    files["index.html"] = environment(LANGUAGES[0]).get_template("site_languages.html").render(
+        pack=data, languages=LANGUAGES, usebio="results.xml" in files)
+    return files
+
+
+def write_site(db: Database, session: Session, folder: Path) -> list[Path]:
+    """Write the site into ``folder`` (made if missing); the files written."""
+    written = []
+    for name, content in pages(db, session).items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def site_zip(db: Database, session: Session) -> bytes:
+    """The site as one ZIP file, its files under a folder named after the event."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, content in pages(db, session).items():
+            archive.writestr(f"{session.event}/{name}", content)
+    return out.getvalue()

@@ -1,0 +1,133 @@
+"""The printed results pack and hand-record sheet: Jinja HTML and CSS made into an A4 PDF by
+WeasyPrint (docs/exports.md says why WeasyPrint).
+
+``results_pdf(db, session, "es")``: the final rankings (with the penalties apart), every
+board's traveller, the hand records with the double-dummy table and par, and a score card per
+pair. ``hand_records_pdf(deals, title, "en")``: the hand-record sheet to print before the
+session, from the session's deals or from deals generated with a seed. Both in Spanish or
+English; the texts are the pages' own (server.i18n), read for the language asked, so a
+printout needs no web request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from server import (
+    display_texts,  # noqa: F401 (registers the texts the printouts share with the pages)
+    scoring_texts,  # noqa: F401
+)
+from server.db import Database
+from server.i18n import PAGES
+from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, hand_record, pack
+from server.session import Session
+from tabled.rules import Board, Seat
+from tabled.texts import LANGUAGES
+
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "report"
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+class ReportError(ValueError):
+    """A printout that cannot be made (no PDF library, an unknown language)."""
+
+
+def environment(language: str) -> jinja2.Environment:
+    if language not in LANGUAGES:
+        raise ReportError(f"a printout is in {' or '.join(LANGUAGES)}, not {language!r}")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
+                             autoescape=jinja2.select_autoescape(["html"]),
+                             undefined=jinja2.StrictUndefined)
+
+    def t(key: str, **values: Any) -> str:
+        if key not in PAGES:
+            return key
+        return PAGES.text(key, language, **values)
+
+    def seat(letter: str | Seat | None) -> str:
+        if letter is None:
+            return ""
+        text = str(letter)
+        return "O" if text == "W" and language == "es" else text
+
+    def suit(letter: str) -> Markup:
+        red = letter in ("H", "D")
+        return Markup('<span class="suit{}">{}</span>').format(" red" if red else "",
+                                                              SUIT_SYMBOLS[letter])
+
+    def contract(text: str | None) -> Markup:
+        """4HX -> 4♥X; NT in the language's words; Pass as the language says it."""
+        if not text:
+            return Markup("")
+        if text.lower() == "pass":
+            return Markup(t("display_passed_out"))
+        level, rest = text[0], text[1:]
+        if rest.startswith("NT"):
+            return Markup("{}{}{}").format(level, t("display_nt"), rest[2:])
+        return Markup("{}{}{}").format(level, suit(rest[0]), rest[1:])
+
+    def decimal(value: float | None, places: int = 2) -> str:
+        if value is None:
+            return ""
+        text = f"{value:.{places}f}"
+        return text.replace(".", ",") if language == "es" else text
+
+    env.globals.update(t=t, seat=seat, suit=suit, contract=contract, decimal=decimal,
+                       SUITS=[str(s) for s in SUITS], DD_SEATS=DD_SEATS,
+                       DD_STRAINS=DD_STRAINS, language=language)
+    return env
+
+
+def pdf(html: str) -> bytes:
+    """The HTML laid out on A4 pages (the page size is the stylesheet's ``@page``)."""
+    try:
+        import weasyprint  # type: ignore[import-untyped]
+    except ImportError:
+        raise ReportError("the printouts need WeasyPrint: pip install 'bidbox[report]'") from None
+    document: bytes = weasyprint.HTML(string=html, base_url=str(TEMPLATES)).write_pdf()
+    return document
+
+
+def results_html(db: Database, session: Session, language: str) -> str:
+    env = environment(language)
+    return env.get_template("results.html").render(pack=pack(db, session),
+                                                   css=_css())
+
+
+def results_pdf(db: Database, session: Session, language: str = "es") -> bytes:
+    return pdf(results_html(db, session, language))
+
+
+def hand_records_html(deals: Mapping[int, str], title: str, language: str, *,
+                      conditions: Mapping[int, tuple[Seat, Any]] | None = None,
+                      analyses: Mapping[int, str | None] | None = None,
+                      seed: int | None = None) -> str:
+    """The hand-record sheet of ``deals`` (board -> PBN deal): two boards to a page, each
+    with its hands, high-card points, double-dummy table and par."""
+    from server.report.data import analysed
+
+    records: list[HandRecord] = []
+    for board, text in sorted(deals.items()):
+        given = (conditions or {}).get(board) or (Board(board).dealer,
+                                                   Board(board).vulnerability)
+        record = hand_record(board, text, analysed(board, text, (analyses or {}).get(board),
+                                                   given), given)
+        if record is not None:
+            records.append(record)
+    env = environment(language)
+    return env.get_template("hand_records.html").render(title=title, records=records,
+                                                        seed=seed, css=_css())
+
+
+def hand_records_pdf(deals: Mapping[int, str], title: str, language: str = "es",
+                     **more: Any) -> bytes:
+    return pdf(hand_records_html(deals, title, language, **more))
+
+
+def _css() -> Markup:
+    return Markup((TEMPLATES / "report.css").read_text(encoding="utf-8"))
