@@ -252,22 +252,5 @@ PAGES.add({
 
 # Added with penalties, adjusted scores and the printed results (issue 18).
 PAGES.add({
-    "console_kind_take_back": Words(es="Retroceder la subasta", en="Take the auction back"),
-    "console_kind_require_pass": Words(es="Un asiento debe pasar", en="A seat must pass"),
-    "console_kind_lead_restriction": Words(es="Restricción de salida", en="Lead restriction"),
-    "console_kind_undo_cards": Words(es="Deshacer cartas", en="Undo cards"),
-    "console_kind_claim": Words(es="Reclamación disputada", en="Disputed claim"),
-    "console_kind_score": Words(es="Resultado ajustado", en="Adjusted score"),
-    "console_kind_end_round": Words(es="Terminar la ronda", en="End the round"),
-    "console_kind_director_ack": Words(es="Director en camino", en="Director on the way"),
-    "console_calls_stay": Words(es="Voces que quedan", en="Calls that stay"),
-    "console_cards_back": Words(es="Cartas que se deshacen", en="Cards to undo"),
-    "console_scope": Words(es="Alcance", en="Scope"),
-    "console_scope_auction": Words(es="Toda la subasta", en="The rest of the auction"),
-    "console_scope_next_turn": Words(es="Su próximo turno", en="Its next turn"),
-    "console_suit": Words(es="Palo", en="Suit"),
-    "console_lead_required": Words(es="Obligada", en="Required"),
-    "console_lead_forbidden": Words(es="Prohibida", en="Forbidden"),
-    "console_tricks_help": Words(es="vacío: se sigue jugando", en="blank: play on"),
     "console_export_rankings": Words(es="Clasificación (CSV)", en="Rankings (CSV)"),
 })

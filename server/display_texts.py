@@ -140,21 +140,4 @@ PAGES.add({
 # Added with penalties, adjusted scores and the printed results (issue 18).
 PAGES.add({
     "display_penalty": Words(es="Penalización", en="Penalty"),
-    "display_passed_out": Words(es="Todos pasan", en="Passed out"),
-    "display_nt": Words(es="ST", en="NT"),
-    "display_suit_S": Words(es="picas", en="spades"),
-    "display_suit_H": Words(es="corazones", en="hearts"),
-    "display_suit_D": Words(es="diamantes", en="diamonds"),
-    "display_suit_C": Words(es="tréboles", en="clubs"),
-    "display_vul_NONE": Words(es="Nadie", en="None"),
-    "display_vul_NS": Words(es="NS", en="NS"),
-    "display_vul_EW": Words(es="EO", en="EW"),
-    "display_vul_BOTH": Words(es="Todos", en="Both"),
-    "display_seat_N": Words(es="Norte", en="North"),
-    "display_seat_E": Words(es="Este", en="East"),
-    "display_seat_S": Words(es="Sur", en="South"),
-    "display_seat_W": Words(es="Oeste", en="West"),
-    "display_call_Pass": Words(es="Paso", en="Pass"),
-    "display_call_X": Words(es="Doblo", en="Double"),
-    "display_call_XX": Words(es="Redoblo", en="Redouble"),
 })

@@ -28,7 +28,7 @@ def language() -> str:
     return str(chosen)
 
 
-def t(key: str, **values: Any) -> str:
+def t(key: str, /, **values: Any) -> str:
     """The page text ``key`` in the visitor's language. A key built from data that has no
     text (a phase or a ruling field the pages do not name yet) shows itself rather than
     failing the page; ``PAGES.text`` is the strict lookup."""

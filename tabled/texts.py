@@ -81,7 +81,7 @@ class TextTable(Mapping[K, Words], Generic[K]):
                 raise ValueError(f"the {self.name!r} texts already have {key!r}")
         self._entries.update(entries)
 
-    def text(self, key: K, language: str, **args: Any) -> str:
+    def text(self, key: K, language: str, /, **args: Any) -> str:
         """The text under ``key`` in ``language``, its ``{fields}`` filled from ``args``."""
         words = self._entries.get(key)
         if words is None:

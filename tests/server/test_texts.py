@@ -12,6 +12,7 @@ import pytest
 
 import server.console_texts
 import server.display_texts
+import server.scoring_texts
 import tabled.i18n
 import tabled.syscard
 import tabled.words
@@ -21,7 +22,8 @@ from tabled.texts import LANGUAGES, REGISTRY, Words
 
 SERVER = Path(server.console_texts.__file__).parent
 # Importing them registers their tables.
-MODULES = (server.display_texts, tabled.i18n, tabled.syscard, tabled.words)
+MODULES = (server.display_texts, server.scoring_texts, tabled.i18n, tabled.syscard,
+           tabled.words)
 TABLES = ("pages", "seat display", "seat display laws", "answers", "bridge words")
 LITERAL = re.compile(r"""(?<![\w.])t\(\s*["']([\w-]+)["']\s*[,)]""")
 
