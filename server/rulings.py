@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -230,20 +230,9 @@ def correct_result(db: Database, session: Session, table: int, board: int, *,
     vulnerability = board_conditions(session, board)[1]
     after = _corrected(board, contract, declarer, tricks, adjusted, score_ns, vulnerability)
     after["corrected_by"] = by
-    key = and_(s.results.c.event == session.event, s.results.c.table_no == table,
-               s.results.c.board == board)
     now = clock()
     with db.write() as conn:
-        row = conn.execute(select(s.results).where(key)).first()
-        before = None if row is None else {name: getattr(row, name) for name in _AUDITED}
-        if row is None:
-            seating = session.plan.find(table, board)
-            conn.execute(insert(s.results).values(
-                event=session.event, table_no=table, board=board,
-                round=seating.round if seating else None, ns=seating.ns if seating else None,
-                ew=seating.ew if seating else None, source_seq=0, finished_at=now, **after))
-        else:
-            conn.execute(update(s.results).where(key).values(**after))
+        before = write_result(conn, session, table, board, after, now, _AUDITED)
         conn.execute(insert(s.corrections).values(
             event=session.event, table_no=table, board=board, kind="result",
             detail=json.dumps({"before": before, "after": after}, sort_keys=True),
@@ -306,6 +295,27 @@ class Entry:
     answer_reason: str | None
     sent: bool
     source: str  # "ruling" or "correction"
+
+
+def write_result(conn: Any, session: Session, table: int, board: int,
+                 values: Mapping[str, Any], now: float,
+                 audited: Iterable[str]) -> dict[str, Any] | None:
+    """Put ``values`` into the result of ``table`` on ``board`` (a row made for it if the table
+    sent none, seated as the movement has it); the ``audited`` values it had before, or None
+    when there was no row."""
+    key = and_(s.results.c.event == session.event, s.results.c.table_no == table,
+               s.results.c.board == board)
+    row = conn.execute(select(s.results).where(key)).first()
+    before = None if row is None else {name: getattr(row, name) for name in audited}
+    if row is None:
+        seating = session.plan.find(table, board)
+        conn.execute(insert(s.results).values(
+            event=session.event, table_no=table, board=board,
+            round=seating.round if seating else None, ns=seating.ns if seating else None,
+            ew=seating.ew if seating else None, source_seq=0, finished_at=now, **values))
+    else:
+        conn.execute(update(s.results).where(key).values(**values))
+    return before
 
 
 def history(db: Database, event: str) -> list[Entry]:
