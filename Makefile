@@ -21,6 +21,8 @@ lint:
 typecheck:
 	$(PYTHON) -m mypy --strict tabled
 	$(PYTHON) -m mypy --strict hardware
+	$(PYTHON) -m mypy --strict mqttlink
+	$(PYTHON) -m mypy --strict sim
 	$(PYTHON) -m mypy --strict bidbox/broker.py
 	$(PYTHON) -m mypy --strict server
 	$(PYTHON) -m mypy --strict firmware

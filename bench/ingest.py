@@ -68,15 +68,15 @@ from bench.bare import BenchError
 from bench.replay import DEFAULT as RECORDS
 from bench.table import filesystem, mosquitto_version
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials, find_mosquitto
+from mqttlink import BrokerSettings
 from server import schema as s
 from server.bus import Bus
 from server.db import Database
 from server.ingest import Ingest, Outcome
 from server.live import Hub
-from tabled.recorded import BoardScript, Playable, playable
+from sim.recorded import BoardScript, Playable, playable
 from tabled.rules import Board, Seat
 from tabled.rules.formats import load_path
-from tabled.uplink import BrokerSettings
 from tabled.wire import ONLINE, ROOT, Event, table_topic
 
 EVENT = "bench"

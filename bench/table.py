@@ -5,7 +5,7 @@ baseline.
 
     python3 -m bench.table [--boards N] [--seconds S] [--dir DIR]
 
-Recorded players (tabled.recorded) play real boards at a simulated table (tabled.simtable)
+Recorded players (sim.recorded) play real boards at a simulated table (sim.simtable)
 whose uplink talks to a private Mosquitto on a loopback port (bidbox.broker). A subscriber,
 logged in as the server, notes when each event arrives. The journal lives in a temporary
 directory (``--dir`` to put it on another disk) that is removed afterwards.
@@ -64,13 +64,13 @@ from hardware.events import CardEvent, KeyEvent
 from hardware.layout import KeypadLayout
 from hardware.protocol import CardRead, encode
 from hardware.sim import SimulatedKeypads
-from tabled.recorded import BoardScript, Playable, RecordedPlayers, playable
+from mqttlink import BrokerSettings
+from sim.recorded import BoardScript, Playable, RecordedPlayers, playable
+from sim.simtable import SimulatedTable
+from sim.simulation import rounds_of
 from tabled.rules import Card, Seat
 from tabled.rules.formats import load_path
-from tabled.simtable import SimulatedTable
-from tabled.simulation import rounds_of
 from tabled.state import TableState
-from tabled.uplink import BrokerSettings
 from tabled.wire import Command, Event, table_topic
 
 EVENT = "bench"

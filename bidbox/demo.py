@@ -8,7 +8,7 @@ of the round before has finished, as a director would at the console.
 
 The tables only learn their boards from the server: each round's ``assign`` command comes over
 MQTT. The players then replay real records (``records``) or bid and play with the simulated
-players of ``tabled.players``. Every journal, the broker's persistence and the database stay in
+players of ``sim.players``. Every journal, the broker's persistence and the database stay in
 the demo's folder, so stopping loses nothing.
 """
 
@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, free_port
+from mqttlink import BrokerSettings
 from tabled.rules import Deal, Seat
 from tabled.rules.formats import load_path
-from tabled.uplink import BrokerSettings
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +129,7 @@ class Demo:
         return str(self.served.address)
 
     def _load_records(self, path: Path) -> None:
-        from tabled.recorded import playable
+        from sim.recorded import playable
 
         try:
             records = load_path(path)
@@ -203,7 +203,7 @@ class Demo:
     # -- the tables ----------------------------------------------------------------------------
 
     def _table(self, number: int, broker: BrokerSettings) -> None:
-        from tabled.simtable import SimulatedTable
+        from sim.simtable import SimulatedTable
 
         run = self.runs[number]
         try:
@@ -230,16 +230,16 @@ class Demo:
 
     def _players(self, table: Any, number: int) -> Any:
         if self.records:
-            from tabled.recorded import RecordedPlayers
+            from sim.recorded import RecordedPlayers
             return RecordedPlayers(table, speed=self.settings.speed,
                                    sleep=self._interruptible_sleep)
-        from tabled.players import SimulatedPlayers
+        from sim.players import SimulatedPlayers
         return SimulatedPlayers(table, seed=self.settings.seed * 1000 + number,
                                 speed=self.settings.speed, sleep=self._interruptible_sleep)
 
     def _play_board(self, players: Any, table: int, board: int, assignment: Any) -> None:
         if self.records:
-            from tabled.recorded import BoardScript
+            from sim.recorded import BoardScript
             item = self.record_for(table, board)
             players.play_board(BoardScript.of(item.record, item.expected.tricks))
         else:

@@ -57,7 +57,7 @@ STARTUP_S = 120.0  # the longest the processes may take to be ready
 # supervisor, players) and a process's threads share one GIL: 100 tables at people's pace,
 # key -> accepted p99 from second 15 on was 110-240 ms with 99 tables in one process and
 # 11-22 ms with 25 in each of four. Their MQTT clients share one network thread
-# (tabled.netloop, epoll), so the 1023 descriptors of select() no longer bound a shard; the
+# (mqttlink.netloop, epoll), so the 1023 descriptors of select() no longer bound a shard; the
 # cap keeps a --shards that asks for few processes from making one table's latency the GIL's.
 TABLES_PER_SHARD = 25
 MAX_TABLES_PER_SHARD = 160

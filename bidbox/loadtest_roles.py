@@ -102,11 +102,11 @@ def timed_bus(base: type) -> type:
 
 def server(config: dict[str, Any]) -> int:
     """The server (``web``: pages and the director) or one more ingest worker."""
+    from mqttlink import BrokerSettings
     from server import create_app
     from server.bus import Bus
     from server.serve import serve
     from server.session import current, start_round
-    from tabled.uplink import BrokerSettings
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     web = config["web"]
@@ -196,7 +196,7 @@ def bare(config: dict[str, Any]) -> int:
 # -- a shard of simulated tables ---------------------------------------------------------------
 
 def stamped_table(base: type) -> type:
-    """``tabled.simtable.SimulatedTable`` that notes, for each event the table accepts, the
+    """``sim.simtable.SimulatedTable`` that notes, for each event the table accepts, the
     instant the simulated player began pressing the key (or putting the card on the reader)
     that caused it, and the instant the event was durable in the journal.
 
@@ -246,10 +246,9 @@ class Stopped(Exception):
 
 def shard(config: dict[str, Any]) -> int:
     from bidbox.demo import play_assigned_rounds
-    from tabled.netloop import NetworkLoop
-    from tabled.players import SimulatedPlayers
-    from tabled.simtable import SimulatedTable
-    from tabled.uplink import BrokerSettings
+    from mqttlink import BrokerSettings, NetworkLoop
+    from sim.players import SimulatedPlayers
+    from sim.simtable import SimulatedTable
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     logging.getLogger("bidbox.table").setLevel(logging.ERROR)

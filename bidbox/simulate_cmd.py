@@ -44,7 +44,7 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.ERROR, format="%(name)s %(levelname)s %(message)s")
-    from tabled.recorded import playable
+    from sim.recorded import playable
 
     if args.tables < 1:
         print("bidbox simulate: --tables must be at least 1", file=sys.stderr)
@@ -94,8 +94,8 @@ class _Run:
 
     def play(self) -> int:
         from bidbox.broker import Broker, BrokerConfig, BrokerUsers, find_mosquitto
-        from tabled.simulation import BoardOutcome, Simulation
-        from tabled.uplink import BrokerSettings
+        from mqttlink import BrokerSettings
+        from sim.simulation import BoardOutcome, Simulation
 
         args = self.args
         broker_for: Callable[[int], BrokerSettings | None] = _offline
@@ -154,7 +154,7 @@ def _offline(table: int) -> None:
 
 
 def _settings(base: Any, users: Any) -> Callable[[int], Any]:
-    from tabled.uplink import BrokerSettings
+    from mqttlink import BrokerSettings
 
     def settings(table: int) -> BrokerSettings:
         credentials = users.table(table)

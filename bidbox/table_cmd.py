@@ -65,8 +65,8 @@ def _run_sim(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from bidbox.stopping import Stopped, stop_on_signals
     from hardware.display import TerminalDisplay
     from hardware.feedback import TerminalFeedback
-    from tabled.simtable import SimulatedTable
-    from tabled.uplink import BrokerSettings
+    from mqttlink import BrokerSettings
+    from sim.simtable import SimulatedTable
 
     broker = BrokerSettings.from_url(args.broker) if args.broker else None
     with tempfile.TemporaryDirectory(prefix="bidbox-sim-") as folder:

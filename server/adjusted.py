@@ -28,6 +28,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from server import fieldscore as fs
 from server import schema as s
 from server.db import Database
+from server.rulings import write_result
 from server.session import Session, board_conditions
 from tabled.rules import RulesError, Seat, Vulnerability, format_contract, parse_contract
 from tabled.rules.scoring import score_ns as duplicate_score_ns
@@ -209,23 +210,12 @@ def assign(db: Database, session: Session, table: int, board: int, ns: str,
         "tricks": ns_parts[0].tricks if single else None,
         "score_ns": ns_parts[0].score_ns if single else None, "table_score_ns": None,
         "adjusted": given.kind, "corrected_by": by}
-    key = and_(s.results.c.event == session.event, s.results.c.table_no == table,
-               s.results.c.board == board)
     scored_key = and_(s.assigned_scores.c.event == session.event,
                       s.assigned_scores.c.table_no == table,
                       s.assigned_scores.c.board == board)
     now = clock()
     with db.write() as conn:
-        row = conn.execute(select(s.results).where(key)).first()
-        before = None if row is None else {name: getattr(row, name) for name in after}
-        if row is None:
-            seating = session.plan.find(table, board)
-            conn.execute(insert(s.results).values(
-                event=session.event, table_no=table, board=board,
-                round=seating.round if seating else None, ns=seating.ns if seating else None,
-                ew=seating.ew if seating else None, source_seq=0, finished_at=now, **after))
-        else:
-            conn.execute(update(s.results).where(key).values(**after))
+        before = write_result(conn, session, table, board, after, now, after)
         conn.execute(delete(s.assigned_scores).where(scored_key))
         conn.execute(insert(s.assigned_scores).values(
             event=session.event, table_no=table, board=board,

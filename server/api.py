@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, session
 
 from server import standings, vugraph
-from server.display import vugraph_delay, vugraph_now
+from server.display import shown_result, vugraph_delay, vugraph_now
 from server.i18n import language
 from server.progress import session_progress
 from server.services import services
@@ -44,8 +44,11 @@ def results() -> Any:
     rows = (standings.all_results(services().db, found) if everything
             else standings.public_results(services().db, found))
     released = sorted(standings.released_boards(services().db, found))
-    return jsonify({"event": found.event, "released": released,
-                    "results": [row.to_json() for row in rows]})
+    # Each row also as the room says it ("shown", in the asker's language: ?lang= or the
+    # cookie), so that display.js draws it without spelling a bridge word itself.
+    return jsonify({"event": found.event, "released": released, "language": language(),
+                    "results": [{**row.to_json(), "shown": shown_result(row)}
+                                for row in rows]})
 
 
 @bp.get("/rankings")

@@ -24,10 +24,10 @@ import paho.mqtt.client as mqtt
 from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
 
+from mqttlink import BrokerSettings, close_sockets, connect_persistent, mqtt_client
 from server import schema as s
 from server.ingest import SHARED_GAP_GRACE, Ingest, Outcome
 from server.live import Hub
-from tabled.uplink import BrokerSettings, close_sockets, connect_persistent, mqtt_client
 from tabled.wire import ROOT, Command, table_topic
 
 log = logging.getLogger(__name__)

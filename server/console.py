@@ -46,6 +46,7 @@ from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
 from server.i18n import language, t
 from server.live import MAX_TABLES
+from server.scorings import Method
 from server.services import services
 from server.session import Session, SessionError
 from server.tables import TableRow, table_grid
@@ -169,11 +170,11 @@ def _progress(found: Session | None) -> dict[str, Any]:
 
 def _rankings(found: Session | None) -> dict[str, Any]:
     if found is None:
-        return {"standings": [], "method": "mp", "participants": {}, "error": None}
+        return {"standings": [], "method": Method.MP, "participants": {}, "error": None}
     try:
         scored = standings.field(services().db, found, public=False)
     except ValueError as error:  # e.g. a pair with two results on a board: fix it first
-        return {"standings": [], "method": "mp", "participants": {}, "error": str(error)}
+        return {"standings": [], "method": Method.MP, "participants": {}, "error": str(error)}
     return {"standings": scored.standings, "method": scored.method, "error": None,
             "participants": sessions.participants_of(services().db, found)}
 
@@ -194,6 +195,17 @@ def _page(template: str, found: Session | None, parts: tuple[str, ...],
     for name in parts:
         context.update(FRAGMENTS[name](found))
     return render_template(template, **context)
+
+
+@bp.context_processor
+def ruling_helpers() -> dict[str, Any]:
+    """How the rulings form and record word a ruling's fields (tabled.rulings defines them)."""
+    return {"field_label": rulings.field_label, "field_value": rulings.field_value,
+            "choice_value": rulings.choice_value, "words": _words}
+
+
+def _words(words: Any) -> str:
+    return str(words[language()])
 
 
 @bp.get("/fragment/<name>")
@@ -310,8 +322,9 @@ def _director_vugraph(found: Session | None, table: int) -> dict[str, Any]:
 @login_required
 def rulings_page() -> Any:
     found = _needs_session()
-    return _page("console/rulings.html", found, ("history",), kinds=_RULING_KINDS,
-                 laws=rulings.LAWS, chosen_table=request.args.get("table", type=int))
+    return _page("console/rulings.html", found, ("history",), kinds=rulings.CONSOLE_KINDS,
+                 laws=rulings.LAWS, form_fields=rulings.form_fields(),
+                 chosen_table=request.args.get("table", type=int))
 
 
 @bp.get("/results")
@@ -489,8 +502,6 @@ def resolve(call_id: int) -> Any:
     return redirect(url_for("console.index"))
 
 
-_RULING_KINDS = ("take_back", "require_pass", "lead_restriction", "undo_cards", "claim",
-                 "score", "end_round")
 
 
 @bp.post("/ruling")
@@ -500,7 +511,7 @@ def ruling() -> Any:
     kind = request.form.get("kind", "")
     try:
         table = _number("table")
-        if kind not in _RULING_KINDS:
+        if kind not in rulings.CONSOLE_KINDS:
             raise FormError(t("console_unknown_ruling", kind=kind))
         rulings.queue_ruling(services().db, found, table, kind, request.form, by=g.director,
                              note=request.form.get("note"), board=_optional("board"))

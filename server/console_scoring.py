@@ -23,8 +23,9 @@ from server import (
 from server import session as sessions
 from server.auth import login_required
 from server.console import FormError, _needs_session, _number
-from server.i18n import LANGUAGES, language, t
+from server.i18n import language, t
 from server.services import services
+from tabled.texts import LANGUAGES
 
 bp = Blueprint("scoring", __name__, url_prefix="/console")
 

@@ -36,19 +36,8 @@ from server.progress import session_progress
 from server.services import services
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
 from server.standings import ResultRow
-from tabled.rules import (
-    Bid,
-    Call,
-    Card,
-    Deal,
-    Rank,
-    RulesError,
-    Seat,
-    Strain,
-    Suit,
-    Vulnerability,
-    parse_contract,
-)
+from tabled import words
+from tabled.rules import Card, Deal, RulesError, Seat, Side, Strain, Suit, Vulnerability
 
 bp = Blueprint("display", __name__)
 
@@ -183,8 +172,8 @@ def _labels(session: Session) -> dict[int, Label]:
 
 def _localised(label: str) -> str:
     # The movement labels a Mitchell's pairs "3 NS" and "3 EW"; Spanish says Este-Oeste.
-    if language() == "es" and label.endswith(" EW"):
-        return label[:-2] + "EO"
+    if label.endswith(" EW"):
+        return label[:-2] + words.side(Side.EW, language())
     return label
 
 
@@ -334,87 +323,69 @@ def par_html(analysis: Analysis) -> Markup:
     if not contracts:
         return Markup(escape(t("display_par_none")))
     # Each contract is written as tabled.rules writes one, then the declarer's seat letter.
-    shown = Markup(", ").join(Markup("{} {}").format(contract_html(c[:-1]), seat_name(c[-1]))
+    shown = Markup(", ").join(Markup("{} {}").format(contract_html(c[:-1]), seat_letter(c[-1]))
                               for c in contracts)
     return Markup("NS {:+d}: {}").format(analysis.par_score, shown)
 
 
 def _holding(deal: Deal, seat: Seat, suit: Suit) -> str:
-    ranks = sorted((card.rank for card in deal[seat] if card.suit is suit), reverse=True)
-    return " ".join(_rank_text(rank) for rank in ranks)
+    return holding(deal[seat], suit)
 
 
-# -- bridge text in the visitor's language ----------------------------------------------------
+# -- bridge words in the visitor's language (tabled.words: the table's displays say the same) --
 
-def seat_name(seat: str | Seat | None) -> str:
-    if seat is None:
-        return ""
-    letter = str(seat)
-    return "O" if letter == "W" and language() == "es" else letter
+def seat_letter(seat: str | Seat | None) -> str:
+    """``W`` as ``O`` in Spanish; no seat as nothing."""
+    return "" if seat is None else words.seat_letter(seat, language())
+
+
+def seat_name(seat: Seat) -> str:
+    """``North`` / ``Norte``."""
+    return words.seat_name(seat, language())
 
 
 def strain_html(strain: Strain) -> Markup:
-    if strain is Strain.NT:
-        return Markup(escape(t("display_nt")))
-    suit = strain.suit
-    assert suit is not None
-    return suit_html(suit)
+    return Markup(words.html(words.strain_pieces(strain, language())))
 
 
 def suit_html(suit: Suit) -> Markup:
-    name = t(f"display_suit_{suit.name}")
-    return Markup('<span class="suit suit-{}" role="img" aria-label="{}">{}</span>').format(
-        suit.name, name, suit.symbol)
+    return Markup(words.html((words.suit_mark(suit, language()),)))
 
 
 def contract_html(contract: str | None, adjusted: str | None = None) -> Markup:
     """``4HX`` as 4♥X, ``3NT`` as 3NT (3ST in Spanish), ``Pass`` as passed out."""
-    if contract is None:
-        return Markup(escape(adjusted or ""))
-    try:
-        parsed = parse_contract(contract)
-    except RulesError:
-        return Markup(escape(contract))
-    if parsed is None:
-        return Markup(escape(t("display_passed_out")))
-    return Markup("{}{}{}").format(parsed.level, strain_html(parsed.strain), parsed.doubling)
+    return Markup(words.html(words.contract_pieces(contract, language(), adjusted)))
 
 
 def call_html(text: str) -> Markup:
     """A call as the room says it: ``1NT`` as 1NT (1ST), ``2H`` as 2♥, Pass, Double,
     Redouble in the visitor's language."""
-    try:
-        call = Call.from_str(text)
-    except RulesError:
-        return Markup(escape(text))
-    if isinstance(call, Bid):
-        return Markup("{}{}").format(call.level, strain_html(call.strain))
-    return Markup(escape(t(f"display_call_{call}")))
+    return Markup(words.html(words.call_pieces(text, language())))
 
 
 def holding(cards: Iterable[Card], suit: Suit) -> str:
     """The ranks of ``suit`` in ``cards``, highest first (``10`` for the ten)."""
     ranks = sorted((card.rank for card in cards if card.suit is suit), reverse=True)
-    return " ".join(_rank_text(rank) for rank in ranks)
+    return " ".join(words.rank_text(rank) for rank in ranks)
 
 
 def card_html(text: str | None) -> Markup:
     """A lead ``SQ`` as ♠Q, ``HT`` as ♥10."""
-    if not text:
-        return Markup("")
-    try:
-        card = Card.from_str(text)
-    except RulesError:
-        return Markup(escape(text))
-    return Markup("{}{}").format(suit_html(card.suit), _rank_text(card.rank))
-
-
-def _rank_text(rank: Rank) -> str:
-    return "10" if rank is Rank.TEN else rank.char
+    return Markup(words.html(words.card_pieces(text, language())))
 
 
 def vulnerability_name(vulnerability: Vulnerability) -> str:
-    return t(f"display_vul_{vulnerability.name}")
+    return words.vulnerability(vulnerability, language())
+
+
+def shown_result(row: ResultRow) -> dict[str, Any]:
+    """A result's bridge words for display.js, rendered here (tabled.words), so that the
+    script spells none: the contract and the lead as pieces (``words.to_json``), the
+    declarer's letter."""
+    lang = language()
+    return {"contract": words.to_json(words.contract_pieces(row.contract, lang, row.adjusted)),
+            "declarer": seat_letter(row.declarer),
+            "lead": words.to_json(words.card_pieces(row.lead, lang))}
 
 
 def decimal(value: float | None, places: int = 2) -> str:
@@ -429,22 +400,20 @@ def _render(template: str, **context: Any) -> str:
 
 
 HELPERS: dict[str, Any] = {
-    "seat_name": seat_name, "contract_html": contract_html, "card_html": card_html,
-    "suit_html": suit_html, "strain_html": strain_html, "decimal": decimal,
+    "seat_letter": seat_letter, "seat_name": seat_name, "contract_html": contract_html,
+    "card_html": card_html, "suit_html": suit_html, "strain_html": strain_html, "decimal": decimal,
     "call_html": call_html, "holding": holding, "COLUMNS": vugraph.COLUMNS,
     "vulnerability_name": vulnerability_name, "SUITS": SUITS, "STRAINS": STRAINS,
     "DD_SEATS": DD_SEATS, "Seat": Seat, "dd_tricks": dd_tricks, "par_html": par_html}
 
 
 SCRIPT_TEXTS = (
-    "display_passed_out", "display_nt", "display_board", "display_no_results",
-    "display_no_rankings", "display_suit_S", "display_suit_H", "display_suit_D",
-    "display_suit_C", "display_rank", "display_pair", "display_names", "display_score_mp",
-    "display_score_imps", "display_score_points", "display_percent", "display_penalty",
-    "display_ns",
-    "display_ew", "display_contract", "display_declarer", "display_lead", "display_tricks",
-    "display_score_ns", "display_score_ew", "display_live", "display_updated",
-    "display_offline", "display_progress_round", "display_progress_not_started",
+    "display_board", "display_no_results", "display_no_rankings", "display_rank", "display_pair",
+    "display_names", "display_score_mp", "display_score_imps", "display_score_points",
+    "display_percent", "display_penalty", "display_ns", "display_ew", "display_contract",
+    "display_declarer", "display_lead", "display_tricks", "display_score_ns",
+    "display_score_ew", "display_live", "display_updated", "display_offline",
+    "display_progress_round", "display_progress_not_started",
     "display_progress_boards", "display_progress_round_boards", "display_stage_waiting",
     "display_stage_seating", "display_stage_between", "display_stage_playing",
     "display_stage_done", "display_stage_offline", "display_table_boards", "display_table")

@@ -2,14 +2,11 @@
 
 The results come from ``results`` (what the laws give, with the director's corrections), the
 field scores from :func:`server.standings.field`, and each board's auction and play from the
-events its table sent. :func:`board_record` folds a board's events the way the table's own
-state does (``tabled/state.py``): a change of call replaces the seat's call (Law 25A), a
-director's take-back cancels calls (Laws 17E2, 36A, 38B, 39A) and the cards with them, an
-undo takes cards back. An alert, made with the call or late, marks the call (PBN ``!``); an
-explanation given in answer to a question (Law 20F) becomes the call's note, in the words of
-the answering side's system card. Questions, the tray and the facing of a face-down lead
-change nothing else: the first card is the lead either way. docs/exports.md says what goes
-into each format.
+events its table sent, replayed by the table's own state (``tabled/state.py``, with the
+rulings of ``tabled/rulings.py``): what the export holds is what the table had. An alert,
+made with the call or late, marks the call (PBN ``!``); an explanation given in answer to a
+question (Law 20F) becomes the call's note, in the words of the answering side's system
+card. docs/exports.md says what goes into each format.
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,27 +30,22 @@ from server.db import Database
 from server.fieldscore import Scored, Standing, parse_adjusted
 from server.penalties import Penalty
 from server.penalties import given as penalties_given
+from server.scorings import Method
 from server.session import Session, deals_of, participants_of
 from server.standings import ResultRow, all_results
 from server.standings import field as field_scores
 from tabled.rules import (
     Board,
-    Call,
-    Card,
     Deal,
     RulesError,
     Seat,
-    Side,
-    Vulnerability,
     parse_contract,
 )
-from tabled.rules.auction import Auction, PassScope
 from tabled.rules.pbn import dumps as dump_pbn
-from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem, Record
-from tabled.state import Conduct
-from tabled.syscard import CardError, SystemCard, answer_text
-from tabled.wire import Event
+from tabled.state import Assignment, BoardState, Conduct, StateError, TableState
+from tabled.syscard import CardError, answer_text
+from tabled.wire import Event, EventType
 
 PROGRAM = "bidbox"
 
@@ -62,13 +54,6 @@ class ExportError(ValueError):
     """A session a format cannot carry; the message says which export to use instead."""
 
 
-#: PBN's Scoring tag for each scoring of a session.
-PBN_SCORING = {"mp": "MP", "cross_imps": "IMP;Cross", "butler": "IMP;Butler", "teams": "IMP",
-               "club": "TP", "rubber": "Rubber", "chicago": "Chicago"}
-#: USEBIO's BOARD_SCORING_METHOD for each scoring.
-USEBIO_SCORING = {"mp": "MATCH_POINTS", "cross_imps": "CROSS_IMPS", "butler": "BUTLER_IMPS",
-                  "teams": "IMPS", "club": "AGGREGATE", "rubber": "AGGREGATE",
-                  "chicago": "AGGREGATE"}
 USEBIO_MOVEMENTS = ("mitchell", "howell")
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
                "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points",
@@ -79,96 +64,50 @@ RANKINGS_COLUMNS = ("group", "rank", "participant", "label", "names", "boards", 
 
 # -- a board's record, from its events ---------------------------------------------------------
 
-@dataclass
-class _Fold:
-    """What the table knows of one board, rebuilt from its events as tabled.state does."""
+class _Board:
+    """One table's play of one board, replayed by the table's own state (tabled.state)."""
 
-    number: int
-    dealer: Seat
-    vulnerability: Vulnerability
-    auction: Auction
-    cards: list[tuple[Seat, Card]] = field(default_factory=list)
-    scans: dict[Seat, list[Card]] = field(default_factory=lambda: {seat: [] for seat in Seat})
-    result: dict[str, Any] | None = None
-    cards_of: Mapping[Side, SystemCard] = field(default_factory=dict)  # each side's card
-    questions: dict[int, int] = field(default_factory=dict)  # question's seq -> call index
+    def __init__(self, number: int, deal: Deal | None, conduct: Conduct | None) -> None:
+        self.number = number
+        self.state = TableState()
+        self.state.assignment = Assignment(
+            "export", 0, 0, 0, (number,), deals={number: deal} if deal is not None else {},
+            conduct=conduct or Conduct())
+        self.state.seq = -1  # nothing seen yet: a missing board event may take number 0
+        self.board: BoardState | None = None
 
-    @classmethod
-    def start(cls, number: int, dealer: Seat | None = None,
-              vulnerability: Vulnerability | None = None) -> _Fold:
-        board = Board(number)
-        dealer = dealer or board.dealer
-        return cls(number, dealer, vulnerability or board.vulnerability, Auction(dealer))
+    def apply(self, event: Event) -> None:
+        """Apply ``event`` as the table did: the same laws, the same rulings. Events of other
+        boards are not here, so the sequence has gaps (``gaps=True``)."""
+        if self.board is None and event.type != "board":
+            # The board's own event was not stored: it stands on the table as Law 2 has it.
+            facts = Board(self.number)
+            self.state.apply(Event(event.seq - 1, EventType.BOARD, event.ts, self.number, {
+                "board": self.number, "dealer": str(facts.dealer),
+                "vul": facts.vulnerability.value}), gaps=True)
+        self.state.apply(event, gaps=True)
+        self.board = self.state.board or self.board  # a confirmed board leaves the table
+        if event.type == "answer" and self.board is not None:
+            self._explain(event)
 
-    def apply(self, event: Event) -> _Fold:
-        """The fold after ``event``: a new one when the board is put on the table again."""
-        data = event.data
-        kind = event.type
-        if kind == "board":
-            fresh = _Fold.start(int(data["board"]), Seat.from_str(data["dealer"]),
-                                Vulnerability.from_str(data["vul"]))
-            fresh.cards_of = self.cards_of
-            return fresh
-        if kind == "hand_card":
-            self.scans[Seat.from_str(data["seat"])].append(Card.from_str(data["card"]))
-        elif kind == "call":
-            if not len(self.auction):
-                # As the table does: a hand is recorded only whole.
-                self.scans = {seat: cards if len(cards) == 13 else []
-                              for seat, cards in self.scans.items()}
-            self.auction.make_call(Call.from_str(data["call"]), Seat.from_str(data["seat"]),
-                                   alert=bool(data.get("alert")))
-        elif kind == "change":
-            # Law 25A: the seat's unintended call is replaced; calls made over it go with it.
-            self.auction.replace_call(Seat.from_str(data["seat"]), Call.from_str(data["call"]),
-                                      alert=bool(data.get("alert")))
-        elif kind == "alert":  # the caller's or partner's, in time or late (Law 21B1)
-            self.auction.annotate(int(data["index"]), alert=True)
-        elif kind == "question":
-            self.questions[event.seq] = int(data["index"])
-        elif kind == "answer":
-            index = self.questions.get(int(data["question"]))
-            if index is not None and index < len(self.auction):
-                answerer = Seat.from_str(data["seat"])
-                text = answer_text(self.cards_of.get(answerer.side), int(data["code"]), "en")
-                self.auction.annotate(index, explanation=text or f"answer {data['code']}")
-        elif kind == "card":
-            self.cards.append((Seat.from_str(data["seat"]), Card.from_str(data["card"])))
-        elif kind == "result":
-            self.result = dict(data)
-        elif kind == "ruling":
-            self._ruling(data)
-        return self
-
-    def _ruling(self, data: Mapping[str, Any]) -> None:
-        kind = data["kind"]
-        if kind == "take_back":
-            # Laws 17E2, 36A, 38B, 39A: the auction goes back to a call; the play with it.
-            self.auction.take_back(int(data["calls"]))
-            self.cards.clear()
-            self.result = None
-        elif kind == "require_pass":
-            self.auction.require_pass(Seat.from_str(data["seat"]), data.get("law") or "",
-                                      PassScope(data.get("scope") or "auction"))
-        elif kind == "undo_cards":
-            del self.cards[len(self.cards) - int(data["cards"]):]
-            self.result = None
-        elif kind == "score":
-            # Law 12C: the director's score stands for the board's result.
-            contract = self.auction.contract
-            declarer = self.auction.declarer
-            self.result = {"contract": None if contract is None else str(contract),
-                           "declarer": None if declarer is None else str(declarer),
-                           "tricks": None, "score_ns": data.get("score_ns") or 0,
-                           "adjusted": data.get("adjusted") or "assigned"}
+    def _explain(self, event: Event) -> None:
+        """An answer to a question (Law 20F) becomes the call's note, in the words of the
+        answering side's system card."""
+        board = self.board
+        assert board is not None
+        question = next(q for q in board.questions if q.seq == event.data["question"])
+        if question.index < len(board.auction):
+            answerer = Seat.from_str(event.data["seat"])
+            code = int(event.data["code"])
+            text = answer_text(self.state.conduct.card_of(answerer), code, "en")
+            board.auction.annotate(question.index, explanation=text or f"answer {code}")
 
     def scanned_deal(self) -> Deal | None:
-        hands = {seat: frozenset(cards) for seat, cards in self.scans.items()
-                 if len(cards) == 13}
+        hands = {} if self.board is None else self.board.known
         if not hands:
             return None
         try:
-            return Deal(hands).completed()
+            return Deal(dict(hands)).completed()
         except RulesError:
             return None
 
@@ -180,62 +119,62 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
     when the session has it; otherwise the hands the table scanned, when it scanned them.
     ``conduct`` is the table's assignment's (its system cards word the explanations).
 
-    An event the fold cannot apply (a gap in the stored events, or a journal the laws refuse)
-    is skipped and named in the record's ``problems`` and commentary: an export never fails
-    for what a table sent."""
+    The events are replayed by the table's own state (tabled.state), so the record is what
+    the table had: a change of call replaces the seat's call (Law 25A), every ruling applies
+    as it did at the table (tabled.rulings), an alert marks its call (PBN ``!``).
+
+    An event the laws refuse (a gap in the stored events, or a journal the laws refuse) is
+    skipped and named in the record's ``problems`` and commentary: an export never fails for
+    what a table sent."""
     ours = [event for event in events if event.board is not None]
     if not ours:
         raise ValueError("no event of a board to make a record from")
     number = ours[0].board
     assert number is not None
-    fold = _Fold.start(number)
-    if conduct is not None:
-        fold.cards_of = conduct.cards
+    fold = _Board(number, deal, conduct)
     problems: list[str] = []
     for event in ours:
         if event.board != number:
             continue
         try:
-            fold = fold.apply(event)
-        except (RulesError, ValueError, KeyError, TypeError, IndexError) as error:
+            fold.apply(event)
+        except (RulesError, StateError, ValueError, KeyError, TypeError, IndexError,
+                StopIteration) as error:
             problems.append(f"event {event.seq} ({event.type}) not applied: {error}")
-    record = Record(board=fold.number, dealer=fold.dealer, vulnerability=fold.vulnerability,
+    board = fold.board
+    if board is None:
+        facts = Board(number)
+        return Record(board=number, dealer=facts.dealer, vulnerability=facts.vulnerability,
+                      deal=deal, problems=problems, commentary=_commentary(problems, None))
+    record = Record(board=number, dealer=board.dealer, vulnerability=board.vulnerability,
                     deal=deal if deal is not None else fold.scanned_deal())
-    entries = fold.auction.entries
-    record.auction = [AuctionItem(entry.call, entry.alert, note=entry.explanation)
-                      for entry in entries]
-    record.auction_dealer = fold.dealer if entries else None
-    _play_into(record, fold, problems)
+    entries = board.auction.entries
+    record.auction = [AuctionItem(entry.call, entry.alert or bool(board.alerted(index)),
+                                  note=entry.explanation)
+                      for index, entry in enumerate(entries)]
+    record.auction_dealer = board.dealer if entries else None
+    _play_into(record, board)
     adjusted = None
-    if fold.result is not None:
-        result = fold.result
-        adjusted = result.get("adjusted")
-        _result_tags(record, result.get("contract"), result.get("declarer"),
-                     result.get("tricks"), result.get("score_ns"), adjusted)
+    result = board.result
+    if result is not None:
+        adjusted = result.adjusted
+        _result_tags(record, None if result.contract is None and result.adjusted
+                     else result.contract_text,
+                     None if result.declarer is None else str(result.declarer),
+                     result.tricks, result.score_ns, adjusted)
     record.problems = problems
     record.commentary = _commentary(problems, adjusted)
     return record
 
 
-def _play_into(record: Record, fold: _Fold, problems: list[str]) -> None:
+def _play_into(record: Record, board: BoardState) -> None:
     """PBN's play section: one row per trick, each card under its seat (Law 44G gives who
-    leads each trick, so the engine places the cards)."""
-    auction = fold.auction
-    contract, declarer = auction.contract, auction.declarer
-    if contract is None or declarer is None:
-        if fold.cards:
-            problems.append(f"{len(fold.cards)} cards with no contract to play them to")
+    leads each trick; the table's play placed the cards)."""
+    declarer = board.auction.declarer
+    if board.play is None or declarer is None:
         return
-    # No deal here: the cards only need placing; the table has checked them against the hands.
-    play = Play(contract, declarer, accept_revokes=True)
-    for number, (seat, card) in enumerate(fold.cards, 1):
-        try:
-            play.play(card, seat)
-        except RulesError as error:
-            problems.append(f"card {number} ({seat} {card}) not placed: {error}")
-            break
     record.play_leader = declarer.lho  # Law 41A
-    record.play = [{seat: card for seat, card in trick.cards} for trick in play.tricks
+    record.play = [{seat: card for seat, card in trick.cards} for trick in board.play.tricks
                    if trick.cards]
 
 
@@ -275,7 +214,7 @@ class _Session:
     session: Session
     rows: list[ResultRow]
     scored: dict[tuple[int, int], Scored]  # (table, board) -> field score
-    method: str
+    method: Method | None  # None: the field could not be scored
     standings: list[Standing]
     participants: dict[int, Any]
     date: datetime.date
@@ -287,7 +226,8 @@ class _Session:
 def _read(db: Database, session: Session) -> _Session:
     scored: dict[tuple[int, int], Scored] = {}
     standings: list[Standing] = []
-    method, unscored = "", None
+    method: Method | None = None
+    unscored = None
     try:
         result = field_scores(db, session, public=False)
     except ValueError as error:
@@ -318,7 +258,7 @@ def _board_events(db: Database, event: str) -> dict[tuple[int, int], list[Event]
     found: dict[tuple[int, int], list[Event]] = defaultdict(list)
     for row in rows:
         found[(row.table_no, row.board)].append(
-            Event(row.seq, row.type, row.ts, row.board, json.loads(row.data)))
+            Event(row.seq, EventType(row.type), row.ts, row.board, json.loads(row.data)))
     return found
 
 
@@ -429,7 +369,7 @@ def penalty_lines(penalties: Iterable[Penalty]) -> list[str]:
 def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
     session = data.session
     tags = {"Event": session.title, "Site": "?", "Date": data.date.strftime("%Y.%m.%d"),
-            **_seat_names(data, row), "Scoring": PBN_SCORING.get(session.scoring, "?"),
+            **_seat_names(data, row), "Scoring": session.scoring.pbn,
             "Section": row.section, "Table": str(row.table)}
     if row.round is not None:
         tags["Round"] = str(row.round)
@@ -438,7 +378,8 @@ def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
         tags["Room"] = "Open" if row.table % 2 else "Closed"
     scored = data.scored.get((row.table, row.board))
     if scored is not None:
-        name = {"mp": "ScoreMP", "imps": "ScoreIMP"}.get(data.method)
+        name = None if data.method is None else {
+            Method.MP: "ScoreMP", Method.IMPS: "ScoreIMP"}.get(data.method)
         if name is not None:
             tags[name] = f"NS {_number(scored.ns)} EW {_number(scored.ew)}"
         if scored.ns_percent is not None and scored.ew_percent is not None:
@@ -508,7 +449,7 @@ def usebio(db: Database, session: Session) -> str:
     _sub(event, "EVENT_DESCRIPTION", session.title)
     _sub(event, "EVENT_IDENTIFIER", session.event)
     _sub(event, "DATE", data.date.strftime("%d/%m/%Y"))
-    _sub(event, "BOARD_SCORING_METHOD", USEBIO_SCORING.get(session.scoring, "MATCH_POINTS"))
+    _sub(event, "BOARD_SCORING_METHOD", session.scoring.usebio)
     two_winners = {p.grp for p in data.participants.values()} >= {"NS", "EW"}
     _sub(event, "WINNER_TYPE", "2" if two_winners else "1")
     _sub(event, "BOARDS_PLAYED", str(len({row.board for row in data.rows})))
@@ -577,8 +518,8 @@ def _traveller_line(board: ET.Element, row: ResultRow, data: _Session) -> None:
     if row.score_ns is not None:
         _sub(line, "SCORE", str(row.score_ns))
     scored = data.scored.get((row.table, row.board))
-    if scored is not None and data.method in ("mp", "imps"):
-        names = ("NS_MATCH_POINTS", "EW_MATCH_POINTS") if data.method == "mp" else (
+    if scored is not None and data.method in (Method.MP, Method.IMPS):
+        names = ("NS_MATCH_POINTS", "EW_MATCH_POINTS") if data.method is Method.MP else (
             "NS_IMPS", "EW_IMPS")
         _sub(line, names[0], _number(scored.ns))
         _sub(line, names[1], _number(scored.ew))

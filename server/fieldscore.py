@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from server.scorings import Method
 from tabled.rules.scoring import imps
 
 Weighted = tuple[tuple[int, int], ...]
@@ -397,7 +398,7 @@ class Standing:
     penalty: float = 0.0  # Laws 90, 91: taken off ``score`` (and ``percent``) already
 
 
-METHODS: Final = ("mp", "imp", "imps")  # "imps" is "imp" as the aggregator spells it
+METHODS: Final = tuple(Method)
 _Row = tuple[int, int, float, float | None, float]  # participant, boards, score, percent,
 # penalty
 
@@ -407,7 +408,7 @@ def _mean(values: Sequence[float]) -> float:
 
 
 def rankings(scored: Iterable[Scored], groups: Mapping[int, str] | None = None,
-             method: str = "mp", penalties: Mapping[int, float] | None = None,
+             method: str = Method.MP, penalties: Mapping[int, float] | None = None,
              mp_top: float | None = None) -> list[Standing]:
     """Each participant's total and rank within its group, sorted by group then rank.
 
@@ -424,6 +425,7 @@ def rankings(scored: Iterable[Scored], groups: Mapping[int, str] | None = None,
     ``mp_top``, the matchpoint top of a board). ``Standing.penalty`` shows it apart."""
     if method not in METHODS:
         raise ValueError(f"a ranking method is one of {', '.join(METHODS)}, not {method!r}")
+    method = Method(method)
     boards: dict[int, dict[int, list[tuple[float, float | None]]]] = defaultdict(
         lambda: defaultdict(list))
     for item in scored:
@@ -437,10 +439,11 @@ def rankings(scored: Iterable[Scored], groups: Mapping[int, str] | None = None,
         group = "" if groups is None else groups[participant]
         score = math.fsum(_mean([points for points, _ in entries]) for entries in played.values())
         percent = None
-        if method == "mp":
+        if method is Method.MP:
             percents = [pc for entries in played.values() for _, pc in entries]
             if any(pc is None for pc in percents):
-                raise ValueError(f"participant {participant} has IMP scores; rank them by 'imp'")
+                raise ValueError(f"participant {participant} has IMP scores; rank them by "
+                                 f"{Method.IMPS.value!r}")
             percent = _mean([_mean([pc for _, pc in entries if pc is not None])
                              for entries in played.values()])
         penalty = float((penalties or {}).get(participant, 0.0))

@@ -1,27 +1,21 @@
 """The pages' Spanish and English.
 
-Each area registers its texts (``register({"key": {"es": ..., "en": ...}})``); templates call
+Every page text is in ``PAGES``, a ``tabled.texts`` table (``Words(es=..., en=...)``): each
+area adds its own (``server.display_texts``, ``server.console_texts``); templates call
 ``t("key", name=value)``. The language is the visitor's choice (``?lang=`` kept in a cookie),
-else the server's configured room language. Bidding terms follow the table's i18n.
+else the server's configured room language. The bridge words (calls, contracts, seats, suits,
+vulnerability) come from ``tabled.words``, as on the table's displays.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 
-LANGUAGES = ("es", "en")
-TEXTS: dict[str, dict[str, str]] = {}
+from tabled.texts import LANGUAGES, TextTable, Words, table
 
-
-def register(texts: Mapping[str, Mapping[str, str]]) -> None:
-    for key, versions in texts.items():
-        missing = set(LANGUAGES) - set(versions)
-        if missing:
-            raise ValueError(f"text {key!r} has no {sorted(missing)} version")
-        TEXTS[key] = dict(versions)
+PAGES: TextTable[str] = table("pages")
 
 
 def language() -> str:
@@ -34,17 +28,20 @@ def language() -> str:
     return str(chosen)
 
 
-def t(key: str, **values: Any) -> str:
-    versions = TEXTS.get(key)
-    if versions is None:
+def t(key: str, /, **values: Any) -> str:
+    """The page text ``key`` in the visitor's language. A key built from data that has no
+    text (a phase or a ruling field the pages do not name yet) shows itself rather than
+    failing the page; ``PAGES.text`` is the strict lookup."""
+    if key not in PAGES:
         return key
-    text = versions[language()]
-    return text.format(**values) if values else text
+    return PAGES.text(key, language(), **values)
 
 
 def _remember(response: Response) -> Response:
+    # A visitor's choice is remembered from the pages; the API answers in the language asked
+    # (display.js asks in its page's) and remembers nothing.
     chosen = request.args.get("lang")
-    if chosen in LANGUAGES:
+    if chosen in LANGUAGES and request.blueprint != "api":
         response.set_cookie("lang", chosen, max_age=365 * 24 * 3600, samesite="Lax",
                             secure=request.is_secure)
     return response
@@ -55,35 +52,40 @@ def init_app(app: Flask) -> None:
     app.after_request(_remember)
 
 
-register({
-    "app_name": {"es": "bidbox", "en": "bidbox"},
-    "csrf_failed": {"es": "El formulario ha caducado; vuelva a cargar la página.",
-                    "en": "The form has expired; reload the page."},
-    "login": {"es": "Entrar", "en": "Sign in"},
-    "logout": {"es": "Salir", "en": "Sign out"},
-    "login_title": {"es": "Consola del director", "en": "Director's console"},
-    "login_failed": {"es": "Usuario o contraseña incorrectos.",
-                     "en": "Wrong user name or password."},
-    "login_wait": {"es": "Demasiados intentos fallidos: espere {seconds} s antes de volver a "
-                         "intentarlo.",
-                   "en": "Too many failed attempts: wait {seconds} s before trying again."},
-    "login_locked": {"es": "Demasiados intentos fallidos: el acceso queda bloqueado "
-                           "{minutes} min.",
-                     "en": "Too many failed attempts: signing in is locked for {minutes} min."},
-    "login_failures": {"es": "Intentos de acceso fallidos desde su último acceso: {wrong} con "
-                             "contraseña incorrecta y {refused} rechazados por espera, desde "
-                             "{addresses} direcciones; el último desde {address} a las {at}.",
-                       "en": "Failed sign-in attempts since your last sign-in: {wrong} with a "
-                             "wrong password and {refused} refused while waiting, from "
-                             "{addresses} addresses; the last from {address} at {at}."},
-    "console_sign_in_failures": {
-        "es": "Accesos fallidos en las últimas 24 horas: {wrong} con contraseña incorrecta y "
-              "{refused} rechazados por espera, desde {addresses} direcciones; el último desde "
-              "{address} a las {at}.",
-        "en": "Failed sign-ins in the last 24 hours: {wrong} with a wrong password and "
-              "{refused} refused while waiting, from {addresses} addresses; the last from "
-              "{address} at {at}."},
-    "username": {"es": "Usuario", "en": "User name"},
-    "password": {"es": "Contraseña", "en": "Password"},
-    "language_name": {"es": "Español", "en": "English"},
+PAGES.add({
+    "app_name": Words(es="bidbox", en="bidbox"),
+    "csrf_failed": Words(es="El formulario ha caducado; vuelva a cargar la página.",
+                         en="The form has expired; reload the page."),
+    "login": Words(es="Entrar", en="Sign in"),
+    "logout": Words(es="Salir", en="Sign out"),
+    "login_title": Words(es="Consola del director", en="Director's console"),
+    "login_failed": Words(es="Usuario o contraseña incorrectos.",
+                          en="Wrong user name or password."),
+    "username": Words(es="Usuario", en="User name"),
+    "password": Words(es="Contraseña", en="Password"),
+    "language_name": Words(es="Español", en="English"),
+})
+
+# Signing in: the throttle's words (server/throttle.py, server/auth.py).
+PAGES.add({
+    "login_wait": Words(
+        es="Demasiados intentos fallidos: espere {seconds} s antes de volver a intentarlo.",
+        en="Too many failed attempts: wait {seconds} s before trying again."),
+    "login_locked": Words(
+        es="Demasiados intentos fallidos: el acceso queda bloqueado {minutes} min.",
+        en="Too many failed attempts: signing in is locked for {minutes} min."),
+    "login_failures": Words(
+        es="Intentos de acceso fallidos desde su último acceso: {wrong} con contraseña "
+           "incorrecta y {refused} rechazados por espera, desde {addresses} direcciones; el "
+           "último desde {address} a las {at}.",
+        en="Failed sign-in attempts since your last sign-in: {wrong} with a wrong password "
+           "and {refused} refused while waiting, from {addresses} addresses; the last from "
+           "{address} at {at}."),
+    "console_sign_in_failures": Words(
+        es="Accesos fallidos en las últimas 24 horas: {wrong} con contraseña incorrecta y "
+           "{refused} rechazados por espera, desde {addresses} direcciones; el último desde "
+           "{address} a las {at}.",
+        en="Failed sign-ins in the last 24 hours: {wrong} with a wrong password and "
+           "{refused} refused while waiting, from {addresses} addresses; the last from "
+           "{address} at {at}."),
 })

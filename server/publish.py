@@ -16,10 +16,10 @@ from pathlib import Path
 
 from server import exports
 from server.db import Database
-from server.i18n import LANGUAGES
 from server.report import TEMPLATES, environment
 from server.report.data import pack
 from server.session import Session
+from tabled.texts import LANGUAGES
 
 
 def pages(db: Database, session: Session) -> dict[str, str | bytes]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,9 +23,13 @@ from sqlalchemy import and_, insert, select, update
 from server import schema as s
 from server.db import Database
 from server.fieldscore import parse_adjusted
+from server.i18n import PAGES, language, t
 from server.session import Session, board_conditions
 from tabled.rules import RulesError, Seat, Vulnerability, format_contract, parse_contract
 from tabled.rules.scoring import score_ns as duplicate_score_ns
+from tabled.rulings import FIELDS as RULING_FIELDS
+from tabled.rulings import KINDS as RULING_KINDS
+from tabled.rulings import Choice, Field, RulingDataError, choice_name, kind_of
 from tabled.wire import Command, WireError
 
 Clock = Callable[[], float]
@@ -35,97 +39,63 @@ class RulingError(ValueError):
     """A ruling or correction that cannot be queued or made; the message says why."""
 
 
-#: The rulings a director sends, each with the fields it takes and the laws it serves.
-#: A field in ``REQUIRED`` must be given; the others of ``FIELDS`` may be.
-FIELDS: Mapping[str, tuple[str, ...]] = {
-    "take_back": ("calls",),
-    "require_pass": ("seat", "law", "scope"),
-    "lead_restriction": ("seat", "suit", "required", "law"),
-    "undo_cards": ("cards",),
-    "claim": ("tricks",),
-    "score": ("adjusted", "score_ns"),
-    "end_round": (),
-    "director_ack": ("call",),
-}
-REQUIRED: Mapping[str, tuple[str, ...]] = {
-    "take_back": ("calls",),
-    "require_pass": ("seat", "law"),
-    "lead_restriction": ("seat", "suit", "required", "law"),
-    "undo_cards": ("cards",),
-}
-LAWS: Mapping[str, str] = {
-    "take_back": "39A, 82A",  # calls after the final pass cancelled; procedure rectified
-    "require_pass": "27B, 30, 31, 32",  # insufficient bid, calls out of turn: partner silenced
-    "lead_restriction": "26, 50D",  # withdrawn call, penalty card: a suit required or barred
-    "undo_cards": "45C4(b), 47",  # a card designated by mistake, a card played retracted
-    "claim": "68D, 70",  # a disputed claim: the director rules the tricks, or play goes on
-    "score": "12C1, 12C2",  # an assigned score, or an artificial one (average plus/minus)
-    "end_round": "8B",  # the round ends when the director says so
-    "director_ack": "9B1",  # the director, summoned, is on the way
-}
-SCOPES = ("auction", "next_turn")
-NUMBERS = ("calls", "cards", "tricks", "score_ns", "call")
+#: Every kind of ruling is defined once, in tabled.rulings: its fields, what it requires,
+#: its laws, its words, and how the table applies it. Here only what the server adds.
+KINDS = RULING_KINDS
+LAWS: Mapping[str, str] = {name: kind.laws for name, kind in KINDS.items()}
+#: The kinds the console's form offers (an acknowledgement goes from the calls' list).
+CONSOLE_KINDS = tuple(name for name, kind in KINDS.items() if kind.console)
+PAGES.add({f"console_kind_{name}": kind.words for name, kind in KINDS.items()})
+
+
+def form_fields() -> list[tuple[Field, tuple[str, ...]]]:
+    """The console form's fields, each once, with the kinds that take it, in the order the
+    kinds name them."""
+    users: dict[str, list[str]] = {}
+    for name in CONSOLE_KINDS:
+        for spec in KINDS[name].fields:
+            users.setdefault(spec.name, []).append(name)
+    return [(RULING_FIELDS[name], tuple(kinds)) for name, kinds in users.items()]
+
+
+def field_label(name: str) -> str:
+    """A ruling field's name in the page's language (the record shows every field)."""
+    spec = RULING_FIELDS.get(name)
+    return name if spec is None else spec.words[language()]
+
+
+def field_value(name: str, value: Any) -> str:
+    """A ruling field's value as the console shows it: a choice's words, a suit's name."""
+    spec = RULING_FIELDS.get(name)
+    if value is None:
+        return "–"
+    if spec is not None and spec.kind == "choice":
+        for choice in spec.choices:
+            if choice.value == value:
+                return choice.words[language()]
+    if spec is not None and spec.kind == "suit":
+        return t(f"console_suit_{value}")
+    return str(value)
+
+
+def choice_value(choice: Choice) -> str:
+    """A choice as the console's form posts it (tabled.rulings.Field.value_of reads it)."""
+    return choice_name(choice.value)
 
 
 def ruling_data(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     """The ``ruling`` command's data for ``kind``, checked; ``fields`` beyond the kind's own
     are ignored, blank ones are left out (a claim's blank ``tricks`` means play on)."""
-    if kind not in FIELDS:
-        raise RulingError(f"unknown ruling {kind!r}")
-    data: dict[str, Any] = {"kind": kind}
-    for name in FIELDS[kind]:
-        value = fields.get(name)
-        if isinstance(value, str):
-            value = value.strip()
-        if value is None or value == "":
-            if name in REQUIRED.get(kind, ()):
-                raise RulingError(f"{kind}: {name} is required")
-            continue
-        data[name] = _typed(kind, name, value)
-    if kind == "require_pass" and data.setdefault("scope", "auction") not in SCOPES:
-        raise RulingError(f"require_pass: scope is {' or '.join(SCOPES)}, "
-                          f"not {data['scope']!r}")
-    if kind == "undo_cards" and data["cards"] < 1:
-        raise RulingError("undo_cards: at least one card goes back")
-    if kind == "claim":
-        data.setdefault("tricks", None)  # Law 70: null = the director lets play go on
-    if kind == "score":
-        _check_score(data)
-    return _on_the_wire(kind, data)
-
-
-def _typed(kind: str, name: str, value: Any) -> Any:
-    if name in NUMBERS and isinstance(value, str):
-        try:
-            return int(value)
-        except ValueError:
-            raise RulingError(f"{kind}: {name} {value!r} is not a number") from None
-    if name == "required" and isinstance(value, str):
-        if value not in ("required", "forbidden", "true", "false"):
-            raise RulingError(f"{kind}: required is 'required' or 'forbidden', not {value!r}")
-        return value in ("required", "true")
-    if name in ("seat", "suit") and isinstance(value, str):
-        return value.upper()
-    return value
-
-
-def _check_score(data: dict[str, Any]) -> None:
-    adjusted = data.get("adjusted")
-    if adjusted is None and "score_ns" not in data:
-        raise RulingError("score: give an adjusted score (A60/40) or an assigned score")
     try:
-        artificial = parse_adjusted(adjusted)
-    except ValueError as error:
-        raise RulingError(f"score: {error}") from None
-    if artificial is not None:
-        # Law 12C2: an artificial score is percentages only, with no points to go beside it.
-        if "score_ns" in data:
-            raise RulingError("score: an artificial score (A60/40) has no NS points")
-        return
-    # Law 12C1: an assigned score is a real score, in points.
-    if "score_ns" not in data:
-        raise RulingError("score: an assigned score needs the NS points")
-    data["adjusted"] = "assigned"
+        data = kind_of(kind).data(fields)
+        if kind == "score":
+            # Law 12C2: which artificial scores there are is the field scoring's.
+            parse_adjusted(data.get("adjusted"))
+    except (RulingDataError, ValueError) as error:
+        message = str(error)
+        raise RulingError(message if message.startswith(kind) or "ruling" in message
+                          else f"{kind}: {message}") from None
+    return _on_the_wire(kind, data)
 
 
 def _on_the_wire(kind: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -260,20 +230,9 @@ def correct_result(db: Database, session: Session, table: int, board: int, *,
     vulnerability = board_conditions(session, board)[1]
     after = _corrected(board, contract, declarer, tricks, adjusted, score_ns, vulnerability)
     after["corrected_by"] = by
-    key = and_(s.results.c.event == session.event, s.results.c.table_no == table,
-               s.results.c.board == board)
     now = clock()
     with db.write() as conn:
-        row = conn.execute(select(s.results).where(key)).first()
-        before = None if row is None else {name: getattr(row, name) for name in _AUDITED}
-        if row is None:
-            seating = session.plan.find(table, board)
-            conn.execute(insert(s.results).values(
-                event=session.event, table_no=table, board=board,
-                round=seating.round if seating else None, ns=seating.ns if seating else None,
-                ew=seating.ew if seating else None, source_seq=0, finished_at=now, **after))
-        else:
-            conn.execute(update(s.results).where(key).values(**after))
+        before = write_result(conn, session, table, board, after, now, _AUDITED)
         conn.execute(insert(s.corrections).values(
             event=session.event, table_no=table, board=board, kind="result",
             detail=json.dumps({"before": before, "after": after}, sort_keys=True),
@@ -336,6 +295,27 @@ class Entry:
     answer_reason: str | None
     sent: bool
     source: str  # "ruling" or "correction"
+
+
+def write_result(conn: Any, session: Session, table: int, board: int,
+                 values: Mapping[str, Any], now: float,
+                 audited: Iterable[str]) -> dict[str, Any] | None:
+    """Put ``values`` into the result of ``table`` on ``board`` (a row made for it if the table
+    sent none, seated as the movement has it); the ``audited`` values it had before, or None
+    when there was no row."""
+    key = and_(s.results.c.event == session.event, s.results.c.table_no == table,
+               s.results.c.board == board)
+    row = conn.execute(select(s.results).where(key)).first()
+    before = None if row is None else {name: getattr(row, name) for name in audited}
+    if row is None:
+        seating = session.plan.find(table, board)
+        conn.execute(insert(s.results).values(
+            event=session.event, table_no=table, board=board,
+            round=seating.round if seating else None, ns=seating.ns if seating else None,
+            ew=seating.ew if seating else None, source_seq=0, finished_at=now, **values))
+    else:
+        conn.execute(update(s.results).where(key).values(**values))
+    return before
 
 
 def history(db: Database, event: str) -> list[Entry]:

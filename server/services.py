@@ -65,8 +65,8 @@ class Services:
                                        daemon=True)
             watcher.start()
         if app.config.get("BROKER_URL"):
+            from mqttlink import BrokerSettings
             from server.bus import Bus
-            from tabled.uplink import BrokerSettings
             settings = BrokerSettings.from_url(app.config["BROKER_URL"])
             if app.config.get("BROKER_CAFILE"):
                 settings = BrokerSettings(**{**settings.__dict__,

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from server import schema as s
 from server.db import Database
 from server.movements import PHANTOM, Movement, MovementError, Seating, movement
+from server.scorings import Scoring
 from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY, PROFILES, Screens
 from tabled.rules import Board, Card, Deal, RecordError, RulesError, Seat, Vulnerability
 from tabled.rules.board import hand_to_pbn
@@ -31,18 +32,20 @@ from tabled.rules.scoring import club_dealer, club_vulnerability
 from tabled.wire import Command, WireError
 
 MOVEMENTS = ("mitchell", "howell", "teams", "individual")
-SCORINGS = ("mp", "cross_imps", "butler", "teams", "club", "rubber", "chicago")
+SCORINGS = tuple(Scoring)
 """mp: matchpoints; cross_imps/butler: IMPs pairs; teams: IMPs of a match; club, rubber,
-chicago: the engine's social schemes, each result scored on its own and totalled."""
+chicago: the engine's social schemes, each result scored on its own and totalled
+(server/scorings.py)."""
 #: What each movement can be scored with: a team match is IMPs between its two tables; the
 #: seed-004 individual is one table of four, with no field to compare against.
-ALLOWED_SCORING = {
-    "mitchell": ("mp", "cross_imps", "butler"),
-    "howell": ("mp", "cross_imps", "butler"),
-    "teams": ("teams",),
-    "individual": ("club", "rubber", "chicago"),
+ALLOWED_SCORING: dict[str, tuple[Scoring, ...]] = {
+    "mitchell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
+    "howell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
+    "teams": (Scoring.TEAMS,),
+    "individual": (Scoring.CLUB, Scoring.RUBBER, Scoring.CHICAGO),
 }
-DEFAULT_SCORING = {"mitchell": "mp", "howell": "mp", "teams": "teams", "individual": "club"}
+DEFAULT_SCORING = {"mitchell": Scoring.MP, "howell": Scoring.MP, "teams": Scoring.TEAMS,
+                   "individual": Scoring.CLUB}
 SCREENS = {"NE-SW": Seat.E, "NW-SE": Seat.W}
 """Screens, by the sides they make: North sits with East (the default) or with West."""
 
@@ -57,7 +60,7 @@ class Session:
     event: str
     title: str
     movement: str
-    scoring: str
+    scoring: Scoring
     tables: int
     rounds: int
     boards_per_round: int
@@ -94,9 +97,10 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
     conduct_of(screens, tray_delay, profile)  # refuses what the tables would refuse
     if kind not in MOVEMENTS:
         raise SessionError(f"unknown movement {kind!r}; one of {', '.join(MOVEMENTS)}")
-    scoring = scoring or DEFAULT_SCORING[kind]
-    if scoring not in SCORINGS:
-        raise SessionError(f"unknown scoring {scoring!r}; one of {', '.join(SCORINGS)}")
+    chosen = scoring or DEFAULT_SCORING[kind]
+    if chosen not in SCORINGS:
+        raise SessionError(f"unknown scoring {chosen!r}; one of {', '.join(SCORINGS)}")
+    scoring = Scoring(chosen)
     if scoring not in ALLOWED_SCORING[kind]:
         raise SessionError(f"a {kind} session is scored with "
                            f"{' or '.join(ALLOWED_SCORING[kind])}, not {scoring}")
@@ -132,7 +136,7 @@ def current(db: Database, event: str) -> Session | None:
         row = conn.execute(select(s.sessions).where(s.sessions.c.event == event)).first()
     if row is None:
         return None
-    return Session(row.id, row.event, row.title, row.movement, row.scoring, row.tables,
+    return Session(row.id, row.event, row.title, row.movement, Scoring(row.scoring), row.tables,
                    row.rounds, row.boards_per_round, row.first_board, row.participants,
                    row.current_round, row.screens, row.tray_delay, row.profile)
 

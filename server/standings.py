@@ -24,6 +24,7 @@ from server import penalties as penalty_book
 from server import schema as s
 from server.db import Database
 from server.movements import PHANTOM
+from server.scorings import Method, Scoring
 from server.session import Session, board_conditions, participants_of
 from tabled.rules import RulesError, Seat, parse_contract
 from tabled.rules.scoring import deal_score
@@ -121,7 +122,7 @@ def missing(db: Database, session: Session) -> list[tuple[int, int, int]]:
 class Field:
     scored: dict[int, list[fs.Scored]]  # board -> its results with their field scores
     standings: list[fs.Standing]
-    method: str  # "mp", "imps" or "points"
+    method: Method
 
 
 def _board_result(row: ResultRow, averages: Mapping[str, int] | None = None,
@@ -150,12 +151,12 @@ def _board_result(row: ResultRow, averages: Mapping[str, int] | None = None,
 
 def field(db: Database, session: Session, *, public: bool) -> Field:
     rows = public_results(db, session) if public else all_results(db, session)
-    if session.scoring in ("club", "rubber", "chicago"):
+    if session.scoring.social:
         groups = {number: p.grp for number, p in participants_of(db, session).items()}
         return _social(session, rows, groups)
     rules = adjusted_scores.rules_of(db, session)
     # The club's own figures are percentages: matchpoints only (IMPs take Law 86A's +3/-3).
-    averages = rules.averages if session.scoring == "mp" else None
+    averages = rules.averages if session.scoring is Scoring.MP else None
     assigned = adjusted_scores.assigned_of(db, session)
     by_board: dict[int, list[fs.BoardResult]] = defaultdict(list)
     for row in rows:
@@ -163,13 +164,13 @@ def field(db: Database, session: Session, *, public: bool) -> Field:
         if result is not None:
             by_board[result.board].append(result)
     groups = {number: p.grp for number, p in participants_of(db, session).items()}
-    method = "mp" if session.scoring == "mp" else "imps"
+    method = session.scoring.method
     # The session's top: the most results any board has, less one (Neuberg scales the rest).
     top = max((len(v) for v in by_board.values()), default=1) - 1
-    scorer = {"mp": _matchpoints(top), "cross_imps": fs.cross_imps,
-              "butler": fs.butler, "teams": fs.team_match}[session.scoring]
+    scorer = {Scoring.MP: _matchpoints(top), Scoring.CROSS_IMPS: fs.cross_imps,
+              Scoring.BUTLER: fs.butler, Scoring.TEAMS: fs.team_match}[session.scoring]
     scored = {board: scorer(results) for board, results in sorted(by_board.items())}
-    mp_top = 2 * top if method == "mp" else None
+    mp_top = 2 * top if method is Method.MP else None
     if mp_top is not None and rules.session_percent:
         # Law 12C2(a) as the regulation has it: average plus or the session's percentage.
         lines = fs.session_percent_rule([x for board in scored.values() for x in board],
@@ -192,8 +193,7 @@ def public_field(db: Database, session: Session) -> Field:
         return field(db, session, public=True)
     except ValueError as error:
         log.warning("the public rankings wait for the director: %s", error)
-        method = "mp" if session.scoring == "mp" else "imps"
-        return Field({}, [], method)
+        return Field({}, [], session.scoring.method)
 
 
 def _matchpoints(top: int) -> Any:
@@ -241,4 +241,4 @@ def _social(session: Session, rows: list[ResultRow], groups: dict[int, str]) -> 
         tied = sum(1 for _, other in ranked if other == total) > 1
         standings.append(fs.Standing(number, groups.get(number, ""), counts[number], total,
                                      None, rank, f"{rank}{'=' if tied else ''}"))
-    return Field(dict(scored), standings, "points")
+    return Field(dict(scored), standings, Method.POINTS)

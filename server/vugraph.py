@@ -44,7 +44,7 @@ from tabled.viewing import (
     Viewer,
     view_for,
 )
-from tabled.wire import Event
+from tabled.wire import Event, EventType
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +150,8 @@ def replay(db: Database, event: str, table: int, *,
             break  # in order: nothing after a held event may be seen either
         ts = row.ts if received_by is None else row.received_at
         try:
-            state.apply(Event(row.seq, row.type, ts, row.board, json.loads(row.data)))
+            state.apply(Event(row.seq, EventType(row.type), ts, row.board,
+                              json.loads(row.data)))
         except (StateError, RulesError, ValueError, KeyError, TypeError) as error:
             # Stored events the table's own state refuses (another version's journal): show
             # what came before, and say so in the log.

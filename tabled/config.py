@@ -9,10 +9,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mqttlink import BrokerSettings
 from tabled.rules import Seat
 
 from .i18n import LANGUAGES
-from .uplink import BrokerSettings
+
+READER_KINDS = ("serial",)
+"""The card readers a table can have: ``serial``, the reader board's line protocol over USB
+serial (docs/serial-protocol.md; hardware.cardreader.CardReader)."""
 
 
 class ConfigError(ValueError):
@@ -27,6 +31,7 @@ class TableConfig:
     language: str = "es"
     broker: BrokerSettings | None = None
     keypad_layout: Path | None = None           # default: hardware/keypad.toml
+    reader_kind: str = "serial"                 # one of READER_KINDS (tabled.runner builds it)
     reader_url: str | None = None               # e.g. /dev/ttyACM0; None: no card reader
     reader_tags: Path | None = None             # a registered deck's tag table (JSON)
     display: str = "lcd"                        # lcd | terminal | none
@@ -107,12 +112,16 @@ def parse(data: dict[str, Any], base: Path, name: str = "config") -> TableConfig
     except (ValueError, TypeError) as error:
         raise ConfigError(f"{where_h}: lcd_addresses: {error}") from None
     feedback = _get(hw, "feedback", bool, where_h, True)  # false: no buzzer and no LEDs
+    reader_kind = _get(hw, "card_reader_kind", str, where_h, "serial")
+    if reader_kind not in READER_KINDS:
+        raise ConfigError(f"{where_h}: card_reader_kind {reader_kind!r} is not "
+                          f"{' or '.join(READER_KINDS)}")
     return TableConfig(
         event=_get(table, "event", str, where), number=number,
         journal=resolve(_get(table, "journal", str, where)) or Path("table.db"),
         language=language, broker=broker,
         keypad_layout=resolve(_get(hw, "keypad_layout", str, where_h, None)),
-        reader_url=_get(hw, "card_reader", str, where_h, None),
+        reader_kind=reader_kind, reader_url=_get(hw, "card_reader", str, where_h, None),
         reader_tags=resolve(_get(hw, "deck_tags", str, where_h, None)),
         display=display, i2c_bus=_get(hw, "i2c_bus", int, where_h, 1), lcd_addresses=lcds,
         buzzer=_get(hw, "buzzer", int, where_h, 16) if feedback else None,

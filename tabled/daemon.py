@@ -14,14 +14,14 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, assert_never
 
 from hardware.display import SeatDisplay
 from hardware.events import CardEvent, KeyEvent, ReaderMessage, ReaderStatus
 from hardware.feedback import Feedback
 from tabled.rules import Seat
 
-from .controller import Controller, Notice, Outcome, Proposed
+from .control import Controller, Notice, Outcome, Proposed
 from .journal import Journal, JournalError
 from .state import TableState
 from .views import seat_view
@@ -54,6 +54,12 @@ class Stop:
 
 class Tick:
     """Time has passed: do what is due (the screens' tray)."""
+
+
+Input = (KeyEvent | CardEvent | ReaderStatus | ReaderMessage | Command | BadCommand | Acked
+         | LinkStatus | Tick | Stop)
+"""Everything that may be put on the table's inbox: the drivers' events, the uplink's commands
+and news, and the table's own ticks and stop."""
 
 
 class Publisher(Protocol):
@@ -101,7 +107,7 @@ class TableDaemon:
                  language: str = "en", clock: Callable[[], float] = time.time,
                  digit: Callable[[str], int | None] | None = None) -> None:
         self.journal = journal
-        self.inbox: queue.Queue[Any] = queue.Queue()
+        self.inbox: queue.Queue[Input] = queue.Queue()
         self.displays = dict(displays or {})
         self.feedback = feedback
         self.publisher = publisher
@@ -181,7 +187,7 @@ class TableDaemon:
 
     # -- inputs --------------------------------------------------------------------------------
 
-    def handle(self, item: Any) -> None:
+    def handle(self, item: Input) -> None:
         if self.state_due is not None and self.state_due <= self.clock():
             self.publish_state(force=True)
         due = self.controller.next_tick()
@@ -222,8 +228,12 @@ class TableDaemon:
             self.redraw()
         elif isinstance(item, ReaderMessage):
             log.info("card reader says %s", item.message)
+        elif isinstance(item, Stop):
+            pass  # run() ends on it before handing anything here
         else:
-            log.warning("table: unknown input %r", item)
+            # Every kind of input is handled above (mypy checks it); anything else put on the
+            # queue is a programming error, logged by run() while the table goes on.
+            assert_never(item)
 
     def apply(self, outcome: Outcome) -> None:
         """Append each proposed event durably, apply it, then the events the laws add."""

@@ -1,176 +1,143 @@
-"""What the seat displays say, in English and Spanish.
+"""What the seat displays say, in Spanish and English.
 
-Texts are short: a display line is twenty characters. Bridge terms follow the federation's
-usage: Paso, Doblo, Redoblo, Sin Triunfo (ST); the seats keep their letters N E S O(W).
+Texts are short: a display line is twenty characters. The tables are ``tabled.texts`` tables
+(``Words(es=..., en=...)``); the bridge words inside the lines (calls, contracts, seats,
+vulnerability: Paso, Doblo, Redoblo, Sin Triunfo (ST), O for West) come from
+``tabled.words``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-LANGUAGES = ("en", "es")
+from .rulings import KINDS
+from .texts import LANGUAGES, TextTable, Words, table
 
-TEXTS: dict[str, tuple[str, str]] = {
-    # key: (English, Spanish)
-    "waiting": ("Waiting for the", "Esperando al"),
-    "waiting2": ("director's round", "director (ronda)"),
-    "round": ("Round {round}", "Ronda {round}"),
-    "pairs": ("NS {ns}  EW {ew}", "NS {ns}  EO {ew}"),
-    "player_number": ("Your player number", "Su n. de jugador"),
-    "player_done": ("Player {number}", "Jugador {number}"),
-    "player_skip": ("Player -", "Jugador -"),
-    "board_ask": ("Board? OK = {board}", "Tablero? OK = {board}"),
-    "board": ("Bd {board} Dlr {dealer}", "Tab {board} Da {dealer}"),
-    "vul": ("Vul {vul}", "Vul {vul}"),
-    "scan_or_call": ("Scan hand or call", "Escanee o declare"),
-    "scanned": ("Scanned {count}/13", "Escaneadas {count}/13"),
-    "your_call": ("Your call", "Su turno"),
-    "turn": ("Turn: {seat}", "Turno: {seat}"),
-    "contract": ("{contract} by {declarer}", "{contract} por {declarer}"),
-    "your_lead": ("Your lead", "Su salida"),
-    "lead_by": ("Lead: {seat}", "Sale: {seat}"),
-    "dummy_turn": ("Play from dummy", "Juegue del muerto"),
-    "your_card": ("Your card", "Su carta"),
-    "tricks": ("NS {ns} EW {ew}", "NS {ns} EO {ew}"),
-    "claim_open": ("{seat} claims {tricks}", "{seat} reclama {tricks}"),
-    "claim_ask": ("OK agree UNDO no", "OK acepta UNDO no"),
-    "claim_director": ("Claim: director", "Reclamo: director"),
-    "result": ("{contract} {declarer} {tricks}", "{contract} {declarer} {tricks}"),
-    "passed_out": ("Passed out", "Todos pasan"),
-    "assigned": ("Assigned", "Asignado"),
-    "score": ("NS {score}", "NS {score}"),
-    "confirm": ("OK to confirm", "OK para confirmar"),
-    "confirmed": ("Confirmed", "Confirmado"),
-    "round_over": ("Round over", "Fin de ronda"),
-    "move_ns": ("NS {where}", "NS {where}"),
-    "move_ew": ("EW {where}", "EO {where}"),
-    "move_boards": ("Boards {where}", "Tableros {where}"),
-    "stay": ("stay", "se quedan"),
-    "to_table": ("to table {table}", "a mesa {table}"),
-    "director_open": ("Director called", "Director llamado"),
-    "director_called": ("Director! ({seat})", "Director! ({seat})"),
-    "ruling": ("Ruling: {kind}", "Decision: {kind}"),
-    "replace": ("Enter intended call", "Declare la correcta"),
-    "level_first": ("Level first", "Primero el nivel"),
-    "enter_call": ("Enter a call", "Entre una voz"),
-    "alert_partner": ("Alert partner's call", "Alerte al companero"),
-    "claim_how": ("Tricks, then OK", "Bazas y luego OK"),
-    "claimed": ("{seat} claims {tricks}", "{seat} reclama {tricks}"),
-    "confirm_how": ("OK confirms; DIR", "OK confirma; DIR"),
-    "bad_number": ("Not a number", "Numero no valido"),
-    "not_this_round": ("Board {board}: no", "Tablero {board}: no"),
-    "unknown_card": ("Card not known", "Carta desconocida"),
-    "no_card_now": ("No card now", "Ahora no hay carta"),
-    "fouled": ("Fouled board? Dir", "Tablero erroneo? Dir"),
-    "reader_lost": ("Card reader lost", "Lector desconectado"),
-    "reader_back": ("Card reader back", "Lector conectado"),
-    "journal_full": ("DISK FULL: director", "DISCO LLENO: director"),
-    "law": ("Not allowed", "No permitido"),
-    "auction": ("Auction", "Subasta"),
+__all__ = ["LANGUAGES", "LAW_TEXTS", "TEXTS", "law_text", "ruling", "text"]
+
+TEXTS: TextTable[str] = table("seat display", {
+    "waiting": Words(es="Esperando al", en="Waiting for the"),
+    "waiting2": Words(es="director (ronda)", en="director's round"),
+    "round": Words(es="Ronda {round}", en="Round {round}"),
+    "pairs": Words(es="NS {ns}  EO {ew}", en="NS {ns}  EW {ew}"),
+    "player_number": Words(es="Su n. de jugador", en="Your player number"),
+    "player_done": Words(es="Jugador {number}", en="Player {number}"),
+    "player_skip": Words(es="Jugador -", en="Player -"),
+    "board_ask": Words(es="Tablero? OK = {board}", en="Board? OK = {board}"),
+    "board": Words(es="Tab {board} Da {dealer}", en="Bd {board} Dlr {dealer}"),
+    "vul": Words(es="Vul {vul}", en="Vul {vul}"),
+    "scan_or_call": Words(es="Escanee o declare", en="Scan hand or call"),
+    "scanned": Words(es="Escaneadas {count}/13", en="Scanned {count}/13"),
+    "your_call": Words(es="Su turno", en="Your call"),
+    "turn": Words(es="Turno: {seat}", en="Turn: {seat}"),
+    "contract": Words(es="{contract} por {declarer}", en="{contract} by {declarer}"),
+    "your_lead": Words(es="Su salida", en="Your lead"),
+    "lead_by": Words(es="Sale: {seat}", en="Lead: {seat}"),
+    "dummy_turn": Words(es="Juegue del muerto", en="Play from dummy"),
+    "your_card": Words(es="Su carta", en="Your card"),
+    "tricks": Words(es="NS {ns} EO {ew}", en="NS {ns} EW {ew}"),
+    "claim_open": Words(es="{seat} reclama {tricks}", en="{seat} claims {tricks}"),
+    "claim_ask": Words(es="OK acepta UNDO no", en="OK agree UNDO no"),
+    "claim_director": Words(es="Reclamo: director", en="Claim: director"),
+    "result": Words(es="{contract} {declarer} {tricks}", en="{contract} {declarer} {tricks}"),
+    "assigned": Words(es="Asignado", en="Assigned"),
+    "score": Words(es="NS {score}", en="NS {score}"),
+    "confirm": Words(es="OK para confirmar", en="OK to confirm"),
+    "confirmed": Words(es="Confirmado", en="Confirmed"),
+    "round_over": Words(es="Fin de ronda", en="Round over"),
+    "move_ns": Words(es="NS {where}", en="NS {where}"),
+    "move_ew": Words(es="EO {where}", en="EW {where}"),
+    "move_boards": Words(es="Tableros {where}", en="Boards {where}"),
+    "stay": Words(es="se quedan", en="stay"),
+    "to_table": Words(es="a mesa {table}", en="to table {table}"),
+    "director_open": Words(es="Director llamado", en="Director called"),
+    "director_called": Words(es="Director! ({seat})", en="Director! ({seat})"),
+    "ruling": Words(es="Decision: {kind}", en="Ruling: {kind}"),
+    "replace": Words(es="Declare la correcta", en="Enter intended call"),
+    "level_first": Words(es="Primero el nivel", en="Level first"),
+    "enter_call": Words(es="Entre una voz", en="Enter a call"),
+    "alert_partner": Words(es="Alerte al companero", en="Alert partner's call"),
+    "claim_how": Words(es="Bazas y luego OK", en="Tricks, then OK"),
+    "claimed": Words(es="{seat} reclama {tricks}", en="{seat} claims {tricks}"),
+    "confirm_how": Words(es="OK confirma; DIR", en="OK confirms; DIR"),
+    "bad_number": Words(es="Numero no valido", en="Not a number"),
+    "not_this_round": Words(es="Tablero {board}: no", en="Board {board}: no"),
+    "unknown_card": Words(es="Carta desconocida", en="Card not known"),
+    "no_card_now": Words(es="Ahora no hay carta", en="No card now"),
+    "fouled": Words(es="Tablero erroneo? Dir", en="Fouled board? Dir"),
+    "reader_lost": Words(es="Lector desconectado", en="Card reader lost"),
+    "reader_back": Words(es="Lector conectado", en="Card reader back"),
+    "journal_full": Words(es="DISCO LLENO: director", en="DISK FULL: director"),
+    "law": Words(es="No permitido", en="Not allowed"),
+    "auction": Words(es="Subasta", en="Auction"),
     # alerts, questions, the opponents' card, screens (docs/screens.md)
-    "alert_nothing": ("Nothing to alert", "Nada que alertar"),
-    "remind_alert": ("Card: alert {call}?", "Hoja: alerta {call}?"),
-    "tray_away": ("Wait for the tray", "Espere la bandeja"),
-    "tray_other": ("Tray: other side", "Bandeja: otro lado"),
-    "ask_turn": ("Ask at your turn", "Pregunte en su turno"),
-    "ask_nothing": ("Nothing to ask", "Nada que preguntar"),
-    "asked": ("Question sent", "Pregunta enviada"),
-    "ask_page": ("Ask: {call} by {seat}", "Pregunta: {call} de {seat}"),
-    "ask_how": ("OK ask  UNDO prev", "OK pregunta UNDO ant"),
-    "card_page": ("{side} card: {call}", "Hoja {side}: {call}"),
-    "card_none": ("Not on their card", "No esta en su hoja"),
-    "card_start": ("{side} card", "Hoja {side}"),
-    "question": ("{asker}? {call} by {seat}", "{asker}? {call} de {seat}"),
-    "answer_how": ("OK gives  UNDO next", "OK da  UNDO sigue"),
-    "answer": ("{call}: {text}", "{call}: {text}"),
-    "answer_wait": ("{call}: waiting", "{call}: esperando"),
-    "bad_code": ("No answer {code}", "Sin respuesta {code}"),
-    "answer_first": ("Answer first", "Conteste primero"),
-    "face_down": ("Lead face down: {seat}", "Salida tapada: {seat}"),
-    "face_down_wait": ("Lead is face down", "Salida tapada"),
-    "face_down_ok": ("Lead face down. OK?", "Salida tapada. OK?"),
-    "answered": ("{call}: {text}", "{call}: {text}"),
-}
+    "alert_nothing": Words(es="Nada que alertar", en="Nothing to alert"),
+    "remind_alert": Words(es="Hoja: alerta {call}?", en="Card: alert {call}?"),
+    "tray_away": Words(es="Espere la bandeja", en="Wait for the tray"),
+    "tray_other": Words(es="Bandeja: otro lado", en="Tray: other side"),
+    "ask_turn": Words(es="Pregunte en su turno", en="Ask at your turn"),
+    "ask_nothing": Words(es="Nada que preguntar", en="Nothing to ask"),
+    "asked": Words(es="Pregunta enviada", en="Question sent"),
+    "ask_page": Words(es="Pregunta: {call} de {seat}", en="Ask: {call} by {seat}"),
+    "ask_how": Words(es="OK pregunta UNDO ant", en="OK ask  UNDO prev"),
+    "card_page": Words(es="Hoja {side}: {call}", en="{side} card: {call}"),
+    "card_none": Words(es="No esta en su hoja", en="Not on their card"),
+    "card_start": Words(es="Hoja {side}", en="{side} card"),
+    "question": Words(es="{asker}? {call} de {seat}", en="{asker}? {call} by {seat}"),
+    "answer_how": Words(es="OK da  UNDO sigue", en="OK gives  UNDO next"),
+    "answer": Words(es="{call}: {text}", en="{call}: {text}"),
+    "answer_wait": Words(es="{call}: esperando", en="{call}: waiting"),
+    "bad_code": Words(es="Sin respuesta {code}", en="No answer {code}"),
+    "answer_first": Words(es="Conteste primero", en="Answer first"),
+    "face_down": Words(es="Salida tapada: {seat}", en="Lead face down: {seat}"),
+    "face_down_wait": Words(es="Salida tapada", en="Lead is face down"),
+    "face_down_ok": Words(es="Salida tapada. OK?", en="Lead face down. OK?"),
+    "answered": Words(es="{call}: {text}", en="{call}: {text}"),
+})
 
 #: Why the laws refused something, by the law the engine names: short enough for a line.
-LAW_TEXTS: dict[str, tuple[str, str]] = {
-    "25": ("UNDO to change", "UNDO y cambie"),
-    "25A": ("Too late", "Ya no cambia"),
-    "25A2": ("Too late", "Ya no cambia"),
-    "20F": ("At your turn", "En su turno"),
-    "40B": ("Alert?", "Alerta?"),
-    "27": ("Insufficient bid", "Voz insuficiente"),
-    "30": ("Not your turn", "No es su turno"),
-    "31": ("Not your turn", "No es su turno"),
-    "32": ("Not your turn", "No es su turno"),
-    "36": ("No such double", "Doblo invalido"),
-    "37": ("You must pass", "Debe pasar"),
-    "38": ("No such bid", "Voz imposible"),
-    "39": ("Auction over", "Subasta acabada"),
-    "26": ("Lead limited", "Salida limitada"),
-    "44": ("Play is over", "Juego acabado"),
-    "44C": ("Follow suit", "Asista al palo"),
-    "45A": ("Wrong hand", "Mano equivocada"),
-    "54": ("Wrong lead", "Salida fuera"),
-    "55": ("Wrong lead", "Salida fuera"),
-    "56": ("Wrong lead", "Salida fuera"),
-    "57": ("Not its turn", "No es su turno"),
-    "68": ("Bad claim", "Reclamo malo"),
-    "68D": ("Play stopped", "Juego parado"),
-    "69": ("No claim", "Sin reclamo"),
-    "69A": ("Not yours", "No le toca"),
-    "43A1(c)": ("Dummy", "Muerto"),
-    "87": ("Board? Dir", "Tablero? Dir"),
-}
-
-_CALLS_ES = {"Pass": "Paso", "X": "Doblo", "XX": "Redoblo"}
-_SEATS_ES = {"W": "O"}
-
-
-RULINGS: dict[str, tuple[str, str]] = {
-    "take_back": ("calls back", "voces"),
-    "undo_cards": ("cards back", "cartas"),
-    "require_pass": ("must pass", "debe pasar"),
-    "lead_restriction": ("lead limit", "salida"),
-    "claim": ("claim", "reclamo"),
-    "score": ("score", "resultado"),
-    "director_ack": ("coming", "en camino"),
-    "end_round": ("round over", "fin ronda"),
-}
+LAW_TEXTS: TextTable[str] = table("seat display laws", {
+    "25": Words(es="UNDO y cambie", en="UNDO to change"),
+    "25A": Words(es="Ya no cambia", en="Too late"),
+    "25A2": Words(es="Ya no cambia", en="Too late"),
+    "20F": Words(es="En su turno", en="At your turn"),
+    "40B": Words(es="Alerta?", en="Alert?"),
+    "27": Words(es="Voz insuficiente", en="Insufficient bid"),
+    "30": Words(es="No es su turno", en="Not your turn"),
+    "31": Words(es="No es su turno", en="Not your turn"),
+    "32": Words(es="No es su turno", en="Not your turn"),
+    "36": Words(es="Doblo invalido", en="No such double"),
+    "37": Words(es="Debe pasar", en="You must pass"),
+    "38": Words(es="Voz imposible", en="No such bid"),
+    "39": Words(es="Subasta acabada", en="Auction over"),
+    "26": Words(es="Salida limitada", en="Lead limited"),
+    "44": Words(es="Juego acabado", en="Play is over"),
+    "44C": Words(es="Asista al palo", en="Follow suit"),
+    "45A": Words(es="Mano equivocada", en="Wrong hand"),
+    "54": Words(es="Salida fuera", en="Wrong lead"),
+    "55": Words(es="Salida fuera", en="Wrong lead"),
+    "56": Words(es="Salida fuera", en="Wrong lead"),
+    "57": Words(es="No es su turno", en="Not its turn"),
+    "68": Words(es="Reclamo malo", en="Bad claim"),
+    "68D": Words(es="Juego parado", en="Play stopped"),
+    "69": Words(es="Sin reclamo", en="No claim"),
+    "69A": Words(es="No le toca", en="Not yours"),
+    "43A1(c)": Words(es="Muerto", en="Dummy"),
+    "87": Words(es="Tablero? Dir", en="Board? Dir"),
+})
 
 
 def ruling(kind: str, language: str) -> str:
-    english, spanish = RULINGS.get(kind, (kind, kind))
-    return spanish if language == "es" else english
+    """A ruling's short name on a seat display (tabled.rulings)."""
+    found = KINDS.get(kind)
+    return kind if found is None else found.short["es" if language == "es" else "en"]
 
 
 def text(key: str, language: str, **args: Any) -> str:
-    english, spanish = TEXTS[key]
-    template = spanish if language == "es" else english
-    return template.format(**args)
+    return TEXTS.text(key, language, **args)
 
 
 def law_text(law: str | None, language: str) -> str:
-    english, spanish = LAW_TEXTS.get(law or "", TEXTS["law"])
-    words = spanish if language == "es" else english
+    words = LAW_TEXTS.get(law or "", TEXTS["law"])[language]
     return f"{words} L{law}" if law else words
 
-
-def seat(name: str, language: str) -> str:
-    return _SEATS_ES.get(name, name) if language == "es" else name
-
-
-def call(name: str, language: str, *, short: bool = True) -> str:
-    """A call as the display writes it: ``1NT`` / ``1ST``, ``Pass`` / ``Paso``."""
-    if language != "es":
-        return "P" if short and name == "Pass" else name
-    if short:
-        return {"Pass": "P"}.get(name, name.replace("NT", "ST"))
-    return _CALLS_ES.get(name, name.replace("NT", "ST"))
-
-
-def fill(template: Mapping[str, Any], language: str) -> dict[str, Any]:
-    """Localise the seat letters among a notice's arguments."""
-    return {k: seat(v, language) if k == "seat" and isinstance(v, str) else v
-            for k, v in template.items()}

@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .wire import Event
+from .wire import Event, EventType
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -91,7 +91,7 @@ class Journal:
                     raise JournalFullError(f"journal {self.path}: {error}") from error
                 raise JournalError(f"journal {self.path}: {error}") from error
         self._seq = seq
-        return Event(seq, type, ts, board, data)
+        return Event(seq, EventType(type), ts, board, data)
 
     def events(self, since: int = 0, until: int | None = None) -> Iterator[Event]:
         """The events with ``since < seq <= until``, in order."""
@@ -100,7 +100,7 @@ class Journal:
                 "SELECT seq, type, ts, board, data FROM events WHERE seq > ? AND seq <= ? "
                 "ORDER BY seq", (since, self._seq if until is None else until)).fetchall()
         for seq, kind, ts, board, data in rows:
-            yield Event(seq, kind, ts, board, json.loads(data))
+            yield Event(seq, EventType(kind), ts, board, json.loads(data))
 
     def unacknowledged(self) -> list[Event]:
         """The outbox: events the broker has not acknowledged, in order."""
@@ -108,7 +108,7 @@ class Journal:
             rows = self._db.execute(
                 "SELECT e.seq, e.type, e.ts, e.board, e.data FROM outbox o "
                 "JOIN events e ON e.seq = o.seq ORDER BY o.seq").fetchall()
-        return [Event(seq, kind, ts, board, json.loads(data))
+        return [Event(seq, EventType(kind), ts, board, json.loads(data))
                 for seq, kind, ts, board, data in rows]
 
     def acknowledge(self, seqs: list[int]) -> None:

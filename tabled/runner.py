@@ -11,8 +11,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from hardware.cardreader import CardReader
+from hardware.cardreader import CardReader, CardReaderSource
 from hardware.display import SeatDisplay, TerminalDisplay
+from hardware.events import EventSink
 from hardware.feedback import BuzzerLeds, Feedback
 from hardware.keypad import MatrixKeypad
 from hardware.layout import KeypadLayout
@@ -20,12 +21,27 @@ from hardware.lcd import CharacterLcd
 from hardware.tags import TagTable
 from tabled.rules import Seat
 
-from .config import TableConfig
+from .config import READER_KINDS, TableConfig
 from .daemon import TableDaemon
 from .journal import Journal
 from .uplink import Uplink
 
 log = logging.getLogger("bidbox.table")
+
+
+def _serial_reader(config: TableConfig, inbox: EventSink) -> CardReaderSource:
+    assert config.reader_url is not None
+    tags = TagTable.load(config.reader_tags) if config.reader_tags else None
+    return CardReader(config.reader_url, inbox, tags=tags)
+
+
+#: How each kind of card reader (tabled.config.READER_KINDS) is built: the table sees only
+#: hardware.cardreader.CardReaderSource.
+READERS: dict[str, Callable[[TableConfig, EventSink], CardReaderSource]] = {
+    "serial": _serial_reader,
+}
+if set(READERS) != set(READER_KINDS):
+    raise AssertionError("a card reader kind without its builder, or the reverse")
 
 
 class Table:
@@ -59,10 +75,9 @@ class Table:
                                   language=config.language, digit=layout.digit)
         self.keypad = MatrixKeypad(self.daemon.inbox, layout, pin_factory=pin_factory)
         self._inputs.append(self.keypad.close)
-        self.reader: CardReader | None = None
+        self.reader: CardReaderSource | None = None
         if config.reader_url:
-            tags = TagTable.load(config.reader_tags) if config.reader_tags else None
-            self.reader = CardReader(config.reader_url, self.daemon.inbox, tags=tags)
+            self.reader = READERS[config.reader_kind](config, self.daemon.inbox)
             self._inputs.append(self.reader.close)
         self.uplink: Uplink | None = None
         if config.broker is not None:

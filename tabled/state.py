@@ -9,7 +9,6 @@ controller checks every input before it becomes an event).
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,30 +21,19 @@ from tabled.rules import (
     Deal,
     Seat,
     Side,
-    Suit,
     Vulnerability,
     format_contract,
     parse_contract,
 )
-from tabled.rules.auction import Auction, PassScope
-from tabled.rules.play import ClaimState, LeadRestriction, Play
+from tabled.rules.auction import Auction
+from tabled.rules.play import LeadRestriction, Play
 from tabled.rules.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
+from .rulings import KINDS, Recorded
 from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
-
-
-class Phase(enum.StrEnum):
-    WAITING = "waiting"      # no round assigned yet
-    PLAYERS = "players"      # round assigned: players enter their numbers
-    BOARD = "board"          # choose the next board of the round
-    SETUP = "setup"          # board on the table: hands may be scanned; dealer calls first
-    AUCTION = "auction"
-    LEAD = "lead"            # auction over: waiting for the opening lead (questions now)
-    PLAY = "play"
-    RESULT = "result"        # the result, waiting for a player of each side to confirm
-    ROUND_END = "round_end"  # every board of the round played: movement guidance
+from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
 
 
 class StateError(RuntimeError):
@@ -182,6 +170,7 @@ class BoardState:
     tray: Tray | None = None       # screens only
     face_down: bool = False        # the opening lead is made face down and not faced yet
     faced_ts: float | None = None
+    records: list[Recorded] = field(default_factory=list)  # rulings that record a fact
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)
@@ -324,8 +313,10 @@ class TableState:
 
     # -- applying events -----------------------------------------------------------------------
 
-    def apply(self, event: Event) -> None:
-        if event.seq != self.seq + 1:
+    def apply(self, event: Event, *, gaps: bool = False) -> None:
+        """Apply the journal's next event. ``gaps``: the events of one board as the server
+        stored them (server.exports), numbered in order but not one after another."""
+        if event.seq != self.seq + 1 and not (gaps and event.seq > self.seq):
             raise StateError(f"event {event.seq} after event {self.seq}")
         handler = getattr(self, f"_on_{event.type}", None)
         if handler is None:
@@ -395,9 +386,11 @@ class TableState:
         board.call_ts.append(event.ts)
         if data.get("alert"):
             board.alerts.append(AlertMark(len(board.auction) - 1, seat, event.ts))
-        self._after_call(board)
+        self.after_call(board)
 
-    def _after_call(self, board: BoardState) -> None:
+    def after_call(self, board: BoardState) -> None:
+        """After the auction changed: the play starts when it is over (and not passed out),
+        and is gone otherwise."""
         if board.auction.is_over and not board.auction.is_passed_out:
             board.start_play()
         else:
@@ -420,7 +413,7 @@ class TableState:
         board.alerts = [a for a in board.alerts if a.index < index]
         if data.get("alert"):
             board.alerts.append(AlertMark(index, seat, event.ts))
-        self._after_call(board)
+        self.after_call(board)
 
     def _on_alert(self, data: Mapping[str, Any], event: Event) -> None:
         board = self._board(event)
@@ -506,62 +499,11 @@ class TableState:
 
     def _on_ruling(self, data: Mapping[str, Any], event: Event) -> None:
         self.commands[data["cmd"]] = event.seq
-        kind = data["kind"]
-        if kind == "director_ack":
-            for call in self.director_calls:
-                if data.get("call") in (None, call.seq):
-                    call.acknowledged = True
-            return
-        if kind == "end_round":
-            if self.assignment is not None:
-                self.assignment.boards = tuple(b for b in self.assignment.boards
-                                               if b in self.results)
-            self.board = None
-            return
-        board = self._board(event)
-        if kind == "take_back":
-            # Laws 17E2, 36A, 38B, 39A: the director cancels calls back to a point.
-            board.auction.take_back(data["calls"])
-            kept = len(board.auction)
-            del board.call_ts[kept:]
-            board.alerts = [a for a in board.alerts if a.index < kept]
-            if board.tray is not None:
-                board.tray.crossed = min(board.tray.crossed, kept)
-            board.cards.clear()
-            board.card_ts.clear()
-            board.face_down = False
-            board.result = None
-            board.confirmed = set()
-            self._after_call(board)
-        elif kind == "require_pass":
-            board.auction.require_pass(Seat.from_str(data["seat"]), data.get("law") or "",
-                                       PassScope(data.get("scope") or "auction"))
-        elif kind == "lead_restriction":
-            # Law 26: the restriction takes effect at the offender's partner's first lead.
-            board.lead_restrictions.append(LeadRestriction(
-                Seat.from_str(data["seat"]), Suit.from_str(data["suit"]),
-                bool(data.get("required")), data.get("law") or "26"))
-            if board.play is not None:
-                board.replay_cards()
-        elif kind == "undo_cards":
-            del board.cards[len(board.cards) - data["cards"]:]
-            del board.card_ts[len(board.cards):]
-            if not board.cards:
-                board.face_down = False
-            board.result = None
-            board.replay_cards()
-        elif kind == "claim":
-            play = self._play(event)
-            if play.claim is None or play.claim.state is not ClaimState.DISPUTED:
-                raise StateError(f"event {event.seq}: no disputed claim to rule on")
-            play.rule_on_claim(data.get("tricks"))
-        elif kind == "score":
-            board.result = Result(board.number, board.auction.contract,
-                                  board.auction.declarer, None, data.get("score_ns") or 0,
-                                  data.get("adjusted") or "assigned")
-            board.confirmed = set()
-        else:
-            raise StateError(f"event {event.seq}: unknown ruling {kind!r}")
+        kind = KINDS.get(data["kind"])
+        if kind is None:
+            raise StateError(f"event {event.seq}: unknown ruling {data['kind']!r}")
+        board = self._board(event) if kind.needs_board else self.board
+        kind.apply(self, board, data, event)  # tabled.rulings: how each kind applies
 
     # -- derived facts ---------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from tabled.rules import Call, InvalidNotationError, Seat
 from tabled.rules.auction import Auction
+from tabled.texts import TextTable, Words, table
 
 MAX_ENTRIES = 400
 MAX_MEANING = 160
@@ -36,14 +37,14 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 #: Answers any pair may give by code, whatever its card (Law 20F1: "no agreement" is one),
 #: in the order they are offered after the card's own meaning.
-STANDARD_ANSWERS: dict[int, tuple[str, str]] = {
-    1: ("natural", "natural"),
-    0: ("no agreement", "sin acuerdo"),
-    2: ("artificial: see our card", "artificial: vea la hoja"),
-    3: ("forcing", "forcing"),
-    4: ("invitational", "invitativa"),
-    5: ("to play", "para jugar"),
-}
+STANDARD_ANSWERS: TextTable[int] = table("answers", {
+    1: Words(es="natural", en="natural"),
+    0: Words(es="sin acuerdo", en="no agreement"),
+    2: Words(es="artificial: vea la hoja", en="artificial: see our card"),
+    3: Words(es="forcing", en="forcing"),
+    4: Words(es="invitativa", en="invitational"),
+    5: Words(es="para jugar", en="to play"),
+})
 
 
 class CardError(ValueError):
@@ -70,8 +71,7 @@ class Entry:
 def answer_text(card: SystemCard | None, code: int, language: str) -> str | None:
     """The text of answer ``code``: a standard answer, or an entry of ``card``."""
     if code in STANDARD_ANSWERS:
-        en, es = STANDARD_ANSWERS[code]
-        return es if language == "es" else en
+        return STANDARD_ANSWERS.text(code, language)
     if card is not None:
         entry = card.by_code(code)
         if entry is not None:

@@ -10,41 +10,46 @@ keypad.
 
 from __future__ import annotations
 
-from tabled.rules import Seat, Side
+from collections.abc import Mapping
 
-from . import i18n
-from .controller import DIGITS, Notice, SeatEntry
+from tabled.rules import Seat, Side, Strain
+
+from . import i18n, words
+from .control import DIGITS, Notice, SeatEntry
 from .state import BoardState, Guidance, Phase, TableState
 from .syscard import answer_text
 from .viewing import View, view_for
 
 WIDTH = 20
-_VUL_ES = {"None": "Nadie", "EW": "EO", "Both": "Todos"}
 
 
 def _t(key: str, language: str, **args: object) -> str:
-    return i18n.text(key, language, **i18n.fill(args, language))
+    return i18n.text(key, language, **_fill(args, language))
+
+
+def _fill(args: Mapping[str, object], language: str) -> dict[str, object]:
+    """Localise the seat letters among a notice's arguments."""
+    return {k: words.seat_letter(v, language) if k == "seat" and isinstance(v, str) else v
+            for k, v in args.items()}
 
 
 def _header(board: BoardState, language: str) -> str:
-    vul = str(board.vulnerability)
-    if language == "es":
-        vul = _VUL_ES.get(vul, vul)
-    left = _t("board", language, board=board.number, dealer=i18n.seat(str(board.dealer), language))
-    right = _t("vul", language, vul=vul)
+    left = _t("board", language, board=board.number,
+              dealer=words.seat_letter(board.dealer, language))
+    right = _t("vul", language, vul=words.vulnerability(board.vulnerability, language))
     return f"{left} {right}" if len(left) + len(right) < WIDTH else left
 
 
 def _recent_calls(view: View, language: str, count: int) -> str:
     """The newest calls the seat has seen (at most ``count``) that fit on one line: the
     oldest give way. ``!`` marks an alert the seat has seen."""
-    words: list[str] = []
+    shown: list[str] = []
     for entry in reversed(view.calls[-count:]):
-        word = i18n.call(entry.call, language) + ("!" if entry.alerted else "")
-        if sum(len(w) + 1 for w in words) + len(word) > WIDTH:
+        word = words.call(entry.call, language) + ("!" if entry.alerted else "")
+        if sum(len(w) + 1 for w in shown) + len(word) > WIDTH:
             break
-        words.insert(0, word)
-    return " ".join(words)
+        shown.insert(0, word)
+    return " ".join(shown)
 
 
 def _typed(entry: SeatEntry, language: str, numeric: bool) -> str:
@@ -54,11 +59,9 @@ def _typed(entry: SeatEntry, language: str, numeric: bool) -> str:
     if numeric and all(k in DIGITS for k in keys):
         return "> " + "".join(str(DIGITS[k]) for k in keys)
     if keys[0] in ("PASS", "X", "XX"):
-        shown = i18n.call({"PASS": "Pass"}.get(keys[0], keys[0]), language, short=False)
-    else:
-        shown = "".join(keys)
-        if language == "es":
-            shown = shown.replace("NT", "ST")
+        shown = words.call({"PASS": "Pass"}.get(keys[0], keys[0]), language, keyed=True)
+    else:  # the keys as pressed, NT as the language writes it
+        shown = "".join(keys).replace("NT", words.strain(Strain.NT, language))
     return f"> {shown}" + ("!" if entry.alert else "")
 
 
@@ -70,7 +73,7 @@ def _notice_line(notice: Notice, language: str, state: TableState | None = None)
     if notice.key == "ruling":
         args["kind"] = i18n.ruling(str(args.get("kind")), language)
     if "call" in args:
-        args["call"] = i18n.call(str(args["call"]), language)
+        args["call"] = words.call(str(args["call"]), language)
     if notice.key == "answered" and state is not None:
         args["text"] = _answer(state, Seat.from_str(str(args["by"])), int(args["code"]),
                                language)
@@ -133,12 +136,8 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
     return lines
 
 
-def _side_name(side: Side, language: str) -> str:
-    return "EO" if language == "es" and side is Side.EW else str(side)
-
-
 def _call_name(board: BoardState, index: int, language: str) -> str:
-    return i18n.call(str(board.auction.entries[index].call), language)
+    return words.call(board.auction.entries[index].call, language)
 
 
 def _answer(state: TableState, answerer: Seat, code: int, language: str) -> str:
@@ -152,9 +151,9 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
     if waiting:
         question = waiting[0]
         caller = board.auction.entries[question.index].seat
-        line = _t("question", language, asker=i18n.seat(str(question.asker), language),
+        line = _t("question", language, asker=words.seat_letter(question.asker, language),
                   call=_call_name(board, question.index, language),
-                  seat=i18n.seat(str(caller), language))
+                  seat=words.seat_letter(caller, language))
         if entry.keys:  # a code being typed shows on the last line
             return [line, _t("answer_how", language)]
         offered = state.offered_answers(seat, question)
@@ -165,7 +164,7 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
         index = entry.pick
         caller = board.auction.entries[index].seat
         call = _call_name(board, index, language)
-        who = i18n.seat(str(caller), language)
+        who = words.seat_letter(caller, language)
         if entry.page == "ask":
             answers = [q for q in view.questions if q.index == index and q.asker is seat]
             if answers and answers[-1].answer is not None:
@@ -178,7 +177,7 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
                 last = _t("ask_how", language)
             return [_t("ask_page", language, call=call, seat=who), last]
         card = state.conduct.card_of(caller)
-        side = _side_name(caller.side, language)
+        side = words.side(caller.side, language)
         found = None if card is None else card.lookup(board.auction, index)
         if found is None:
             return [_t("card_page", language, side=side, call=call), _t("card_none", language)]
@@ -189,7 +188,7 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
     if entry.page == "card":
         card = state.conduct.cards.get(seat.side.other)
         if card is not None:
-            side = _side_name(seat.side.other, language)
+            side = words.side(seat.side.other, language)
             item = card.entries[entry.scroll % len(card.entries)]
             text = f"{item.sequence}: {item.meaning(language)}"
             return [_t("card_start", language, side=side), text[:WIDTH]]
@@ -207,9 +206,8 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
 def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
     play = board.play
     assert play is not None
-    contract = i18n.call(str(play.contract), language)
-    first = _t("contract", language, contract=contract,
-               declarer=i18n.seat(str(play.declarer), language))
+    first = _t("contract", language, contract=words.contract(play.contract, language),
+               declarer=words.seat_letter(play.declarer, language))
     claim = play.claim
     if claim is not None:
         if claim.state.value == "disputed":
@@ -221,7 +219,7 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
         return [first, _t("your_lead", language) if turn is seat
                 else _t("lead_by", language, seat=str(turn))]
     trick = play.current
-    cards = " ".join(f"{i18n.seat(str(s), language)}{c}" for s, c in trick.cards)
+    cards = " ".join(f"{words.seat_letter(s, language)}{c}" for s, c in trick.cards)
     tricks = _t("tricks", language, ns=play.tricks_won(Side.NS), ew=play.tricks_won(Side.EW))
     if turn is not None and seat is play.declarer and turn is play.dummy:
         cue = _t("dummy_turn", language)
@@ -240,11 +238,11 @@ def _result_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
         first = (_t("assigned", language) if result.adjusted == "assigned"
                  else result.adjusted)
     elif result.contract is None:
-        first = _t("passed_out", language)
+        first = words.passed_out(language)
     else:
         tricks = "" if result.tricks is None else str(result.tricks)
-        first = _t("result", language, contract=i18n.call(result.contract_text, language),
-                   declarer=i18n.seat(str(result.declarer or ""), language), tricks=tricks)
+        first = _t("result", language, contract=words.contract(result.contract, language),
+                   declarer=words.seat_letter(result.declarer or "", language), tricks=tricks)
     line = f"{first} {score}" if len(first) + len(score) < WIDTH else first
     done = any(s.side is seat.side for s in board.confirmed)
     return [line, _t("confirmed", language) if done else _t("confirm", language)]

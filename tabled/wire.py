@@ -11,6 +11,7 @@ docs/mqtt.md describes each event and command type.
 
 from __future__ import annotations
 
+import enum
 import json
 import math
 import re
@@ -21,6 +22,8 @@ from typing import Any
 from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability
 
 from .regulation import PROFILES, Screens
+from .rulings import FIELDS, KINDS, RulingDataError, kind_of
+from .rulings import Field as RulingField
 from .syscard import CardError, SystemCard
 
 VERSION = 1
@@ -63,6 +66,22 @@ def parse_topic(topic: str) -> tuple[str, int, str]:
     return parts[2], table, parts[5]
 
 
+# -- the table's phases -------------------------------------------------------------------------
+
+class Phase(enum.StrEnum):
+    """Where a table is (tabled.state.TableState.phase); its retained state carries it."""
+
+    WAITING = "waiting"      # no round assigned yet
+    PLAYERS = "players"      # round assigned: players enter their numbers
+    BOARD = "board"          # choose the next board of the round
+    SETUP = "setup"          # board on the table: hands may be scanned; dealer calls first
+    AUCTION = "auction"
+    LEAD = "lead"            # auction over: waiting for the opening lead (questions now)
+    PLAY = "play"
+    RESULT = "result"        # the result, waiting for a player of each side to confirm
+    ROUND_END = "round_end"  # every board of the round played: movement guidance
+
+
 # -- field checks ------------------------------------------------------------------------------
 
 Check = Callable[[Any], Any]
@@ -87,6 +106,14 @@ def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise WireError(f"{value!r} is not true or false")
     return value
+
+
+def _timestamp(value: Any) -> float:
+    """Seconds since the epoch, as the table's clock gives them."""
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not math.isfinite(value) or not 0 <= value <= MAX_TS):
+        raise WireError(f"{value!r} is not a time")
+    return float(value)
 
 
 def _text(limit: int) -> Check:
@@ -199,6 +226,31 @@ def _opt(check: Check) -> tuple[Check, bool]:
     return (_optional(check), False)
 
 
+def _one_of(values: tuple[str, ...]) -> Check:
+    def check(value: Any) -> str:
+        if value not in values:
+            raise WireError(f"{value!r:.40} is not one of {', '.join(values)}")
+        return str(value)
+    return check
+
+
+def _ruling_check(spec: RulingField) -> Check:
+    """The wire's check of one field of the rulings (tabled.rulings.Field)."""
+    if spec.kind == "seat":
+        return SEAT
+    if spec.kind == "suit":
+        return SUIT
+    if spec.kind == "side":
+        return _one_of(("NS", "EW"))
+    if spec.kind == "count":
+        return _count(spec.low, spec.high)
+    if spec.kind == "text":
+        return _text(spec.limit)
+    if all(isinstance(choice.value, bool) for choice in spec.choices):
+        return _bool
+    return _one_of(tuple(str(choice.value) for choice in spec.choices))
+
+
 def _conditions(value: Any) -> dict[str, Any]:
     """Dealer and vulnerability of boards that do not follow the cycle of 16 (the seed 004
     individual deals each partida from South with its own vulnerability)."""
@@ -249,47 +301,69 @@ _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     section=_opt(_text(16)), deals=_opt(_deals), next=_opt(_guidance),
     conditions=_opt(_conditions), conduct=_opt(_conduct))
 
+class EventType(enum.StrEnum):
+    """The kinds of a table's events (docs/mqtt.md); a payload's ``type`` is decoded into one."""
+
+    ASSIGN = "assign"
+    PLAYER = "player"
+    BOARD = "board"
+    HAND_CARD = "hand_card"
+    CALL = "call"
+    CHANGE = "change"
+    ALERT = "alert"
+    QUESTION = "question"
+    ANSWER = "answer"
+    TRAY = "tray"
+    CARD = "card"
+    FACED = "faced"
+    CLAIM = "claim"
+    CLAIM_ANSWER = "claim_answer"
+    RESULT = "result"
+    CONFIRM = "confirm"
+    DIRECTOR = "director"
+    RULING = "ruling"
+    REFUSED = "refused"
+
+
 #: The table's events. Each is an accepted input, or (result) what the laws make of them.
-EVENTS: dict[str, Schema] = {
-    "assign": _schema(cmd=ID, **_ASSIGNMENT),
-    "player": _schema(seat=SEAT, number=_optional(_count(1, 10**9))),
-    "board": _schema(board=BOARD, dealer=SEAT, vul=_parsed(Vulnerability.from_str)),
-    "hand_card": _schema(seat=SEAT, card=CARD),
-    "call": _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
-    "change": _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
-    "alert": _schema(seat=SEAT, index=_count(0, 400), late=_opt(_bool)),
-    "question": _schema(seat=SEAT, index=_count(0, 400), to=SEAT),
-    "answer": _schema(seat=SEAT, question=_count(1, MAX_SEQ), code=_count(0, 9999)),
-    "tray": _schema(calls=_count(1, 400)),
-    "card": _schema(seat=SEAT, card=CARD, face_down=_opt(_bool)),
-    "faced": _schema(seat=SEAT),
-    "claim": _schema(seat=SEAT, tricks=TRICKS),
-    "claim_answer": _schema(seat=SEAT, agree=_bool),
-    "result": _schema(contract=_optional(_text(8)), declarer=_optional(SEAT),
+EVENTS: dict[EventType, Schema] = {
+    EventType.ASSIGN: _schema(cmd=ID, **_ASSIGNMENT),
+    EventType.PLAYER: _schema(seat=SEAT, number=_optional(_count(1, 10**9))),
+    EventType.BOARD: _schema(board=BOARD, dealer=SEAT, vul=_parsed(Vulnerability.from_str)),
+    EventType.HAND_CARD: _schema(seat=SEAT, card=CARD),
+    EventType.CALL: _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
+    EventType.CHANGE: _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
+    EventType.ALERT: _schema(seat=SEAT, index=_count(0, 400), late=_opt(_bool)),
+    EventType.QUESTION: _schema(seat=SEAT, index=_count(0, 400), to=SEAT),
+    EventType.ANSWER: _schema(seat=SEAT, question=_count(1, MAX_SEQ), code=_count(0, 9999)),
+    EventType.TRAY: _schema(calls=_count(1, 400)),
+    EventType.CARD: _schema(seat=SEAT, card=CARD, face_down=_opt(_bool)),
+    EventType.FACED: _schema(seat=SEAT),
+    EventType.CLAIM: _schema(seat=SEAT, tricks=TRICKS),
+    EventType.CLAIM_ANSWER: _schema(seat=SEAT, agree=_bool),
+    EventType.RESULT: _schema(contract=_optional(_text(8)), declarer=_optional(SEAT),
                       tricks=_optional(TRICKS), score_ns=_count(-10000, 10000),
                       adjusted=_opt(_text(16))),
-    "confirm": _schema(seat=SEAT),
-    "director": _schema(seat=_optional(SEAT), reason=_text(32), law=_opt(_text(16)),
+    EventType.CONFIRM: _schema(seat=SEAT),
+    EventType.DIRECTOR: _schema(seat=_optional(SEAT), reason=_text(32), law=_opt(_text(16)),
                         detail=_opt(_text(200))),
-    "ruling": _schema(cmd=ID, kind=_text(32), seat=_opt(SEAT), calls=_opt(_count(0, 400)),
-                      cards=_opt(_count(0, 52)), law=_opt(_text(16)), scope=_opt(_text(16)),
-                      suit=_opt(SUIT), required=_opt(_bool), tricks=_opt(TRICKS),
-                      score_ns=_opt(_count(-10000, 10000)), adjusted=_opt(_text(16)),
-                      call=_opt(_count(1, 10**9))),
-    "refused": _schema(cmd=ID, reason=_text(200)),
+    # The fields of every kind of ruling (tabled.rulings), each optional here: what a kind
+    # requires is checked with its kind (Command.from_payload, the table's controller).
+    EventType.RULING: _schema(cmd=ID, kind=_text(32),
+                      **{name: _opt(_ruling_check(spec)) for name, spec in FIELDS.items()}),
+    EventType.REFUSED: _schema(cmd=ID, reason=_text(200)),
 }
+EVENT_TYPES = frozenset(t.value for t in EventType)
+if set(EVENTS) != set(EventType):
+    raise AssertionError("an event type without its schema, or the reverse")
 
-RULINGS = ("take_back", "undo_cards", "require_pass", "lead_restriction", "claim", "score",
-           "director_ack", "end_round")
-#: What each ruling cannot do without (the table would otherwise refuse it unexplained).
-RULING_NEEDS: dict[str, tuple[str, ...]] = {
-    "take_back": ("calls",), "undo_cards": ("cards",), "require_pass": ("seat",),
-    "lead_restriction": ("seat", "suit")}
+RULINGS = tuple(KINDS)
 
 #: Commands from the server, each answered by an event carrying its id.
 COMMANDS: dict[str, Schema] = {
     "assign": _schema(**_ASSIGNMENT),
-    "ruling": Schema({k: v for k, v in EVENTS["ruling"].fields.items() if k != "cmd"}),
+    "ruling": Schema({k: v for k, v in EVENTS[EventType.RULING].fields.items()
+                      if k != "cmd"}),
     "resend": _schema(since=_count(0, 10**9), until=_opt(_count(0, 10**9))),
 }
 
@@ -321,7 +395,7 @@ class Event:
     """One numbered event of a table's journal."""
 
     seq: int
-    type: str
+    type: EventType
     ts: float
     board: int | None
     data: Mapping[str, Any]
@@ -344,16 +418,17 @@ class Event:
             raise WireError(f"event: unknown fields {sorted(unknown)}")
         seq = _count(1, MAX_SEQ)(value.get("seq"))
         kind = value.get("type")
-        schema = EVENTS.get(kind) if isinstance(kind, str) else None
+        schema = EVENTS[EventType(kind)] if isinstance(kind, str) and kind in EVENT_TYPES \
+            else None
         if schema is None:
             raise WireError(f"event {seq}: unknown type {kind!r}")
-        ts = value.get("ts")
-        if (isinstance(ts, bool) or not isinstance(ts, int | float) or not math.isfinite(ts)
-                or not 0 <= ts <= MAX_TS):
-            raise WireError(f"event {seq}: ts {ts!r} is not a time")
+        try:
+            ts = _timestamp(value.get("ts"))
+        except WireError:
+            raise WireError(f"event {seq}: ts {value.get('ts')!r} is not a time") from None
         board = _optional(BOARD)(value.get("board"))
         data = schema.validate(f"event {seq} ({kind})", value.get("data"))
-        return cls(seq, str(kind), float(ts), board, data)
+        return cls(seq, EventType(str(kind)), float(ts), board, data)
 
 
 @dataclass(frozen=True)
@@ -381,17 +456,37 @@ class Command:
         if schema is None:
             raise WireError(f"command {ident}: unknown type {kind!r}")
         data = schema.validate(f"command {ident} ({kind})", value.get("data", {}))
-        if kind == "ruling" and data.get("kind") not in RULINGS:
-            raise WireError(f"command {ident}: unknown ruling {data.get('kind')!r}")
         if kind == "ruling":
-            missing = [name for name in RULING_NEEDS.get(data["kind"], ()) if name not in data]
-            if data["kind"] == "score" and "score_ns" not in data and "adjusted" not in data:
-                missing.append("score_ns or adjusted")
-            if missing:
-                raise WireError(f"command {ident}: a {data['kind']} ruling needs "
-                                f"{', '.join(missing)}")
+            # What the kind requires, and its own check (tabled.rulings): a table would
+            # otherwise refuse it unexplained.
+            try:
+                kind_of(data["kind"]).validate(data)
+            except RulingDataError as error:
+                raise WireError(f"command {ident}: {error}") from None
         return cls(ident, str(kind), data)
 
 
+#: A table's retained state (tabled.daemon.snapshot): where it is, with no hidden information.
+STATE = _schema(
+    seq=_count(0, MAX_SEQ), ts=_opt(_timestamp), phase=_one_of(tuple(p.value for p in Phase)),
+    round=_opt(_count(0, MAX_BOARD)), board=_opt(_count(0, MAX_BOARD)),
+    boards_done=_opt(_count(0, MAX_BOARD)), boards_left=_opt(_count(0, MAX_BOARD)),
+    director=_opt(_count(0, MAX_SEQ)), calls=_opt(_count(0, 400)), cards=_opt(_count(0, 52)))
+MAX_STATE = 4096
+
+
 def state_payload(snapshot: Mapping[str, Any]) -> bytes:
-    return _dump({"v": VERSION, **snapshot})
+    """The retained state as the table publishes it, checked as the server will read it."""
+    payload = _dump({"v": VERSION, **snapshot})
+    state_from_payload(payload)
+    return payload
+
+
+def state_from_payload(payload: bytes | str) -> dict[str, Any]:
+    """A table's retained state, validated: every field known and in range."""
+    size = len(payload.encode() if isinstance(payload, str) else payload)
+    if size > MAX_STATE:
+        raise WireError(f"state of {size} bytes is too big")
+    value = _load(payload, "state")
+    del value["v"]
+    return STATE.validate("state", value)

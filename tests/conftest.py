@@ -1,5 +1,6 @@
-"""Shared settings for the whole suite: where the real tournament records live, the property
-tests' profile on CI, and the markers that let a developer run the fast part alone.
+"""Shared settings for the whole suite: where the tournament records live (tests/records.py),
+the property tests' profile on CI, and the markers that let a developer run the fast part
+alone.
 
 Markers (pyproject.toml declares them) are given here from what a test uses, so no test can
 forget its own: ``broker`` (a real Mosquitto), ``browser`` (Chromium), ``postgres`` (a
@@ -14,12 +15,18 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests.records import SHARED, played_pbn
+
+# The fixtures every folder may use, defined once: a real Mosquitto (broker, broker_users,
+# mosquitto_bin, mqtt_connect) and a fresh PostgreSQL database (pg_url). pytest takes
+# pytest_plugins only from the top conftest.
+pytest_plugins = ["tests.fixtures.broker", "tests.fixtures.postgres"]
+
 # CI runs the property tests derandomized, so a red build is reproducible from its log.
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
-RECORDS = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "records"
 ROOT = Path(__file__).resolve().parents[1]
 
 #: marker -> the fixtures that give it (pytest's fixture closure: a fixture that needs them
@@ -55,6 +62,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture
 def records_dir() -> Path:
-    if not RECORDS.is_dir():
-        pytest.skip("../shared/data/records is not beside this checkout")
-    return RECORDS
+    """The real records, for a test of what one real file holds."""
+    if not SHARED.is_dir():
+        pytest.skip(f"{SHARED} (../shared/data/records) is not beside this checkout")
+    return SHARED
+
+
+@pytest.fixture
+def played_records() -> Path:
+    """A PBN of boards played through: the real qualifier, or the golden pairs session."""
+    return played_pbn()

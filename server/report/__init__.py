@@ -23,10 +23,12 @@ from server import (
     scoring_texts,  # noqa: F401
 )
 from server.db import Database
-from server.i18n import LANGUAGES, TEXTS
+from server.i18n import PAGES
 from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, hand_record, pack
 from server.session import Session
-from tabled.rules import Board, Seat
+from tabled import words
+from tabled.rules import Board, Seat, Strain, Vulnerability
+from tabled.texts import LANGUAGES
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "report"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -44,11 +46,9 @@ def environment(language: str) -> jinja2.Environment:
                              undefined=jinja2.StrictUndefined)
 
     def t(key: str, **values: Any) -> str:
-        versions = TEXTS.get(key)
-        if versions is None:
+        if key not in PAGES:
             return key
-        text = versions[language]
-        return text.format(**values) if values else text
+        return PAGES.text(key, language, **values)
 
     def seat(letter: str | Seat | None) -> str:
         if letter is None:
@@ -66,10 +66,10 @@ def environment(language: str) -> jinja2.Environment:
         if not text:
             return Markup("")
         if text.lower() == "pass":
-            return Markup(t("display_passed_out"))
+            return Markup(words.passed_out(language))
         level, rest = text[0], text[1:]
         if rest.startswith("NT"):
-            return Markup("{}{}{}").format(level, t("display_nt"), rest[2:])
+            return Markup("{}{}{}").format(level, words.strain(Strain.NT, language), rest[2:])
         return Markup("{}{}{}").format(level, suit(rest[0]), rest[1:])
 
     def decimal(value: float | None, places: int = 2) -> str:
@@ -78,7 +78,15 @@ def environment(language: str) -> jinja2.Environment:
         text = f"{value:.{places}f}"
         return text.replace(".", ",") if language == "es" else text
 
+    def seat_name(letter: str) -> str:
+        return words.seat_name(Seat.from_str(letter), language)
+
+    def vulnerability(vul: Vulnerability) -> str:
+        return words.vulnerability(vul, language)
+
     env.globals.update(t=t, seat=seat, suit=suit, contract=contract, decimal=decimal,
+                       seat_name=seat_name, vulnerability=vulnerability,
+                       notrump=words.strain(Strain.NT, language),
                        SUITS=[str(s) for s in SUITS], DD_SEATS=DD_SEATS,
                        DD_STRAINS=DD_STRAINS, language=language)
     return env

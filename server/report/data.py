@@ -136,7 +136,7 @@ def pack(db: Database, session: Session) -> Pack:
         scored = standings.field(db, session, public=False)
     except ValueError as error:
         unscored = str(error)
-        scored = standings.Field({}, [], "mp")
+        scored = standings.Field({}, [], session.scoring.method)
     by_result = {(x.result.table or 0, x.result.board): x
                  for lines in scored.scored.values() for x in lines}
     travellers: dict[int, list[Line]] = defaultdict(list)

@@ -38,37 +38,17 @@
     return value.toLocaleString(texts.language, {maximumFractionDigits: 2, useGrouping: false});
   }
 
-  const SYMBOLS = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
-
-  function suit(letter) {
-    return el("span", {class: "suit suit-" + letter, role: "img",
-                       "aria-label": texts["display_suit_" + letter]}, SYMBOLS[letter]);
-  }
-
-  function contract(text, adjusted) {
-    // Mirrors contract_html in server/display.py: 4HX as 4♥X, 3NT as 3NT / 3ST.
+  // Bridge words come rendered from the server (tabled/words.py, the API's "shown"): text
+  // pieces, and suits as {suit, symbol, name}, drawn as the pages draw them; nothing here
+  // spells a call, a contract, a seat or a suit.
+  function pieces(parts) {
     const out = document.createDocumentFragment();
-    if (text === null || text === undefined) { out.append(adjusted || ""); return out; }
-    if (text === "Pass") { out.append(texts.display_passed_out); return out; }
-    const match = /^([1-7])(NT|N|[SHDC])(X{0,2})$/.exec(text);
-    if (!match) { out.append(text); return out; }
-    out.append(match[1]);
-    out.append(match[2].startsWith("N") ? texts.display_nt : suit(match[2]));
-    out.append(match[3]);
+    for (const part of parts || []) {
+      if (typeof part === "string") { out.append(part); continue; }
+      out.append(el("span", {class: "suit suit-" + part.suit, role: "img",
+                             "aria-label": part.name}, part.symbol));
+    }
     return out;
-  }
-
-  function card(text) {
-    const out = document.createDocumentFragment();
-    if (!text) return out;
-    if (!SYMBOLS[text[0]]) { out.append(text); return out; }
-    out.append(suit(text[0]), text.slice(1) === "T" ? "10" : text.slice(1));
-    return out;
-  }
-
-  function seat(letter) {
-    if (!letter) return "";
-    return letter === "W" && texts.language === "es" ? "O" : letter;
   }
 
   function label(pair) {
@@ -131,9 +111,9 @@
         body.append(el("tr", {"data-table": row.table},
           el("td", {class: "pair"}, label(row.ns_pair)),
           el("td", {class: "pair"}, label(row.ew_pair)),
-          el("td", {class: "contract"}, contract(row.contract, row.adjusted)),
-          el("td", {class: "declarer"}, seat(row.declarer)),
-          el("td", {class: "lead"}, card(row.lead)),
+          el("td", {class: "contract"}, pieces(row.shown.contract)),
+          el("td", {class: "declarer"}, row.shown.declarer),
+          el("td", {class: "lead"}, pieces(row.shown.lead)),
           el("td", {class: "tricks"}, row.tricks === null ? "" : row.tricks),
           el("td", {class: "score"}, score !== null && score >= 0 ? score : ""),
           el("td", {class: "score"}, score !== null && score < 0 ? -score : "")));
@@ -208,7 +188,8 @@
     const all = kinds === undefined || kinds.has("hello");
     const fetches = [];
     if (all || kinds.has("results") || kinds.has("analysis")) {
-      fetches.push(Promise.all([fetchJson("/api/v1/rankings"), fetchJson("/api/v1/results")])
+      const results = "/api/v1/results?lang=" + encodeURIComponent(texts.language || "");
+      fetches.push(Promise.all([fetchJson("/api/v1/rankings"), fetchJson(results)])
         .then(([rankings, results]) => { renderRankings(rankings); renderResults(results); }));
     }
     if (all || kinds.has("results")) {

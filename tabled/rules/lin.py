@@ -15,13 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import IO, Generic, TypeVar, overload
+from typing import IO, Generic, TypeVar
 
 from .board import Deal, Hand, Vulnerability
 from .calls import DOUBLE, PASS, REDOUBLE, Call
 from .cards import Card, Rank, Seat, Suit
 from .errors import InvalidDealError, InvalidNotationError
-from .records import Record, RecordBuilder, Source, Visitor, decode, lines_of
+from .records import Reading, Record, Visitor
 
 T = TypeVar("T")
 
@@ -288,38 +288,18 @@ class _Reader(Generic[T]):
         return visitor.end_record(self.last)
 
 
-@overload
-def iter_records(source: Source) -> Iterator[Record]: ...
-
-
-@overload
-def iter_records(source: Source, visitor: Visitor[T]) -> Iterator[T]: ...
-
-
-def iter_records(source: Source,
-                 visitor: Visitor[T] | None = None) -> Iterator[T] | Iterator[Record]:
-    """Read boards one at a time, telling ``visitor`` (a :class:`RecordBuilder` by default)
-    each board and yielding what it returns. ``source`` is text, bytes, or lines."""
-    if visitor is None:
-        return _read(source, RecordBuilder())
-    return _read(source, visitor)
-
-
-def _read(source: Source, visitor: Visitor[T]) -> Iterator[T]:
+def _read(lines: Iterator[str], visitor: Visitor[T]) -> Iterator[T]:
     reader = _Reader(visitor)
     number = 0
-    for number, text in enumerate(lines_of(source), 1):
+    for number, text in enumerate(lines, 1):
         yield from reader.feed(number, text)
     yield from reader.close(number)
 
 
-def loads(text: str | bytes) -> list[Record]:
-    return list(iter_records(text))
-
-
-def load(fp: IO[str] | IO[bytes]) -> list[Record]:
-    data = fp.read()
-    return loads(decode(data) if isinstance(data, bytes) else data)
+_READING = Reading(_read)
+iter_records = _READING.iter_records
+loads = _READING.loads
+load = _READING.load
 
 
 # -- writing -------------------------------------------------------------------------------

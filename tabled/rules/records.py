@@ -1,7 +1,9 @@
 """The record of one table's play of a board, as a file states it, and the visitor that reads it.
 
 A reader (:mod:`.pbn`, :mod:`.lin`) turns text into a stream of events and feeds a
-:class:`Visitor`: one parser then serves a builder, a validator or an exporter. The default
+:class:`Visitor`: one parser then serves a builder, a validator or an exporter. Each reader
+knows only how to read lines into a visitor; :class:`Reading` makes its ``iter_records``,
+``loads`` and ``load`` from that. The default
 visitor, :class:`RecordBuilder`, builds a plain :class:`Record`: the raw facts of the file, not
 checked against the Laws. Text that cannot be read is a *problem* on the record, never an
 exception: real archives hold odd tags and truncated sections, and a replay must report them.
@@ -13,13 +15,14 @@ import abc
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import IO, Generic, Protocol, TypeVar, overload
 
 from .board import Deal, Vulnerability
 from .calls import PASS, Call
 from .cards import Card, Seat
 from .errors import InvalidNotationError
 
+T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
 #: Text, bytes, or lines (a text file iterates as lines), as every reader accepts.
@@ -302,3 +305,41 @@ def _stripped(source: Iterable[str]) -> Iterator[str]:
             line = line.removeprefix("\ufeff")
             first = False
         yield line.rstrip("\r\n")
+
+
+class _ReadLines(Protocol):
+    def __call__(self, lines: Iterator[str], visitor: Visitor[T]) -> Iterator[T]: ...
+
+
+class Reading:
+    """What every reader offers (``iter_records``, ``loads``, ``load``), made once from the
+    one thing a format knows: how to read lines into a visitor, a record at a time."""
+
+    def __init__(self, read: _ReadLines) -> None:
+        self._read = read
+
+    @overload
+    def iter_records(self, source: Source) -> Iterator[Record]: ...
+
+    @overload
+    def iter_records(self, source: Source, visitor: Visitor[T]) -> Iterator[T]: ...
+
+    def iter_records(self, source: Source,
+                     visitor: Visitor[T] | None = None) -> Iterator[T] | Iterator[Record]:
+        """Read records one at a time, telling ``visitor`` (a :class:`RecordBuilder` by
+        default) each record and yielding what it returns. ``source`` is text, bytes, or
+        lines."""
+        if visitor is None:
+            return self._records(source, RecordBuilder())
+        return self._records(source, visitor)
+
+    def _records(self, source: Source, visitor: Visitor[T]) -> Iterator[T]:
+        yield from self._read(lines_of(source), visitor)
+
+    def loads(self, text: str | bytes) -> list[Record]:
+        return list(self.iter_records(text))
+
+    def load(self, fp: IO[str] | IO[bytes]) -> list[Record]:
+        """Read an open file, text or binary (bytes are UTF-8, else Latin-1)."""
+        data = fp.read()
+        return self.loads(decode(data) if isinstance(data, bytes) else data)

@@ -52,8 +52,8 @@ from bidbox.provision import (
     make_certificates,
     provision,
 )
+from mqttlink import BrokerSettings
 from tabled.config import load
-from tabled.uplink import BrokerSettings
 
 EVENT = "club-test"
 HOST = "director.example"

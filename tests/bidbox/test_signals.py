@@ -24,9 +24,9 @@ import pytest
 from bidbox.broker import find_mosquitto
 from bidbox.provision import Deployment, find_openssl, make_certificates
 from tests.processes import group_members, spawned
+from tests.records import played_pbn
 
-RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"
-QUALIFIER = RECORDS / "realbridge-2021-online-qual-r2.pbn"
+QUALIFIER = played_pbn()  # the real qualifier, or the golden pairs session
 READY = 120.0  # seconds to get busy, on a loaded machine
 STOP = 90.0    # seconds to stop: tables, server, broker, one after the other
 SIGNALS = [pytest.param(signal.SIGTERM, "pid", id="SIGTERM-to-pid"),
@@ -114,8 +114,6 @@ def test_the_demo_stops_its_broker_server_and_tables(signum: int, target: str,
 @pytest.mark.parametrize(("signum", "target"), SIGNALS)
 def test_simulate_stops_its_broker_and_tables(signum: int, target: str,
                                               tmp_path: Path) -> None:
-    if not QUALIFIER.exists():
-        pytest.skip(f"{QUALIFIER} is not here (../shared beside the checkout)")
     journals = tmp_path / "journals"
     code, out = stopped_by(signum, target, [
         "simulate", "--tables", "2", "--records", str(QUALIFIER), "--speed", "1",

@@ -25,14 +25,7 @@ from server.session import Session, create_session
 from tabled.rules import Board, Seat, parse_contract
 from tabled.rules.scoring import score_ns
 from tabled.wire import ONLINE, Event, state_payload, table_topic
-from tests.mqtt.conftest import (  # noqa: F401
-    EVENT,
-    TIMEOUT,
-    MqttClient,
-    broker,
-    broker_users,
-    mosquitto_bin,
-)
+from tests.fixtures.broker import EVENT, TIMEOUT, MqttClient
 
 CHROMIUM = Path(os.environ.get("BIDBOX_CHROMIUM", "/usr/bin/chromium"))
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -59,7 +52,7 @@ def wait_until(app: Flask, predicate: Callable[[], bool], timeout: float = TIMEO
 
 
 @pytest.fixture
-def live_app(broker: Broker, broker_users: BrokerUsers,  # noqa: F811
+def live_app(broker: Broker, broker_users: BrokerUsers,
              tmp_path: Path) -> Iterator[Flask]:
     """The app ingesting the broker's event, subscribed before the test goes on."""
     creds = broker_users.server
@@ -145,7 +138,7 @@ def page(chromium: Any, base_url: str) -> Iterator[Any]:
 class Tables:
     """The session's tables, each publishing its own journal with its own credentials."""
 
-    def __init__(self, app: Flask, broker: Broker,  # noqa: F811
+    def __init__(self, app: Flask, broker: Broker,
                  users: BrokerUsers) -> None:
         self.app = app
         self.broker = broker
@@ -218,8 +211,8 @@ class Tables:
 
 
 @pytest.fixture
-def tables(live_app: Flask, broker: Broker,  # noqa: F811
-           broker_users: BrokerUsers) -> Any:  # noqa: F811
+def tables(live_app: Flask, broker: Broker,
+           broker_users: BrokerUsers) -> Any:
     found = Tables(live_app, broker, broker_users)
     yield found
     found.close()

@@ -22,7 +22,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 expect = sync_api.expect
 
 from tests.browser.conftest import Tables, services, wait_until  # noqa: E402
-from tests.mqtt.conftest import TIMEOUT  # noqa: E402
+from tests.fixtures.broker import TIMEOUT  # noqa: E402
 
 DELAY = 8.0
 """Seconds the vugraph runs behind the table in this test."""

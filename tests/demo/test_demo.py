@@ -18,12 +18,12 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import find_mosquitto
-from tabled.recorded import playable
+from sim.recorded import playable
 from tabled.rules.formats import load_path
 from tests.processes import group_members, run, spawned
+from tests.records import played_pbn
 
-RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"
-QUALIFIER = RECORDS / "realbridge-2021-online-qual-r2.pbn"
+QUALIFIER = played_pbn()  # the real qualifier, or the golden pairs session
 DEADLINE = 240.0
 STOP = 60.0  # seconds for a stop: the tables, the server, then the broker
 
@@ -71,8 +71,6 @@ def _processes_using(path: Path) -> list[int]:
 
 
 def test_the_demo_replays_real_records_end_to_end(tmp_path: Path) -> None:
-    if not QUALIFIER.exists():
-        pytest.skip(f"{QUALIFIER} is not here (../shared beside the checkout)")
     if find_mosquitto() is None:
         pytest.skip("no mosquitto: scripts/setup.py installs it")
     folder = tmp_path / "demo"

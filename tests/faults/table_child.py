@@ -1,11 +1,11 @@
 """One table as a process of its own, for the fault harness (test_faults_*.py).
 
-The real daemon on simulated hardware (tabled.simtable), its uplink to a real broker (or
-none), and four simulated players (tabled.players) who bid and play seeded deals. The harness
+The real daemon on simulated hardware (sim.simtable), its uplink to a real broker (or
+none), and four simulated players (sim.players) who bid and play seeded deals. The harness
 kills it with SIGKILL and starts it again on the same journal; the players pick up wherever
 the table is.
 
-    table_child.py JOURNAL TABLE BOARDS SEED [HOST:PORT]
+    python -m tests.faults.table_child JOURNAL TABLE BOARDS SEED [HOST:PORT]
 
 The broker's user and password come from BIDBOX_FAULT_USER and BIDBOX_FAULT_PASSWORD (not
 on the command line, where ``ps`` shows them). Each line on stdout is JSON: first
@@ -23,12 +23,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from mqttlink import BrokerSettings
+from sim.players import SimulatedPlayers, deal
+from sim.simtable import SimulatedTable
 from tabled.daemon import snapshot
-from tabled.players import SimulatedPlayers, deal
 from tabled.rules import Seat
-from tabled.simtable import SimulatedTable
 from tabled.state import TableState
-from tabled.uplink import BrokerSettings
 from tabled.wire import Command, Event
 
 EVENT = "faults"

@@ -22,14 +22,14 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import Broker
+from mqttlink import BrokerSettings
+from sim.players import SimulatedPlayers, deal
+from sim.players.players import script
+from sim.simtable import SimulatedTable
 from tabled.daemon import snapshot
 from tabled.i18n import text
-from tabled.players import SimulatedPlayers, deal
-from tabled.players.players import script
 from tabled.rules import Seat
-from tabled.simtable import SimulatedTable
 from tabled.state import TableState
-from tabled.uplink import BrokerSettings
 from tabled.wire import Command
 from tests.faults.harness import (
     EVENT,

@@ -39,10 +39,10 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.broker import Broker
+from sim.players import deal
+from sim.players.players import script
 from tabled.daemon import snapshot
 from tabled.journal import Journal
-from tabled.players import deal
-from tabled.players.players import script
 from tabled.state import Phase, TableState
 from tests.faults.harness import (
     LinkProxy,
@@ -60,7 +60,10 @@ from tests.faults.harness import (
 from tests.faults.table_child import CLAIM_RATE, fingerprint
 from tests.processes import spawned
 
-CHILD = Path(__file__).with_name("table_child.py")
+# Run as a module from this checkout, so the child runs this tree's code whatever else an
+# installed bidbox would put on its path.
+CHILD = "tests.faults.table_child"
+ROOT = Path(__file__).resolve().parents[2]
 KILLS = int(os.environ.get("BIDBOX_FAULT_KILLS", "100"))
 TABLES = (1, 2)
 BOARDS = 40       # per table: enough claims for a quarter of the kills (about one board in two)
@@ -103,10 +106,10 @@ class TableUnderFire:
         # child keeps its own copy of the descriptor.
         with open(self.folder / f"table-{self.number}.log", "a") as log:
             return spawned(
-                [sys.executable, str(CHILD), str(self.journal), str(self.number), str(BOARDS),
+                [sys.executable, "-m", CHILD, str(self.journal), str(self.number), str(BOARDS),
                  str(self.seed), f"127.0.0.1:{self.proxy.port}"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, text=True,
-                env=env)
+                env=env, cwd=ROOT)
 
     def lines(self, child: subprocess.Popen[str]) -> Iterator[dict[str, Any]]:
         """The child's reports; a child that hangs is killed (its PID) after RUN_LIMIT."""

@@ -45,7 +45,6 @@ from tabled.journal import Journal
 from tabled.rules import PASS, Bid, Card, Deal, Seat
 from tabled.state import Phase
 from tabled.wire import MAX_PAYLOAD, Event, table_topic
-from tests.server.conftest import pg_url  # noqa: F401  (a fixture: PostgreSQL, or a skip)
 from tests.tabled.helpers import Table, number_keys
 
 EVENT = "fuzz"
@@ -960,7 +959,7 @@ def test_ten_thousand_hostile_payloads(db: Database, clean: Database,
     assert tally[REJECTED] > CASES // 3 and tally[DUPLICATE] > 0 and tally[STORED] > 0
 
 
-def test_on_postgresql(pg_url: str, clean: Database,  # noqa: F811  (the fixture imported)
+def test_on_postgresql(pg_url: str, clean: Database,
                        story: Story, seed: int,
                        caplog: pytest.LogCaptureFixture) -> None:
     db = Database(pg_url)
@@ -1043,7 +1042,7 @@ def _pg(url: str) -> Database:
 
 
 def test_a_state_seq_beyond_any_journal_is_refused_on_postgresql(
-        pg_url: str) -> None:  # noqa: F811
+        pg_url: str) -> None:
     database = _pg(pg_url)
     try:
         body = dump({"v": 1, "seq": 2**31, "phase": "auction"})
@@ -1052,7 +1051,7 @@ def test_a_state_seq_beyond_any_journal_is_refused_on_postgresql(
         database.dispose()
 
 
-def test_a_topic_with_a_nul_is_refused_on_postgresql(pg_url: str) -> None:  # noqa: F811
+def test_a_topic_with_a_nul_is_refused_on_postgresql(pg_url: str) -> None:
     database = _pg(pg_url)
     try:
         assert Ingest(database, EVENT)(topic(1) + "\x00", b"{}").rejected

@@ -34,7 +34,7 @@ from hardware.events import CardEvent, KeyEvent
 from hardware.keypad import MatrixKeypad
 from hardware.layout import KeypadLayout
 from hardware.sim import MatrixSimulator
-from tabled.controller import SeatEntry
+from tabled.control import SeatEntry
 from tabled.daemon import TableDaemon, snapshot
 from tabled.journal import Journal
 from tabled.rules import Card, Deal, Seat

@@ -27,7 +27,6 @@ from tests.server.conftest import (
     EVENT,
     login,
     make_app,
-    pg_url,  # noqa: F401 (a fresh PostgreSQL database)
     services,
 )
 
@@ -78,7 +77,7 @@ def test_four_tables_every_event_stored_once_with_its_latencies() -> None:
     assert 10 < f["table_rss_mb"] < 500
 
 
-def test_two_workers_share_the_stream_on_postgresql(pg_url: str) -> None:  # noqa: F811
+def test_two_workers_share_the_stream_on_postgresql(pg_url: str) -> None:
     f = loadtest("--workers", "2", "--db", pg_url)
     assert f["workers"] == 2 and f["table_errors"] == 0 and f["finished"]
     assert f["stored"] == f["published"] > 50 * TABLES

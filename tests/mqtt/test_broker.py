@@ -23,8 +23,7 @@ from bidbox.broker import (
     hash_password,
     table_topic,
 )
-
-from .conftest import EVENT, MqttClient, MqttConnect
+from tests.fixtures.broker import EVENT, MqttClient, MqttConnect
 
 NOT_AUTHORIZED = 0x87
 HASH_LINE = re.compile(r"\$7\$(\d+)\$([A-Za-z0-9+/]{16})\$([A-Za-z0-9+/]{86}==)\Z")

@@ -1,19 +1,36 @@
-"""The real records in ../shared/data/records: what they hold, and that they round-trip."""
+"""The records files: what each holds, and that they round-trip.
+
+The real records in ../shared/data/records when they are beside the checkout, and always the
+golden set the project made for itself in tests/data (tests/data/make_golden.py)."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tabled.rules import PASS, Board, Deal, Seat, lin, pbn
+from tabled.rules.calls import Doubling, parse_contract
 from tabled.rules.records import Record
+from tabled.rules.replay import replay
+from tests.records import GOLDEN, SHARED
 
-PBN_FILES = ["realbridge-2021-online-qual-r2.pbn", "mixed-events-3-boards.pbn",
-             "spingold-2014-shared-deals.pbn", "club-pairs-2013-travellers.pbn"]
-LIN_FILES = ["bbo-robots-8-boards.lin"]
+
+def present(real: list[str], golden: list[str]) -> list[Any]:
+    """The real files that are here, then the golden ones, each named by its file."""
+    paths = [SHARED / name for name in real if (SHARED / name).is_file()]
+    paths += [GOLDEN / name for name in golden]
+    return [pytest.param(path, id=path.name) for path in paths]
+
+
+PBN_FILES = present(["realbridge-2021-online-qual-r2.pbn", "mixed-events-3-boards.pbn",
+                     "spingold-2014-shared-deals.pbn", "club-pairs-2013-travellers.pbn"],
+                    ["pairs.pbn", "travellers.pbn"])
+LIN_FILES = present(["bbo-robots-8-boards.lin"], ["robots.lin", "bidding.lin"])
+PLAYED_PBN_FILES = present(["realbridge-2021-online-qual-r2.pbn"], ["pairs.pbn"])
 
 
 def without_problems(records: list[Record]) -> list[Record]:
@@ -102,12 +119,81 @@ def test_bbo_robots(records_dir: Path) -> None:
     assert all(r.auction_complete and r.problems == [] for r in records)
 
 
+# -- what each golden file holds (tests/data/make_golden.py) ------------------------------------
+
+
+def played_cards(record: Record) -> int:
+    return sum(len(trick) for trick in record.play)
+
+
+def test_golden_pairs() -> None:
+    records = pbn.load_path(GOLDEN / "pairs.pbn")
+    assert len(records) == 60
+    assert Counter(r.board for r in records) == {b: 6 for b in range(11, 21)}
+    assert all(r.auction_complete and r.problems == [] for r in records)
+    assert all(r.deal is not None and r.deal.is_complete_for_play for r in records)
+    # every dealer and every vulnerability (boards 11 to 20)
+    assert {r.dealer for r in records} == set(Seat)
+    assert {str(r.vulnerability) for r in records} == {"None", "NS", "EW", "Both"}
+    contracts = [parse_contract(r.contract_tag or "") for r in records]
+    # passed out once (four passes, no play), doubled twice, redoubled twice
+    passed = [r for r, c in zip(records, contracts, strict=True) if c is None]
+    assert [(r.board, r.tags["Table"], set(r.calls), r.play) for r in passed] == [
+        (11, "6", {PASS}, [])]
+    assert Counter(c.doubling for c in contracts if c is not None) == {
+        Doubling.UNDOUBLED: 55, Doubling.DOUBLED: 2, Doubling.REDOUBLED: 2}
+    # claims: the play stops short and the Result tag gives the tricks
+    claimed = [r for r in records if r.play and played_cards(r) < 52]
+    assert len(claimed) == 14 and all(r.result_tag for r in claimed)
+    assert sum(1 for r in records if played_cards(r) == 52) == 45
+    # alerted calls carry their meaning as a note
+    assert sum(len(r.notes) for r in records) == 29
+    assert all(item.note for r in records for item in r.auction if item.alert)
+    assert all(r.score_tag is not None and r.tags["Table"] for r in records)
+
+
+def test_golden_travellers() -> None:
+    records = pbn.load_path(GOLDEN / "travellers.pbn")
+    assert len(records) == 64
+    assert Counter(r.board for r in records) == {b: 4 for b in range(1, 17)}
+    assert all(r.auction == [] and r.play == [] for r in records)
+    # the standard cycle: every dealer and every vulnerability, four boards each
+    assert [(r.dealer, r.vulnerability) for r in records[::4]] == [
+        (Board(n).dealer, Board(n).vulnerability) for n in range(1, 17)]
+    assert Counter(r.contract_tag == "Pass" for r in records)[True] == 8
+    assert all(r.contract_tag and r.result_tag for r in records if r.contract_tag != "Pass")
+    assert all(r.problems == [] for r in records)
+
+
+def test_golden_lin_with_play() -> None:
+    records = lin.loads((GOLDEN / "robots.lin").read_bytes())
+    assert [r.board for r in records] == list(range(1, 9))
+    cycle = [(Board(n).dealer, Board(n).vulnerability) for n in range(1, 9)]
+    assert [(r.dealer, r.vulnerability) for r in records] == cycle
+    assert all(r.deal is not None and r.deal.is_complete_for_play for r in records)
+    assert [r.claim for r in records] == [None, None, 11, None, None, None, None, 11]
+    assert [len(r.play_sequence) for r in records] == [52, 52, 32, 52, 52, 52, 52, 48]
+    assert [sum(i.alert for i in r.auction) for r in records] == [1, 0, 0, 2, 0, 1, 1, 1]
+    assert sum(len(r.notes) for r in records) == 6
+    assert all(r.auction_complete and r.problems == [] for r in records)
+
+
+def test_golden_lin_without_play() -> None:
+    records = lin.loads((GOLDEN / "bidding.lin").read_bytes())
+    assert [r.board for r in records] == list(range(1, 17))
+    assert all(r.play_sequence == [] and r.auction_complete for r in records)
+    # the result as a claim of the whole (mc) with no card played; the passed-out board none
+    assert [r.claim is None for r in records].count(True) == 1
+    assert [replay(r).contract for r in records][11] == "Pass"
+    assert all(replay(r).ok for r in records)
+
+
 # -- round trips -----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", PBN_FILES)
-def test_pbn_files_round_trip(records_dir: Path, name: str) -> None:
-    first = pbn.load_path(records_dir / name)
+@pytest.mark.parametrize("path", PBN_FILES)
+def test_pbn_files_round_trip(path: Path) -> None:
+    first = pbn.load_path(path)
     text = pbn.dumps(first)
     again = pbn.loads(text)
     assert without_problems(again) == without_problems(first)
@@ -116,25 +202,26 @@ def test_pbn_files_round_trip(records_dir: Path, name: str) -> None:
     assert pbn.dumps(again) == text
 
 
-@pytest.mark.parametrize("name", PBN_FILES)
-def test_pbn_files_read_the_same_from_crlf_lines(records_dir: Path, name: str) -> None:
-    data = (records_dir / name).read_bytes()
+@pytest.mark.parametrize("path", PBN_FILES)
+def test_pbn_files_read_the_same_from_crlf_lines(path: Path) -> None:
+    data = path.read_bytes()
     text = data.decode()
     as_lines = list(pbn.iter_records(text.replace("\r\n", "\n").replace("\n", "\r\n")
                                      .splitlines(keepends=True)))
     assert as_lines == pbn.loads(data)
 
 
-@pytest.mark.parametrize("name", LIN_FILES)
-def test_lin_files_round_trip(records_dir: Path, name: str) -> None:
-    first = lin.loads((records_dir / name).read_bytes())
+@pytest.mark.parametrize("path", LIN_FILES)
+def test_lin_files_round_trip(path: Path) -> None:
+    first = lin.loads(path.read_bytes())
     text = lin.dumps(first)
     assert lin.loads(text) == first
     assert len(text.splitlines()) == len(first)
 
 
-def test_lin_records_go_out_as_pbn(records_dir: Path) -> None:
-    records = lin.loads((records_dir / "bbo-robots-8-boards.lin").read_bytes())
+@pytest.mark.parametrize("path", LIN_FILES)
+def test_lin_records_go_out_as_pbn(path: Path) -> None:
+    records = lin.loads(path.read_bytes())
     again = pbn.loads(pbn.dumps(records))
     for a, b in zip(records, again, strict=True):
         assert (b.board, b.dealer, b.vulnerability, b.deal) == (a.board, a.dealer,
@@ -143,8 +230,9 @@ def test_lin_records_go_out_as_pbn(records_dir: Path) -> None:
         assert b.play_sequence == []  # PBN's play needs the seats, which the engine decides
 
 
-def test_pbn_records_go_out_as_lin(records_dir: Path) -> None:
-    records = pbn.load_path(records_dir / "realbridge-2021-online-qual-r2.pbn")
+@pytest.mark.parametrize("path", PLAYED_PBN_FILES)
+def test_pbn_records_go_out_as_lin(path: Path) -> None:
+    records = pbn.load_path(path)
     again = lin.loads(lin.dumps(records))
     assert len(again) == len(records)
     for a, b in zip(records, again, strict=True):

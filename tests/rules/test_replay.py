@@ -12,6 +12,7 @@ from bidbox.cli import main
 from tabled.rules import pbn
 from tabled.rules.formats import load_path
 from tabled.rules.replay import replay
+from tests.records import GOLDEN, GOLDEN_PLAYED, REALBRIDGE, SHARED
 
 GOOD = """[Event "Test"]
 [Board "11"]
@@ -103,21 +104,33 @@ def test_a_passed_out_board_scores_nothing() -> None:
             result["ok"]) == ("Pass", None, None, 0, True)
 
 
-def test_a_claim_after_eight_tricks_takes_the_result_tag(records_dir: Path) -> None:
+CLAIMS = [
     # Realbridge's board 11 at table 30: 2D by E, eight tricks played, then a claim: 8.
-    records = load_path(records_dir / "realbridge-2021-online-qual-r2.pbn")
-    record = next(r for r in records if r.board == 11 and r.tags.get("Table") == "30")
-    assert sum(len(row) for row in record.play) == 32
+    *([pytest.param(REALBRIDGE, 11, "30", 32, ("2D", "E", 8, -90), "2", id="realbridge")]
+      if REALBRIDGE.is_file() else []),
+    # The golden pairs' board 13 at table 1: 1NT by E, eleven tricks played (four won), then
+    # a claim: 6.
+    pytest.param(GOLDEN_PLAYED, 13, "1", 44, ("1NT", "E", 6, 100), "3", id="golden"),
+]
+
+
+@pytest.mark.parametrize(("path", "board", "table", "cards", "expected", "fewer"), CLAIMS)
+def test_a_claim_after_some_tricks_takes_the_result_tag(
+        path: Path, board: int, table: str, cards: int, expected: tuple[str, str, int, int],
+        fewer: str) -> None:
+    records = load_path(path)
+    record = next(r for r in records if r.board == board and r.tags.get("Table") == table)
+    assert sum(len(row) for row in record.play) == cards
     result = replay(record)
     assert (result.contract, result.declarer, result.tricks, result.score_ns, result.ok) == (
-        "2D", "E", 8, -90, True)
-    record.result_tag = "2"        # fewer than declarer had won already
-    assert any("Result says 2 tricks but declarer had already won" in p
+        *expected, True)
+    record.result_tag = fewer      # fewer than declarer had won already
+    assert any(f"Result says {fewer} tricks but declarer had already won" in p
                for p in replay(record).problems)
 
 
-def test_a_complete_play_decides_the_tricks(records_dir: Path) -> None:
-    records = load_path(records_dir / "realbridge-2021-online-qual-r2.pbn")
+def test_a_complete_play_decides_the_tricks(played_records: Path) -> None:
+    records = load_path(played_records)
     complete = [r for r in records if sum(len(row) for row in r.play) == 52]
     assert len(complete) >= 10
     for record in complete[:10]:
@@ -143,15 +156,19 @@ def score_tag(value: str) -> int:
     return int(points) if side == "NS" else -int(points)
 
 
-RECORD_FILES = ["realbridge-2021-online-qual-r2.pbn", "mixed-events-3-boards.pbn",
-                "spingold-2014-shared-deals.pbn", "bbo-robots-8-boards.lin",
-                "club-pairs-2013-travellers.pbn"]
+REAL_FILES = ["realbridge-2021-online-qual-r2.pbn", "mixed-events-3-boards.pbn",
+              "spingold-2014-shared-deals.pbn", "bbo-robots-8-boards.lin",
+              "club-pairs-2013-travellers.pbn"]
+GOLDEN_FILES = ["pairs.pbn", "travellers.pbn", "robots.lin", "bidding.lin"]
+RECORD_FILES = [pytest.param(path, id=path.name) for path in
+                [SHARED / n for n in REAL_FILES if (SHARED / n).is_file()]
+                + [GOLDEN / n for n in GOLDEN_FILES]]
 
 
-@pytest.mark.parametrize("name", RECORD_FILES)
-def test_every_real_record_replays_and_agreeing_ones_match_their_score(
-        records_dir: Path, name: str) -> None:
-    records = load_path(records_dir / name)
+@pytest.mark.parametrize("path", RECORD_FILES)
+def test_every_real_record_replays_and_agreeing_ones_match_their_score(path: Path) -> None:
+    name = path.name
+    records = load_path(path)
     assert records
     checked = 0
     for record in records:
@@ -166,17 +183,29 @@ def test_every_real_record_replays_and_agreeing_ones_match_their_score(
         # Every record there agrees with itself, and with its Score tag where it has one.
         assert all(replay(r).ok for r in records)
         assert checked == sum(1 for r in records if r.score_tag) >= 270
+    if path.parent == GOLDEN:
+        # The project's own records: every one agrees with the laws and with its Score tag.
+        assert all(replay(r).ok for r in records)
+        assert checked == sum(1 for r in records if r.score_tag)
 
 
-def test_replay_command_json(records_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = records_dir / "realbridge-2021-online-qual-r2.pbn"
+JSON_FILES = [
+    *([pytest.param(REALBRIDGE, 299, "1NT", 120, id="realbridge")] if REALBRIDGE.is_file()
+      else []),
+    pytest.param(GOLDEN_PLAYED, 60, "3C", -50, id="golden"),
+]
+
+
+@pytest.mark.parametrize(("path", "count", "contract", "score"), JSON_FILES)
+def test_replay_command_json(path: Path, count: int, contract: str, score: int,
+                             capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", "--json", str(path)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert len(lines) == 299
-    assert [line["index"] for line in lines] == list(range(299))
+    assert len(lines) == count
+    assert [line["index"] for line in lines] == list(range(count))
     assert set(lines[0]) == {"file", "index", "board", "contract", "declarer", "tricks",
                              "score_ns", "ok", "problems"}
-    assert lines[1]["contract"] == "1NT" and lines[1]["score_ns"] == 120
+    assert lines[1]["contract"] == contract and lines[1]["score_ns"] == score
 
 
 def test_replay_command_summary_and_progress(tmp_path: Path,

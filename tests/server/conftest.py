@@ -7,9 +7,7 @@ local 127.0.0.1:5432 with trust auth), dropped afterwards; it skips when no serv
 
 from __future__ import annotations
 
-import os
 import re
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,32 +17,9 @@ from flask.testing import FlaskClient
 
 from server import create_app
 from server.services import Services
-from tests.mqtt.conftest import broker, broker_users, mosquitto_bin  # noqa: F401 (the real broker)
 
-PG_ADMIN = os.environ.get("BIDBOX_TEST_PG", "postgresql://postgres@127.0.0.1:5432/postgres")
 EVENT = "test"
 PASSWORD = "secret-director"
-
-
-def _pg_admin() -> Any:
-    try:
-        import psycopg
-        return psycopg.connect(PG_ADMIN, connect_timeout=2, autocommit=True)
-    except Exception as error:  # no server, no driver: the PostgreSQL half skips
-        pytest.skip(f"PostgreSQL not available at {PG_ADMIN}: {error}")
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    admin = _pg_admin()
-    name = f"bidbox_test_{uuid.uuid4().hex[:12]}"
-    admin.execute(f'CREATE DATABASE "{name}"')
-    base = PG_ADMIN.rsplit("/", 1)[0]
-    try:
-        yield f"{base}/{name}"
-    finally:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -154,7 +154,7 @@ def test_a_penalty_comes_off_the_total_and_the_percentage() -> None:
 
 def test_an_imp_penalty_comes_off_the_total() -> None:
     results = [BoardResult(1, 1, 2, 620), BoardResult(1, 3, 4, 170)]
-    standings = {st.participant: st for st in rankings(cross_imps(results), method="imp",
+    standings = {st.participant: st for st in rankings(cross_imps(results), method="imps",
                                                         penalties={1: 3.0})}
     assert (standings[1].score, standings[1].penalty) == (10 - 3, 3.0)  # 450 = 10 IMPs
 

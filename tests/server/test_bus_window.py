@@ -12,8 +12,8 @@ from flask import Flask
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bidbox.broker import Broker, BrokerUsers
+from mqttlink import BrokerSettings
 from server.bus import BATCH, WINDOW, Bus
-from tabled.uplink import BrokerSettings
 from tabled.wire import Event, table_topic
 from tests.server.conftest import EVENT, services
 

@@ -232,6 +232,7 @@ RULINGS = [
     ("claim", {"tricks": ""}, {"tricks": None}),
     ("score", {"adjusted": "A60/40", "score_ns": ""}, {"adjusted": "A60/40"}),
     ("score", {"adjusted": "", "score_ns": "-200"}, {"score_ns": -200, "adjusted": "assigned"}),
+    ("unauthorised_information", {"side": "EW", "law": "16B1"}, {"side": "EW", "law": "16B1"}),
     ("end_round", {}, {}),
 ]
 
@@ -484,3 +485,25 @@ def test_exports_need_a_session(director: Director) -> None:
     response = client.get("/console/export/csv")
     assert response.status_code == 302 and response.headers["Location"] == "/console/"
     assert client.get("/console/export/doc").status_code == 404
+
+
+def test_the_rulings_form_and_record_come_from_the_ruling_kinds(app: Flask,
+                                                                director: Director) -> None:
+    """Each kind of tabled.rulings is offered with its fields; the record words them."""
+    from tabled.rulings import KINDS
+
+    client, token = director
+    make_session(app)
+    form = page(client, "/console/rulings")
+    for name, kind in KINDS.items():
+        assert (f'<option value="{name}">' in form) is kind.console, name
+        if kind.console:
+            assert kind.words["es"] in form
+    assert '<fieldset data-kinds="unauthorised_information">' in form
+    assert '<select name="side"><option>NS</option><option>EW</option></select>' in form
+    client.post("/console/ruling", data={
+        "csrf": token, "table": "1", "board": "2", "kind": "lead_restriction", "seat": "S",
+        "suit": "D", "required": "forbidden", "law": "26B", "note": "palo prohibido"})
+    record = page(client, "/console/corrections")
+    assert "Restricción de salida" in record
+    assert "Palo: Diamantes" in record and "Restricción de salida: Prohibida" in record

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import escape
 from sqlalchemy import update
 
 from server import schema as s
@@ -24,6 +25,7 @@ from server.display import frequency
 from server.movements import PHANTOM
 from server.services import Services
 from server.session import Session, create_session, deals_of
+from tabled import words as bridge
 from tabled.rules import Board, Deal, Seat, parse_contract
 from tabled.rules.scoring import score_ns
 from tabled.wire import Event, table_topic
@@ -212,7 +214,7 @@ def test_the_live_page_follows_the_stream(client: FlaskClient, room: Room) -> No
     page = text(client, "/")
     assert "display.js" in page and 'id="display-texts"' in page
     texts = json.loads(re.search(r'id="display-texts">(.*?)</script>', page, re.S).group(1))  # type: ignore[union-attr]
-    assert texts["language"] == "es" and texts["display_nt"] == "ST"
+    assert texts["language"] == "es" and texts["display_contract"] == "Contrato"
     script = client.get("/static/display.js")
     try:
         assert script.status_code == 200
@@ -330,6 +332,38 @@ def test_spanish_by_default_english_when_asked(client: FlaskClient, room: Room, 
     else:
         assert "Reparte" in board and "Norte" in board and "1ST" in board
         assert '<td class="declarer">O</td>' in board  # Oeste
+
+
+def test_the_api_gives_each_result_in_the_language_asked(client: FlaskClient,
+                                                        room: Room) -> None:
+    """display.js draws a result from the API's "shown" (tabled.words), spelling no bridge
+    word itself: the same words, suits and seats as the page the server renders."""
+    for seat in room.tables(1):
+        room.play(seat.table, 1, "3NTX", "W", 9, lead="HT")
+    for lang, nt, hearts, west in (("es", "ST", "corazones", "O"), ("en", "NT", "hearts", "W")):
+        response = client.get(f"/api/v1/results?lang={lang}")
+        assert "lang=" not in response.headers.get("Set-Cookie", "")  # the API remembers none
+        api = response.get_json()
+        assert api["language"] == lang
+        row = api["results"][0]
+        assert row["contract"] == "3NTX" and row["declarer"] == "W"  # the data, as before
+        assert row["shown"] == {
+            "contract": ["3", nt, "X"], "declarer": west,
+            "lead": [{"suit": "H", "symbol": "♥", "name": hearts}, "10"]}
+        page = text(client, f"/?lang={lang}")
+        assert f'<td class="contract">3{nt}X</td>' in page
+        assert f'<td class="declarer">{west}</td>' in page
+        assert f'aria-label="{hearts}">♥</span>10</td>' in page
+    # Without ?lang= the API answers in the visitor's language, as the pages do.
+    assert client.get("/api/v1/results").get_json()["results"][0]["shown"]["declarer"] == "W"
+    client.delete_cookie("lang")
+    assert client.get("/api/v1/results").get_json()["results"][0]["shown"]["declarer"] == "O"
+
+
+@pytest.mark.parametrize("odd", ["<b>", "a & b", "\"it's\"", "4H'X", "é<>&\"'"])
+def test_the_words_escape_text_as_the_pages_do(odd: str) -> None:
+    assert bridge.escape(odd) == str(escape(odd))
+    assert bridge.html(bridge.contract_pieces(odd, "es")) == str(escape(odd))
 
 
 def sample_analysis() -> Analysis:

@@ -32,11 +32,10 @@ from tabled.rules.play import Play
 from tabled.rules.records import Record
 from tabled.rules.replay import ReplayResult, replay
 from tabled.wire import Event, table_topic
+from tests.records import played_pbn
 
-RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"
-REALBRIDGE = RECORDS / "realbridge-2021-online-qual-r2.pbn"
 EVENT = "test"
-FIRST_BOARD = 11  # the file's boards are 11 to 20
+FIRST_BOARD = 11  # the file's boards are 11 to 20 (the qualifier's and the golden pairs')
 SMITH = "Smith <Sons> \"Q\" & O'Brien"  # a name to escape in XML
 NOON = 1_699_963_200.0  # 2023-11-14 12:00 UTC: the 14th from UTC-11 to UTC+11
 
@@ -137,9 +136,8 @@ def chosen(records: list[Record], board: int) -> list[tuple[Record, ReplayResult
 
 @pytest.fixture(scope="module")
 def realbridge() -> list[Record]:
-    if not REALBRIDGE.is_file():
-        pytest.skip(f"{REALBRIDGE} is not beside this checkout")
-    return load_path(REALBRIDGE)
+    """The real qualifier, or without ../shared the golden pairs session."""
+    return load_path(played_pbn())
 
 
 @pytest.fixture(scope="module")

@@ -319,7 +319,7 @@ def test_team_match_rankings_count_each_board_once() -> None:
     results = [BoardResult(board, ns, ew, score)
                for board, (one, two) in enumerate(swings, 1)
                for ns, ew, score in ((1, 2, one), (2, 1, two))]
-    standings = rankings(team_match(results), method="imp")
+    standings = rankings(team_match(results), method="imps")
     assert [(s.participant, s.boards, s.score, s.rank_label) for s in standings] == [
         (1, 4, 19, "1"), (2, 4, -19, "2")]
 
@@ -344,7 +344,7 @@ def test_rank_labels(totals: list[int], labels: list[str]) -> None:
               for p, total in enumerate(totals, 1)]
     groups = {p: "field" for p in range(1, len(totals) + 1)}
     groups.update({100 + p: "stand-ins" for p in range(1, len(totals) + 1)})
-    field_rows = [s for s in rankings(scored, groups, method="imp") if s.group == "field"]
+    field_rows = [s for s in rankings(scored, groups, method="imps") if s.group == "field"]
     assert {s.participant: s.rank_label for s in field_rows} == dict(
         enumerate(labels, 1))
     assert [s.rank for s in field_rows] == sorted(s.rank for s in field_rows)
@@ -375,7 +375,7 @@ def test_matchpoint_ranking_goes_by_percentage() -> None:
         (1, 18, 75, 1), (2, pytest.approx(25.2), pytest.approx(70), 2)]
 
 
-@pytest.mark.parametrize("method", ["mp", "imp"])
+@pytest.mark.parametrize("method", ["mp", "imps"])
 def test_equal_totals_tie_despite_float_noise(method: str) -> None:
     # Neuberg's thirds: 13/3 + 1/3 and 14/3 + 0 are both 14/3, but not as floats
     # (4.666666666666666 and 4.666666666666667); the same matchpoints must still tie.

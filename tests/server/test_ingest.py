@@ -131,6 +131,10 @@ BAD: list[tuple[str, str, bytes | str, str]] = [
     ("garbage status", topic(kind="status"), b"maybe", "neither"),
     ("garbage state", topic(kind="state"), b'{"v":1,"seq":"x","phase":"auction"}', "seq"),
     ("unknown phase", topic(kind="state"), b'{"v":1,"seq":3,"phase":"dancing"}', "phase"),
+    # the wire's own decoder (tabled.wire.state_from_payload): what the table never sends
+    ("hands in the state", topic(kind="state"),
+     b'{"v":1,"seq":3,"phase":"play","hands":{"N":"SAKQ"}}', "unknown fields"),
+    ("a state's time", topic(kind="state"), b'{"v":1,"seq":3,"phase":"play","ts":"x"}', "time"),
 ]
 
 
@@ -149,7 +153,7 @@ def test_bad_input_is_logged_and_dropped(ingest: Ingest, db: Database, name: str
 
 
 def test_rejections_are_bounded(ingest: Ingest, db: Database, monkeypatch: Any) -> None:
-    monkeypatch.setattr("server.ingest.KEEP_REJECTIONS", 5)
+    monkeypatch.setattr("server.ingest.store.KEEP_REJECTIONS", 5)
     ingest.many([(topic(), b"junk")] * 12)
     assert count(db, s.rejections) == 5
     assert ingest.rejected == 12
@@ -421,9 +425,9 @@ def test_a_message_no_store_takes_is_rejected_and_the_rest_stored(
     """If a batch fails for a reason other than the database being away, the bus stores its
     messages one by one and records the one that fails, so it is acknowledged, not kept
     unacknowledged forever in front of everyone else's."""
+    from mqttlink import BrokerSettings, close_sockets
     from server.bus import Bus
     from server.live import Hub
-    from tabled.uplink import BrokerSettings, close_sockets
 
     real = ingest.many
 

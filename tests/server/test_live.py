@@ -10,9 +10,9 @@ import paho.mqtt.client as mqtt
 import pytest
 from flask import Flask
 
+from mqttlink import BrokerSettings, close_sockets
 from server.bus import Bus
 from server.live import MAX_TABLES, Change, Hub, change_message
-from tabled.uplink import BrokerSettings, close_sockets
 from tabled.wire import ONLINE, Event, table_topic
 from tests.server.conftest import EVENT, login, services
 

@@ -12,11 +12,11 @@ import psycopg
 import pytest
 from flask import Flask
 
+from mqttlink import BrokerSettings, close_sockets
 from server import console, display, vugraph
 from server.bus import Bus
 from server.live import KINDS, MAX_TABLES, Change, Hub
 from server.relay import NOTIFY_LIMIT, Relay, Relayed, channel, decode, encode
-from tabled.uplink import BrokerSettings, close_sockets
 from tabled.wire import ONLINE
 from tests.server.conftest import login, make_app, services
 from tests.server.test_live import _text, event, message

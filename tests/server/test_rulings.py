@@ -110,7 +110,7 @@ def test_a_bad_ruling_is_refused_with_the_reason(kind: str, fields: dict[str, An
 
 
 def test_every_ruling_names_its_laws() -> None:
-    assert set(rulings.LAWS) == set(rulings.FIELDS)
+    assert set(rulings.LAWS) == set(rulings.KINDS)
     assert all(rulings.LAWS[kind] for kind in rulings.LAWS)
 
 

@@ -13,15 +13,7 @@ from flask import Flask
 from bidbox.broker import Broker, BrokerUsers
 from server import create_app
 from server.services import Services
-from tests.mqtt.conftest import (  # noqa: F401
-    EVENT,
-    TIMEOUT,
-    MqttClient,
-    broker,
-    broker_users,
-    mosquitto_bin,
-    mqtt_connect,
-)
+from tests.fixtures.broker import EVENT, TIMEOUT
 
 
 def wait_until(services: Services, predicate: Callable[[], bool],
@@ -39,7 +31,7 @@ ServerFactory = Callable[..., Flask]
 
 
 @pytest.fixture
-def start_server(broker: Broker, broker_users: BrokerUsers,  # noqa: F811
+def start_server(broker: Broker, broker_users: BrokerUsers,
                  tmp_path: Path) -> Iterator[ServerFactory]:
     """``start_server(**config)``: an app ingesting from the broker; stopped afterwards.
 

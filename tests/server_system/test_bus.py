@@ -9,7 +9,7 @@ from bidbox.broker import BrokerUsers
 from server import schema as s
 from server.session import create_session, start_round
 from tabled.wire import ONLINE, Command, Event, table_topic
-from tests.mqtt.conftest import EVENT, MqttConnect
+from tests.fixtures.broker import EVENT, MqttConnect
 from tests.server_system.conftest import ServerFactory, services, wait_until
 
 

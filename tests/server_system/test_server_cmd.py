@@ -13,7 +13,7 @@ from pathlib import Path
 
 from bidbox.broker import Broker, BrokerUsers
 from tabled.wire import Event, table_topic
-from tests.mqtt.conftest import EVENT, TIMEOUT, MqttConnect
+from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
 from tests.processes import spawned
 
 ADDRESS = re.compile(r"live results:\s+(http://127\.0\.0\.1:\d+)/")

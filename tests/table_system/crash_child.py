@@ -1,8 +1,9 @@
 """A table that plays recorded boards and reports each event once it is durable.
 
 Run as a script by test_power_cut.py, which kills it with SIGKILL at random moments and
-starts it again on the same journal: ``crash_child.py JOURNAL RECORDS COUNT``. Each line on
-stdout is one committed event with the table's snapshot after it; "done" ends a full run.
+starts it again on the same journal:
+``python -m tests.table_system.crash_child JOURNAL RECORDS COUNT``. Each line on stdout is
+one committed event with the table's snapshot after it; "done" ends a full run.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ import json
 import sys
 from pathlib import Path
 
+from sim.recorded import BoardScript, RecordedPlayers, playable
+from sim.simtable import SimulatedTable
 from tabled.daemon import snapshot
-from tabled.recorded import BoardScript, RecordedPlayers, playable
 from tabled.rules import Seat
 from tabled.rules.formats import load_path
-from tabled.simtable import SimulatedTable
 from tabled.wire import Command, Event
 
 

@@ -1,4 +1,4 @@
-"""Many tables' MQTT clients on one network thread (tabled.netloop), against a real Mosquitto.
+"""Many tables' MQTT clients on one network thread (mqttlink.netloop), against a real Mosquitto.
 
 The load test runs hundreds of tables in one process on a ``NetworkLoop``: these check that a
 table on it behaves as one on paho's own thread (every event once and in order, the outbox
@@ -18,20 +18,20 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import Broker, BrokerUsers
-from tabled.netloop import NetworkLoop
-from tabled.recorded import BoardScript, RecordedPlayers, playable
+from mqttlink import NetworkLoop
+from sim.recorded import BoardScript, RecordedPlayers, playable
+from sim.simtable import SimulatedTable
 from tabled.rules import Seat
 from tabled.rules.formats import load_path
-from tabled.simtable import SimulatedTable
-from tests.mqtt.conftest import EVENT
+from tests.fixtures.broker import EVENT
 from tests.table_system.test_uplink import Collector, assign, journal_events, settings
 
 TABLES = 4
 
 
 @pytest.fixture
-def scripts(records_dir: Path) -> list[BoardScript]:
-    good, _ = playable(load_path(records_dir / "realbridge-2021-online-qual-r2.pbn"))
+def scripts(played_records: Path) -> list[BoardScript]:
+    good, _ = playable(load_path(played_records))
     played = [p.record for p in good if p.record.auction and len(p.record.auction) > 4]
     return [BoardScript.of(record) for record in played[:TABLES]]
 

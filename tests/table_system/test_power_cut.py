@@ -23,15 +23,18 @@ from tabled.journal import Journal
 from tabled.state import TableState
 from tests.processes import spawned
 
-CHILD = Path(__file__).with_name("crash_child.py")
+# Run as a module from this checkout, so the child runs this tree's code whatever else an
+# installed bidbox would put on its path.
+CHILD = "tests.table_system.crash_child"
+ROOT = Path(__file__).resolve().parents[2]
 BOARDS = 4
 KILLS = 20
 TIMEOUT = 60
 
 
 def start(journal: Path, records: Path) -> AbstractContextManager[subprocess.Popen[str]]:
-    return spawned([sys.executable, str(CHILD), str(journal), str(records), str(BOARDS)],
-                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    return spawned([sys.executable, "-m", CHILD, str(journal), str(records), str(BOARDS)],
+                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT)
 
 
 def run_until(child: subprocess.Popen[str], seq: int | None,
@@ -56,8 +59,8 @@ def content(journal: Path) -> list[tuple[int, str, Any]]:
         store.close()
 
 
-def test_power_cut_at_many_points(tmp_path: Path, records_dir: Path) -> None:
-    records = records_dir / "realbridge-2021-online-qual-r2.pbn"
+def test_power_cut_at_many_points(tmp_path: Path, played_records: Path) -> None:
+    records = played_records
     reference = tmp_path / "reference.db"
     with start(reference, records) as child:
         assert run_until(child, None, {})

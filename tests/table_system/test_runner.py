@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from hardware.cardreader import CardReader
 from hardware.layout import KeypadLayout
 from hardware.sim import MatrixSimulator
 from tabled.config import ConfigError, load, parse
@@ -30,6 +31,7 @@ def test_the_example_config_reads(tmp_path: Path) -> None:
     assert config.broker.cafile == str(tmp_path / "ca.crt")
     assert config.lcd_addresses[Seat.W] == 0x23
     assert config.reader_url == "/dev/ttyACM0"
+    assert config.reader_kind == "serial"
 
 
 @pytest.mark.parametrize(("text", "complaint"), [
@@ -43,6 +45,8 @@ def test_the_example_config_reads(tmp_path: Path) -> None:
      "mqtt://"),
     ("[table]\nevent = 'e'\nnumber = 1\njournal = 'j.db'\n[broker]\nurl = 'mqtt://x'\n"
      "password_file = 'absent'", "password_file"),
+    ("[table]\nevent = 'e'\nnumber = 1\njournal = 'j.db'\n[hardware]\n"
+     "card_reader_kind = 'telepathy'", "card_reader_kind 'telepathy' is not serial"),
 ])
 def test_a_wrong_config_says_which_key(tmp_path: Path, text: str, complaint: str) -> None:
     import tomllib
@@ -75,6 +79,7 @@ def test_the_assembled_table_takes_keys_and_drives_its_lcds(tmp_path: Path) -> N
         table.stop()
         factory.close()
     assert table.journal.path == str(tmp_path / "table.db")
+    assert isinstance(table.reader, CardReader)  # the kind the config names (serial)
 
 
 def test_an_unplugged_reader_is_said_on_every_display(tmp_path: Path) -> None:

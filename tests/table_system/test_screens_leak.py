@@ -13,12 +13,12 @@ import json
 from pathlib import Path
 
 from bidbox.broker import Broker, BrokerUsers
-from tabled.recorded import RecordedPlayers
+from sim.recorded import RecordedPlayers
+from sim.simtable import SimulatedTable
 from tabled.rules import Seat
-from tabled.simtable import SimulatedTable
 from tabled.syscard import example
 from tabled.wire import Command, table_topic
-from tests.mqtt.conftest import EVENT, TIMEOUT, MqttConnect
+from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
 
 from .test_uplink import WAIT, settings
 

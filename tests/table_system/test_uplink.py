@@ -22,14 +22,15 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bidbox.broker import Broker, BrokerUsers, Credentials
-from tabled.recorded import BoardScript, RecordedPlayers, playable
+from mqttlink import BrokerSettings, close_sockets
+from sim.recorded import BoardScript, RecordedPlayers, playable
+from sim.simtable import SimulatedTable
 from tabled.rules import Seat
 from tabled.rules.formats import load_path
-from tabled.simtable import SimulatedTable
-from tabled.uplink import BrokerSettings, close_sockets
 from tabled.wire import Command, Event, table_topic
-from tests.mqtt.conftest import EVENT, TIMEOUT
+from tests.fixtures.broker import EVENT, TIMEOUT
 from tests.processes import spawned
+from tests.records import REALBRIDGE
 
 WAIT = 20.0  # seconds: generous bounds for a whole board to cross the broker
 
@@ -114,8 +115,8 @@ def collector(broker: Broker, broker_users: BrokerUsers) -> Iterator[Collector]:
 
 
 @pytest.fixture
-def script(records_dir: Path) -> BoardScript:
-    good, _ = playable(load_path(records_dir / "realbridge-2021-online-qual-r2.pbn"))
+def script(played_records: Path) -> BoardScript:
+    good, _ = playable(load_path(played_records))
     return BoardScript.of(next(p.record for p in good if p.record.auction and
                                len(p.record.auction) > 4))
 
@@ -220,18 +221,19 @@ def test_a_table_that_dies_is_marked_offline_by_its_will(
 
 
 def test_every_realbridge_record_played_at_four_tables_publishes_replays_result(
-        tmp_path: Path, broker: Broker, broker_users: BrokerUsers, records_dir: Path) -> None:
-    """The whole file through keypads and card readers; the results on the wire are the ones
-    `bidbox replay` computes for the same records."""
+        tmp_path: Path, broker: Broker, broker_users: BrokerUsers, played_records: Path) -> None:
+    """The whole file (the real qualifier, or the golden pairs session without ../shared)
+    through keypads and card readers; the results on the wire are the ones `bidbox replay`
+    computes for the same records."""
     import json
 
+    from sim.simulation import Simulation
     from tabled.rules.replay import replay
-    from tabled.simulation import Simulation
 
-    path = records_dir / "realbridge-2021-online-qual-r2.pbn"
+    path = played_records  # the real qualifier's 299 records, or the golden pairs' 60
     records = load_path(path)
     good, skipped = playable(records, str(path))
-    assert skipped == [] and len(good) == len(records) == 299
+    assert skipped == [] and len(good) == len(records) == (299 if path == REALBRIDGE else 60)
     results: dict[int, list[dict[str, Any]]] = {}
     done = threading.Condition()
 
@@ -255,7 +257,8 @@ def test_every_realbridge_record_played_at_four_tables_publishes_replays_result(
         runs = simulation.run()
         assert [r.error for r in runs] == [None] * 4
         with done:
-            assert done.wait_for(lambda: sum(map(len, results.values())) == 299, WAIT)
+            assert done.wait_for(lambda: sum(map(len, results.values())) == len(records),
+                                  WAIT)
     finally:
         server.disconnect()
         server.loop_stop()

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hardware.events import CardEvent, KeyEvent
-from tabled.controller import Notice
+from tabled.control import Notice
 from tabled.daemon import TableDaemon
 from tabled.rules import Call, Card, Deal, Seat
 from tabled.state import Phase, TableState

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from hardware.events import KeyEvent
-from tabled.controller import SeatEntry
+from tabled.control import SeatEntry
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
 from tabled.rules import Seat

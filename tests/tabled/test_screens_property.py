@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tabled.controller import Controller, Outcome
+from tabled.control import Controller, Outcome
 from tabled.rules import Seat
 from tabled.state import TableState
 from tabled.syscard import example

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from tabled import i18n
-from tabled.controller import Notice, SeatEntry
+from tabled.control import Notice, SeatEntry
 from tabled.rules import Seat
 from tabled.state import Phase
 from tabled.views import WIDTH, seat_view
@@ -221,7 +221,7 @@ def test_refusal_names_its_law_on_the_display(make_table: MakeTable, language: s
     assert table.view(E)[3] == law_line
     notice = table.notice(W)
     assert notice is not None and notice.law == "32"
-    assert table.view(W)[3].startswith(i18n.LAW_TEXTS["32"][LANGUAGES.index(language)])
+    assert table.view(W)[3].startswith(i18n.LAW_TEXTS["32"][language])
     # A law the texts do not know is still named.
     line = seat_view(N, table.state, SeatEntry(), Notice("law", {}, "99"), language)[3]
     assert line == f"{turn_line} L99"

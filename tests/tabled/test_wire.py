@@ -76,8 +76,10 @@ def test_event_without_board_round_trips() -> None:
 @pytest.mark.parametrize(("kind", "data"), [
     ("assign", ASSIGN),
     ("assign", {"round": 1, "ns": 0, "ew": 0, "boards": [1]}),
-    ("ruling", {"kind": "score", "score_ns": -200, "adjusted": "A40/60"}),
-    ("ruling", {"kind": "lead_restriction", "seat": "W", "suit": "H", "required": False}),
+    ("ruling", {"kind": "score", "adjusted": "A40/60"}),
+    ("ruling", {"kind": "score", "score_ns": -200, "adjusted": "assigned"}),
+    ("ruling", {"kind": "lead_restriction", "seat": "W", "suit": "H", "required": False,
+                "law": "26B"}),
     ("resend", {"since": 10, "until": 20}),
     ("resend", {"since": 0}),
 ])
@@ -86,9 +88,22 @@ def test_command_round_trips_through_its_payload(kind: str, data: dict[str, Any]
     assert Command.from_payload(command.to_payload()) == command
 
 
-#: The least each ruling needs (tabled.wire.RULING_NEEDS, and a score's points or text).
-LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1}, "require_pass": {"seat": "N"},
-         "lead_restriction": {"seat": "W", "suit": "H"}, "score": {"adjusted": "A60/40"}}
+#: The least each ruling needs (its required fields in tabled.rulings, and a score's points
+#: or text).
+LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1},
+         "require_pass": {"seat": "N", "law": "31A"},
+         "lead_restriction": {"seat": "W", "suit": "H", "required": True, "law": "26"},
+         "score": {"adjusted": "A60/40"}, "unauthorised_information": {"side": "EW"}}
+
+
+@pytest.mark.parametrize("kind", RULINGS)
+def test_a_ruling_without_what_its_kind_requires_is_refused(kind: str) -> None:
+    for name in LEAST.get(kind, {}):
+        if kind == "score":
+            continue  # a score needs one of two: tested below
+        data = {"kind": kind, **{k: v for k, v in LEAST[kind].items() if k != name}}
+        with pytest.raises(WireError, match=f"needs.*{name}"):
+            Command.from_payload(Command("r", "ruling", data).to_payload())
 
 
 @pytest.mark.parametrize("kind", RULINGS)
@@ -320,3 +335,52 @@ def test_parse_topic_refuses(topic: str, reason: str) -> None:
 def test_parse_topic_refuses_a_table_number_that_is_not_plain_digits(number: str) -> None:
     with pytest.raises(WireError):
         parse_topic(f"bidbox/v1/e/table/{number}/events")
+
+
+# -- the retained state: one decoder, shared by the table and the server ----------------------
+
+STATE = {"seq": 12, "ts": 1700000000.5, "phase": "auction", "round": 2, "board": 5,
+         "boards_done": 1, "boards_left": 2, "director": 0, "calls": 3, "cards": 0}
+
+
+def test_the_state_round_trips() -> None:
+    from tabled.wire import state_from_payload, state_payload
+    assert state_from_payload(state_payload(STATE)) == STATE
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    ({"hands": {"N": "AKQ"}}, "unknown fields"),     # hidden information never rides on it
+    ({"phase": "dancing"}, "not one of"),
+    ({"seq": -1}, "between"),
+    ({"ts": "now"}, "not a time"),
+    ({"board": True}, "not an integer"),
+    ({"calls": 401}, "between"),
+])
+def test_a_state_the_table_would_not_send_is_refused(change: dict[str, Any],
+                                                     reason: str) -> None:
+    from tabled.wire import state_from_payload, state_payload
+    payload = json.dumps({"v": 1, **STATE, **change})
+    with pytest.raises(WireError, match=reason):
+        state_from_payload(payload)
+    with pytest.raises(WireError, match=reason):  # nor does the table publish it
+        state_payload({**STATE, **change})
+
+
+def test_the_phases_on_the_wire_are_the_tables() -> None:
+    from tabled.state import Phase as StatePhase
+    from tabled.wire import STATE as SCHEMA
+    from tabled.wire import Phase
+    assert StatePhase is Phase
+    check, required = SCHEMA.fields["phase"]
+    assert required and all(check(p.value) == p.value for p in Phase)
+
+
+def test_an_event_is_decoded_into_its_type() -> None:
+    from tabled.wire import EventType
+    event = Event.from_payload(Event(3, EventType.CALL, 1.0, 1,
+                                     {"seat": "N", "call": "1NT"}).to_payload())
+    assert event.type is EventType.CALL
+    assert set(EVENTS) == set(EventType)
+    with pytest.raises(WireError, match="unknown type 'dance'"):
+        Event.from_payload(json.dumps({"v": 1, "seq": 1, "type": "dance", "ts": 1.0,
+                                       "board": None, "data": {}}))

@@ -1,0 +1,282 @@
+"""Projections: the rows derived from stored events, one handler per event type that makes any.
+
+Results (a table's score is recomputed here with ``tabled.rules``, never trusted, only kept
+beside ours to show a disagreement), who sat at a board, the director's calls and their
+acknowledgements, the answers to the server's commands, and the director's scores (Law 12C).
+Each handler runs once per event newly stored; a resend that fills a gap repairs what was
+derived before it, so the rows do not depend on the order events arrive in.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, and_, insert, select, update
+
+from server import schema as s
+from server.fieldscore import parse_adjusted
+from tabled.rules import RulesError, Seat, Vulnerability, parse_contract
+from tabled.rules.scoring import score_ns
+from tabled.wire import Event
+
+from .outcome import Outcome
+from .store import Statuses
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Seated:
+    round: int | None
+    ns: int | None
+    ew: int | None
+
+
+class Projections:
+    """Ingest's derived rows. A mixin of :class:`server.ingest.Ingest`, which sets what it
+    reads."""
+
+    event: str
+    # (table, board) -> who the movement put there, a fallback
+    seating: Callable[[int, int], Seated | None] | None
+    # (table, board) -> why the table may not have a result on the board now, or None
+    allowed: Callable[[int, int], str | None] | None
+    # board -> who is vulnerable, as the session says (Law 2's cycle unless it says else)
+    vulnerability: Callable[[int], Vulnerability]
+
+    def _project(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                 batch: Statuses) -> None:
+        """The rows ``event``, newly stored, derives (most types derive none)."""
+        derive = getattr(self, f"_on_{event.type}", None)
+        if derive is not None:
+            derive(conn, table, event, outcome, batch)
+
+    def _on_result(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                   batch: Statuses) -> None:
+        board = event.board if event.board is not None else None
+        if board is None:
+            outcome.rejected = f"table {table} event {event.seq}: a result without a board"
+            return
+        refusal = self.allowed(table, board) if self.allowed is not None else None
+        if refusal is not None:
+            outcome.rejected = f"table {table} event {event.seq}: {refusal}"
+            return
+        row = self.result_row(conn, table, event)
+        key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
+                   s.results.c.board == board)
+        current = conn.execute(select(s.results.c.source_seq, s.results.c.corrected_by,
+                                      s.results.c.contract).where(key)).first()
+        if current is not None and current.source_seq > event.seq and current.contract is None:
+            # A resend brought the board's result after the director's score for it: the
+            # score stands, and the contract played joins it for the record.
+            conn.execute(update(s.results).where(key).values(
+                contract=row["contract"], declarer=row["declarer"], tricks=row["tricks"],
+                lead=row["lead"], table_score_ns=row["table_score_ns"]))
+            outcome.changed.add("results")
+            return
+        if current is None:
+            conn.execute(insert(s.results).values(event=self.event, table_no=table,
+                                                  board=board, **row))
+        elif current.corrected_by is not None:
+            # The director corrected this board on the server: the table's result is kept in
+            # its events, but the correction stands until the director changes it.
+            log.warning("table %d board %d: result event %d left aside, the director's "
+                        "correction stands", table, board, event.seq)
+            return
+        elif current.source_seq < event.seq:  # a later result supersedes (a ruling's score)
+            conn.execute(update(s.results).where(key).values(**row))
+        outcome.changed.add("results")
+
+    def result_row(self, conn: Connection, table: int, event: Event) -> dict[str, Any]:
+        data = event.data
+        board = int(event.board or 0)
+        contract_text = data.get("contract")
+        declarer = data.get("declarer")
+        tricks = data.get("tricks")
+        # A table never adjusts its own score: adjusted and assigned scores (Law 12C) come
+        # only from the director's rulings (_scored_by_ruling) or corrections.
+        adjusted = None
+        score = self.recompute(table, event)
+        seated = self._seated(conn, table, board, event.seq)
+        return {
+            "round": seated.round, "ns": seated.ns, "ew": seated.ew,
+            "contract": contract_text, "declarer": declarer, "tricks": tricks,
+            "lead": self._lead(conn, table, board), "score_ns": score,
+            "table_score_ns": data.get("score_ns"), "adjusted": adjusted,
+            "source_seq": event.seq, "finished_at": event.ts, "corrected_by": None,
+        }
+
+    def recompute(self, table: int, event: Event) -> int | None:
+        """The NS score under Law 77 from the contract, declarer and tricks."""
+        data = event.data
+        try:
+            contract = parse_contract(data.get("contract") or "Pass")
+            declarer = Seat.from_str(data["declarer"]) if data.get("declarer") else None
+            score = score_ns(contract, declarer, data.get("tricks"),
+                             self.vulnerability(int(event.board or 0)))
+        except (RulesError, ValueError) as error:
+            log.warning("table %d event %d: result cannot be scored: %s", table, event.seq, error)
+            return None
+        if score != data.get("score_ns"):
+            log.warning("table %d board %s: table scored %s, the laws give %d", table,
+                        event.board, data.get("score_ns"), score)
+        return score
+
+    def _seated(self, conn: Connection, table: int, board: int, seq: int) -> Seated:
+        """Who played: the table's own latest assignment holding the board, else the
+        movement's plan."""
+        assigns = conn.execute(select(s.events.c.data).where(
+            s.events.c.event == self.event, s.events.c.table_no == table,
+            s.events.c.type == "assign", s.events.c.seq < seq).order_by(
+            s.events.c.seq.desc())).scalars()
+        claimed: Seated | None = None
+        for text in assigns:
+            data = json.loads(text)
+            sent = self._sent(conn, table, data["cmd"], "assign")
+            if sent is not None and board in sent["boards"]:
+                return Seated(sent["round"], sent["ns"], sent["ew"])
+            if claimed is None and board in data["boards"]:
+                claimed = Seated(data["round"], data["ns"], data["ew"])
+        # No assignment of ours names the board: the movement's plan, and only without a
+        # session (nothing to protect) what the table itself says.
+        planned = self.seating(table, board) if self.seating is not None else None
+        if planned is not None:
+            return planned
+        return claimed if claimed is not None else Seated(None, None, None)
+
+    def _lead(self, conn: Connection, table: int, board: int) -> str | None:
+        first = conn.execute(select(s.events.c.data).where(
+            s.events.c.event == self.event, s.events.c.table_no == table,
+            s.events.c.board == board, s.events.c.type == "card").order_by(
+            s.events.c.seq).limit(1)).scalar()
+        return None if first is None else str(json.loads(first)["card"])
+
+    def _on_card(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                 batch: Statuses) -> None:
+        # A card that arrives after its board's result (a resent gap) may be the lead; a card
+        # in order cannot follow its own board's result, so it needs no look.
+        if event.board is None or event.seq > batch.before[table]:
+            return
+        key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
+                   s.results.c.board == event.board)
+        if conn.execute(select(s.results.c.board).where(key)).first() is not None:
+            conn.execute(update(s.results).where(key).values(
+                lead=self._lead(conn, table, event.board)))
+            outcome.changed.add("results")
+
+    def _on_director(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                     batch: Statuses) -> None:
+        data = event.data
+        conn.execute(insert(s.director_calls).values(
+            event=self.event, table_no=table, seq=event.seq, board=event.board,
+            seat=data.get("seat"), reason=data["reason"], law=data.get("law"),
+            detail=data.get("detail"), called_at=event.ts))
+        outcome.changed.add("calls")
+        # The table's acknowledgement may have come first (a resend fills the gap after it).
+        acks = conn.execute(select(s.events.c.data, s.events.c.ts).where(
+            s.events.c.event == self.event, s.events.c.table_no == table,
+            s.events.c.type == "ruling", s.events.c.seq > event.seq)).all()
+        for text, ts in acks:
+            ack = json.loads(text)
+            if ack.get("kind") == "director_ack" and ack.get("call") in (None, event.seq):
+                conn.execute(update(s.director_calls).where(
+                    s.director_calls.c.event == self.event,
+                    s.director_calls.c.table_no == table, s.director_calls.c.seq == event.seq)
+                    .values(acknowledged_at=ts, acknowledged_by="table"))
+                break
+
+    def _sent(self, conn: Connection, table: int, ident: str,
+              kind: str | None = None) -> Mapping[str, Any] | None:
+        """The data of a command the server sent this table, or None: what a table says a
+        command held is never taken on its word."""
+        query = select(s.commands.c.data).where(
+            s.commands.c.event == self.event, s.commands.c.table_no == table,
+            s.commands.c.id == ident)
+        if kind is not None:
+            query = query.where(s.commands.c.type == kind)
+        text = conn.execute(query).scalar()
+        return None if text is None else dict(json.loads(text))
+
+    def _answer(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                reason: str | None = None) -> None:
+        # Only this table's own command: another table cannot answer it for it.
+        conn.execute(update(s.commands).where(
+            s.commands.c.event == self.event, s.commands.c.table_no == table,
+            s.commands.c.id == event.data["cmd"], s.commands.c.answer_seq.is_(None)).values(
+            answer_seq=event.seq, answer=event.type, answer_reason=reason))
+        outcome.changed.add("commands")
+
+    def _on_assign(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                   batch: Statuses) -> None:
+        batch.set(table, round=event.data["round"])
+        self._answer(conn, table, event, outcome)
+        # A resend may bring the assignment after results of its boards: they learn now who
+        # sat there.
+        waiting = conn.execute(select(s.results.c.board, s.results.c.source_seq).where(
+            s.results.c.event == self.event, s.results.c.table_no == table,
+            s.results.c.round.is_(None),
+            s.results.c.board.in_(list(event.data["boards"])))).all()
+        for board, seq in waiting:
+            seated = self._seated(conn, table, board, max(seq, event.seq + 1))
+            conn.execute(update(s.results).where(
+                s.results.c.event == self.event, s.results.c.table_no == table,
+                s.results.c.board == board).values(round=seated.round, ns=seated.ns,
+                                                   ew=seated.ew))
+            outcome.changed.add("results")
+
+    def _on_ruling(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                   batch: Statuses) -> None:
+        self._answer(conn, table, event, outcome)
+        if event.data["kind"] == "score" and event.board is not None:
+            self._scored_by_ruling(conn, table, event, outcome)
+        if event.data["kind"] == "director_ack":  # the table has taken the director's answer
+            which = event.data.get("call")
+            query = update(s.director_calls).where(
+                s.director_calls.c.event == self.event, s.director_calls.c.table_no == table,
+                s.director_calls.c.acknowledged_at.is_(None))
+            if which is not None:
+                query = query.where(s.director_calls.c.seq == which)
+            conn.execute(query.values(acknowledged_at=event.ts, acknowledged_by="table"))
+            outcome.changed.add("calls")
+
+    def _scored_by_ruling(self, conn: Connection, table: int, event: Event,
+                          outcome: Outcome) -> None:
+        """The director's score, as the table applied it: artificial (Law 12C2) or assigned
+        (Law 12C1). It replaces the board's result; the contract played stays for the record."""
+        board = int(event.board or 0)
+        sent = self._sent(conn, table, event.data["cmd"], "ruling")
+        if sent is None or sent.get("kind") != "score":
+            outcome.rejected = (f"table {table} event {event.seq}: a score ruling the server "
+                                f"never sent ({event.data['cmd']!r})")
+            return
+        adjusted = sent.get("adjusted") or "assigned"
+        try:
+            artificial = parse_adjusted(adjusted)
+        except ValueError:
+            artificial = None
+        key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
+                   s.results.c.board == board)
+        current = conn.execute(select(s.results).where(key)).first()
+        if (current is not None and current.source_seq >= event.seq
+                and current.corrected_by is None):
+            return
+        values: dict[str, Any] = {
+            "score_ns": None if artificial is not None else sent.get("score_ns") or 0,
+            "adjusted": adjusted, "source_seq": event.seq, "finished_at": event.ts,
+            "corrected_by": None}  # the director's later ruling replaces an earlier fix
+        if current is None:
+            seated = self._seated(conn, table, board, event.seq)
+            conn.execute(insert(s.results).values(
+                event=self.event, table_no=table, board=board, round=seated.round,
+                ns=seated.ns, ew=seated.ew, lead=self._lead(conn, table, board), **values))
+        else:
+            conn.execute(update(s.results).where(key).values(**values))
+        outcome.changed.add("results")
+
+    def _on_refused(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                    batch: Statuses) -> None:
+        self._answer(conn, table, event, outcome, reason=event.data["reason"])

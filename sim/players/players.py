@@ -1,0 +1,112 @@
+"""Four bots at a simulated table: they bid and play a whole board, then drive the table.
+
+:func:`script` works the board out in advance (the calls with their alerts, the cards, an
+occasional claim) as a :class:`~sim.recorded.BoardScript`, and :class:`SimulatedPlayers`
+hands it to :class:`~sim.recorded.RecordedPlayers`, which presses the keys and scans the
+cards. A seeded coin now and then has a player press DIR during the auction or the play: the
+table records a director call and goes on (tabled/control/keys.py: DIR only appends a
+``director`` event), so the board still reaches its result.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from sim.recorded import BoardScript, RecordedPlayers
+from sim.simtable import SimulatedTable
+from tabled.rules import Board, Card, Deal, Seat
+from tabled.rules.auction import Auction
+from tabled.rules.play import Play
+from tabled.rules.records import AuctionItem
+from tabled.state import Phase
+
+from .bidding import choose_call
+from .card_play import choose_card, sure_claim
+
+
+def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
+           calls: list[AuctionItem] | None = None) -> BoardScript:
+    """The whole board as the four bots bid and play it; the same arguments give the same
+    script. With probability ``claim_rate`` (seeded), declarer claims the rest at the first
+    moment its side can see that every remaining trick is theirs. ``calls``: a whole auction
+    to play instead of the bots' own (the golden records' doubled and passed-out tables)."""
+    rng = random.Random(f"{seed}:{board}:claim")
+    auction = Auction(Board(board).dealer)
+    if calls is not None:
+        for item in calls:
+            auction.make_call(item.call, alert=item.alert)  # an illegal call raises here
+        if not auction.is_over:
+            raise ValueError(f"board {board}: the auction given is not over")
+        calls = list(calls)
+    else:
+        calls = bid(auction, deal)
+    hands = {seat: sorted(deal[seat], key=lambda c: c.index) for seat in Seat}
+    cards: list[Card] = []
+    claim: tuple[Seat, int] | None = None
+    contract, declarer = auction.contract, auction.declarer
+    if contract is not None and declarer is not None:
+        play = Play(contract, declarer, deal)
+        claims = rng.random() < claim_rate
+        while not play.is_over:
+            if claims and sure_claim(play, deal):
+                claim = (declarer, play.tricks_left)
+                break
+            seat = play.turn
+            assert seat is not None
+            card = choose_card(play, seat, deal, auction=auction)
+            play.play(card, seat)
+            cards.append(card)
+    return BoardScript(board, hands, calls, cards, claim)
+
+
+def bid(auction: Auction, deal: Deal) -> list[AuctionItem]:
+    """The bots' calls from here to the end of ``auction``, made on it."""
+    calls: list[AuctionItem] = []
+    while not auction.is_over:
+        seat = auction.turn
+        assert seat is not None
+        choice = choose_call(auction, sorted(deal[seat]))
+        auction.make_call(choice.call, alert=choice.alert)
+        calls.append(AuctionItem(choice.call, choice.alert, choice.meaning if choice.alert
+                                 else None))
+    return calls
+
+
+class SimulatedPlayers:
+    """Four seeded bots at ``table``: seed 004's system, textbook card play, human pauses
+    (scaled by ``speed``; 0 is as fast as the table goes), a director now and then."""
+
+    def __init__(self, table: SimulatedTable, *, seed: int = 0, speed: float = 0.0,
+                 director_rate: float = 0.02, claim_rate: float = 0.1,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.table = table
+        self.seed = seed
+        self.director_rate = director_rate
+        self.claim_rate = claim_rate
+        self.players = RecordedPlayers(table, speed=speed, sleep=sleep,
+                                       rng=random.Random(f"{seed}:pace"))
+        self.director_calls = 0
+
+    def enter_players(self, numbers: dict[Seat, int]) -> None:
+        self.players.enter_players(numbers)
+
+    def play_board(self, board: int, deal: Deal) -> BoardScript:
+        """Bid and play ``board`` through the table to its confirmed result."""
+        plan = script(board, deal, seed=self.seed, claim_rate=self.claim_rate)
+        rng = random.Random(f"{self.seed}:{board}:director")
+        # With probability director_rate the board has one director call, at a moment of
+        # the auction or the play drawn with the same seed.
+        moment: int | None = None
+        if rng.random() < self.director_rate:
+            moment = rng.randrange(len(plan.calls) + len(plan.cards))
+        while self.players.step(plan):
+            state = self.table.state
+            if (moment is not None and state.board is not None
+                    and state.phase in (Phase.AUCTION, Phase.LEAD, Phase.PLAY)
+                    and len(state.board.auction) + len(state.board.cards) >= moment):
+                self.table.press(rng.choice(list(Seat)), "DIR")  # Law 9B1(a)
+                self.director_calls += 1
+                moment = None
+        return plan

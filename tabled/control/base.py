@@ -1,0 +1,30 @@
+"""What every part of the controller reads: the table's state; what any may propose: a
+call to the director."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tabled.rules import Seat
+
+from ..state import TableState
+from .outcome import Proposed
+
+
+class Room:
+    """A part of the controller (a mixin of :class:`tabled.control.Controller`, which sets
+    ``state``). It reads the state and never changes it."""
+
+    state: TableState
+
+    def _director(self, seat: Seat | None, reason: str, law: str | None = None,
+                  detail: str | None = None) -> Proposed:
+        data: dict[str, Any] = {"seat": None if seat is None else str(seat), "reason": reason}
+        if law:
+            data["law"] = law
+        if detail:
+            data["detail"] = detail[:200]
+        return Proposed("director", self._board_number(), data)
+
+    def _board_number(self) -> int | None:
+        return None if self.state.board is None else self.state.board.number

@@ -1,0 +1,75 @@
+"""The server's commands: assignments, the director's rulings and resend. Each is answered
+by an event, so a repeated command gets the same answer again (idempotent)."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from tabled.rules import IllegalActionError, Seat
+
+from ..rulings import KINDS
+from ..state import Phase
+from ..wire import Command, Event, EventType
+from .base import Room
+from .outcome import Notice, Outcome, Proposed
+
+
+class CommandInput(Room):
+    """What a command from the server means now; what cannot be applied is refused."""
+
+    def command(self, command: Command) -> Outcome:
+        state = self.state
+        answered = state.commands.get(command.id)
+        if answered is not None:
+            return Outcome(repeat=answered)  # idempotent: the same answer again
+        if command.type == "resend":
+            return Outcome(resend=(command.data["since"], command.data.get("until")))
+        if command.type == "assign":
+            busy = state.board is not None and state.phase is not Phase.RESULT
+            if busy:
+                return self._refuse(command, f"board {state.board.number if state.board else ''}"
+                                             " is being played; end the round first")
+            proposed = Proposed("assign", None, {"cmd": command.id, **command.data})
+            reason = self._trial(proposed)
+            if reason is not None:
+                return self._refuse(command, reason)
+            return Outcome([proposed])
+        reason = self._ruling_refusal(command.data)
+        if reason is not None:
+            return self._refuse(command, reason)
+        return Outcome([Proposed("ruling", self._board_number(),
+                                 {"cmd": command.id, **command.data})]).tell(
+            Seat, Notice("ruling", {"kind": command.data["kind"]}, error=False))
+
+    def _refuse(self, command: Command, reason: str) -> Outcome:
+        return Outcome([Proposed("refused", self._board_number(),
+                                 {"cmd": command.id, "reason": reason})])
+
+    def _trial(self, proposed: Proposed) -> str | None:
+        """Apply ``proposed`` to a copy of the state: why it cannot be applied, or None.
+        What comes from outside is tried before it is journalled: a journal must replay."""
+        trial = copy.deepcopy(self.state)
+        try:
+            trial.apply(Event(trial.seq + 1, EventType(proposed.type), 0.0, proposed.board,
+                              proposed.data))
+        except (IllegalActionError, ValueError, KeyError, TypeError, RuntimeError) as error:
+            return str(error) or type(error).__name__
+        return None
+
+    def _ruling_refusal(self, data: Mapping[str, Any]) -> str | None:
+        """Why this ruling cannot be applied now, or None. A trial copy takes it first.
+        When a kind may be applied is its own (tabled.rulings)."""
+        kind = KINDS[data["kind"]]
+        if not kind.needs_board:
+            return None
+        board = self.state.board
+        if board is None:
+            return "no board on the table"
+        reason = self._trial(Proposed("ruling", board.number, {"cmd": "trial", **data}))
+        if reason is not None:
+            return f"{kind.name}: {reason}"
+        if kind.before_play and board.cards:
+            return f"{kind.name}: the play has started"
+        return None

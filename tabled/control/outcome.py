@@ -1,0 +1,50 @@
+"""What the controller answers for an input: the events it proposes and the notices to show.
+
+A refused input proposes nothing and tells the seat why, naming the law (``refusal``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabled.rules import IllegalActionError, Seat
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something to tell a seat: ``key`` names a text of tabled.i18n, ``law`` the law."""
+
+    key: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    law: str | None = None
+    error: bool = True
+
+
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """An event the controller wants appended: type, board and data."""
+
+    type: str
+    board: int | None
+    data: Mapping[str, Any]
+
+
+@dataclass
+class Outcome:
+    events: list[Proposed] = field(default_factory=list)
+    notices: dict[Seat, Notice] = field(default_factory=dict)
+    resend: tuple[int, int | None] | None = None  # a resend command's range
+    repeat: int | None = None  # a repeated command: the seq of the event that answered it
+
+    def tell(self, seats: Any, notice: Notice) -> Outcome:
+        for seat in seats:
+            self.notices[seat] = notice
+        return self
+
+
+def refusal(error: IllegalActionError) -> Notice:
+    return Notice("law", {"reason": error.reason}, error.law)

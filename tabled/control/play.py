@@ -1,0 +1,173 @@
+"""The play: cards scanned (the hands before the auction, then each card played), claims,
+the result and its confirmation, and what the laws add after an event."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from tabled.rules import Card, IllegalActionError, Seat
+
+from ..state import BoardState, Phase
+from .auction import AuctionInput
+from .keys import CALL_KEYS, LEVELS, STRAINS, SeatEntry
+from .outcome import Notice, Outcome, Proposed, refusal
+
+
+class PlayInput(AuctionInput):
+    """What a key and a card mean in the play and after it. A call key still goes to the
+    auction (Law 25A3 until the lead is faced, Law 39 after), so this builds on it."""
+
+    def _playing(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+        board = self.state.board
+        assert board is not None and board.play is not None
+        play = board.play
+        if board.face_down:
+            return self._face_down(seat, key, board)
+        claim = play.claim
+        if claim is not None:
+            return self._claim_answer(seat, key, board)
+        if not board.cards and key in ("UNDO", "OK") and (entry.replacing or key == "UNDO"):
+            return self._calling(seat, key, entry)  # Law 25A3: until the lead is faced
+        if entry.replacing and (key in LEVELS or key in STRAINS or key in CALL_KEYS):
+            return self._calling(seat, key, entry)
+        if key in CALL_KEYS or key in ("H", "NT") or (key == "OK" and self._is_call(entry)):
+            # A call after the auction: the auction refuses it (Law 39), naming the law.
+            return self._calling(seat, key, entry)
+        done, tricks = self._number(seat, key, entry)
+        if not done:
+            return Outcome()
+        if tricks is None:
+            return Outcome().tell([seat], Notice("claim_how"))
+        trial = copy.deepcopy(play)
+        try:
+            trial.make_claim(seat, tricks)  # Law 68
+        except IllegalActionError as error:
+            return Outcome().tell([seat], refusal(error))
+        return Outcome([Proposed("claim", board.number,
+                                 {"seat": str(seat), "tricks": tricks})]).tell(
+            Seat, Notice("claimed", {"seat": str(seat), "tricks": tricks}, error=False))
+
+    def _face_down(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        """Screens: the opening lead lies face down until the leader's screenmate says the
+        questions are over (OK); then all see it and dummy goes down."""
+        confirmer = board.lead_confirmer(self.state.conduct.screens)
+        if key == "OK" and seat is confirmer:
+            return Outcome([Proposed("faced", board.number, {"seat": str(seat)})])
+        return Outcome().tell([seat], Notice("face_down", {"seat": str(confirmer)},
+                                             error=False))
+
+    def _claim_answer(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        assert board.play is not None
+        if key not in ("OK", "UNDO"):
+            return Outcome()
+        agree = key == "OK"
+        trial = copy.deepcopy(board.play)
+        try:
+            claim = trial.respond_to_claim(seat, agree)  # Laws 68B2, 69A
+        except IllegalActionError as error:
+            return Outcome().tell([seat], refusal(error))
+        events = [Proposed("claim_answer", board.number, {"seat": str(seat), "agree": agree})]
+        if trial.claim is claim and claim.state.value == "disputed":
+            # Law 68D: play stops and the director is summoned.
+            events.append(self._director(seat, "claim", "68D",
+                                         f"{seat} disputes {claim.seat}'s claim of "
+                                         f"{claim.tricks}"))
+        return Outcome(events)
+
+    def _result(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+        board = self.state.board
+        assert board is not None
+        if key != "OK":
+            return Outcome().tell([seat], Notice("confirm_how", error=False))
+        if seat in board.confirmed:
+            return Outcome()
+        return Outcome([Proposed("confirm", board.number, {"seat": str(seat)})])
+
+    def card(self, card: Card | None, reader_seat: Seat | None) -> Outcome:
+        phase = self.state.phase
+        if card is None:
+            return Outcome().tell(Seat, Notice("unknown_card"))
+        board = self.state.board
+        if phase is Phase.SETUP and board is not None:
+            return self._hand_scan(card, reader_seat, board)
+        if phase in (Phase.LEAD, Phase.PLAY) and board is not None:
+            return self._card_played(card, reader_seat, board)
+        return Outcome().tell(Seat, Notice("no_card_now", {"card": str(card)}))
+
+    def _hand_scan(self, card: Card, reader_seat: Seat | None, board: BoardState) -> Outcome:
+        seat = reader_seat
+        if seat is None:  # one reader: hands are scanned in turn, North first
+            seat = next((s for s in Seat if len(board.scans[s]) < 13), None)
+            if seat is None:
+                return Outcome()
+        scanned = board.scanned_owner(card)
+        if scanned is seat:
+            return Outcome()  # the same card read twice
+        known = next((s for s, hand in board.known.items() if card in hand), None)
+        problem: str | None = None
+        if scanned is not None:
+            problem = f"{card} scanned in {scanned}'s hand and in {seat}'s"
+        elif known is not None and known is not seat:
+            problem = f"{card} scanned in {seat}'s hand; the board has it in {known}'s"
+        elif seat in board.known and card not in board.known[seat]:
+            problem = f"{card} scanned in {seat}'s hand; the board does not have it there"
+        elif len(board.scans[seat]) >= 13:
+            problem = f"a fourteenth card ({card}) scanned in {seat}'s hand"
+        if problem is None:
+            return Outcome([Proposed("hand_card", board.number,
+                                     {"seat": str(seat), "card": str(card)})])
+        # Laws 15 and 87: a wrong board or a fouled board; the director decides.
+        outcome = Outcome().tell(Seat, Notice("fouled", {"detail": problem}, "87"))
+        if not any(c.reason == "fouled_board" for c in self.state.open_director_calls):
+            outcome.events.append(self._director(seat, "fouled_board", "87", problem))
+        return outcome
+
+    def _card_played(self, card: Card, reader_seat: Seat | None,
+                     board: BoardState) -> Outcome:
+        play = board.play
+        assert play is not None
+        screens = self.state.conduct.screens
+        if board.face_down:
+            return Outcome().tell(Seat, Notice("face_down_wait", error=False))
+        if not board.cards and not board.auction_crossed:
+            return Outcome().tell(Seat, Notice("tray_away"))
+        # The known hands say whose card it is; otherwise the reader's slot, or the turn.
+        seat = play.owner(card) or reader_seat or play.turn
+        try:
+            play.check(card, seat)
+        except IllegalActionError as error:
+            outcome = Outcome().tell(Seat, refusal(error))
+            if error.law in ("54", "55", "56"):
+                # A lead out of turn gives the opponents options: the director explains them.
+                outcome.events.append(self._director(seat, "lead_out_of_turn", error.law,
+                                                     error.reason))
+            return outcome
+        assert seat is not None
+        data: dict[str, Any] = {"seat": str(seat), "card": str(card)}
+        if not board.cards and screens is not None:
+            data["face_down"] = True  # screens: the opening lead is made face down
+        return Outcome([Proposed("card", board.number, data)])
+
+    def follow_up(self) -> list[Proposed]:
+        """Events the laws add after the last one: the result once the play is over, the
+        director once a revoke comes to light."""
+        state = self.state
+        board = state.board
+        if board is None:
+            return []
+        if board.result is None:
+            result = state.board_result()
+            if result is not None:
+                return [Proposed("result", board.number, {
+                    "contract": result.contract_text, "score_ns": result.score_ns,
+                    "declarer": None if result.declarer is None else str(result.declarer),
+                    "tricks": result.tricks})]
+        play = board.play
+        if play is not None:
+            for revoke in play.revokes:
+                detail = f"{revoke.seat} revoked on trick {revoke.trick + 1} ({revoke.card})"
+                if not any(c.detail == detail for c in state.director_calls):
+                    # Law 64: the director settles the rectification at the end of play.
+                    return [self._director(None, "revoke", "61", detail)]
+        return []

@@ -1,0 +1,148 @@
+"""Questions, answers and the opponents' system card (Laws 20F, 40B2(c)); the review of
+the auction (Law 20B)."""
+
+from __future__ import annotations
+
+from tabled.rules import PASS, Seat
+
+from ..state import BoardState, Phase
+from ..syscard import STANDARD_ANSWERS
+from .keys import KeyEntry, SeatEntry
+from .outcome import Notice, Outcome, Proposed
+
+
+class QuestionInput(KeyEntry):
+    """INFO's pages, a question asked about an opponent's call, the answer given."""
+
+    def _opponent_calls(self, seat: Seat, board: BoardState) -> list[int]:
+        """The opponents' calls ``seat`` has seen (under screens, what reached its side)."""
+        screens = self.state.conduct.screens
+        seen = (len(board.auction) if screens is None
+                else board.seen_by_side(screens, screens.side(seat)))
+        entries = board.auction.entries
+        return [i for i in range(seen) if entries[i].seat.side is not seat.side]
+
+    def _at_turn(self, seat: Seat, board: BoardState) -> bool:
+        phase = self.state.phase
+        if phase in (Phase.SETUP, Phase.AUCTION):
+            return board.auction.turn is seat
+        play = board.play
+        if phase is Phase.PLAY and play is not None and play.turn is not None:
+            # Declarer plays dummy's cards (Law 45B): dummy's turn is declarer's too.
+            turn = play.declarer if play.turn is play.dummy else play.turn
+            return turn is seat
+        return False
+
+    def _may_ask(self, seat: Seat, board: BoardState) -> bool:
+        """Law 20F1: in the auction, at one's turn; 20F2 and 41B: in the clarification period
+        (the auction over, the lead not faced); in the play, at one's turn to play."""
+        play = board.play
+        if self.state.phase is Phase.LEAD:
+            return play is None or seat is not play.dummy
+        return self._at_turn(seat, board) and (play is None or seat is not play.dummy)
+
+    def _may_consult(self, seat: Seat, board: BoardState) -> bool:
+        """Law 40B2(c): the opponents' card (i) before the auction begins, (ii) in the
+        clarification period, (iii) in the auction and the play at one's turn."""
+        phase = self.state.phase
+        if phase is Phase.SETUP or phase is Phase.LEAD:
+            return True
+        return self._at_turn(seat, board)
+
+    def _info(self, seat: Seat, entry: SeatEntry) -> Outcome:
+        """INFO goes round the pages: the review of the auction (Law 20B), a question about
+        the opponents' calls, the opponents' system card, and back to the plain display."""
+        board = self.state.board
+        order: list[str | None] = [None, "review", "ask", "card"]
+        current = "review" if entry.review and entry.page is None else entry.page
+        start = order.index(current)
+        for step in range(1, len(order) + 1):
+            page = order[(start + step) % len(order)]
+            if page == "ask" and (board is None or not self._may_ask(seat, board)
+                                  or not self._opponent_calls(seat, board)):
+                continue
+            if page == "card" and (board is None or not self._may_consult(seat, board)
+                                   or self.state.conduct.cards.get(
+                                       seat.side.other) is None):
+                continue
+            entry.review = page == "review"
+            entry.page = page if page in ("ask", "card") else None
+            entry.scroll = 0
+            if entry.page is not None and board is not None:
+                calls = self._opponent_calls(seat, board)
+                bids = [i for i in calls if board.auction.entries[i].call != PASS]
+                newest = bids or calls  # the newest that says something, else the newest
+                entry.pick = newest[-1] if newest else None
+            return Outcome()
+        return Outcome()
+
+    def _page_key(self, seat: Seat, key: str, entry: SeatEntry, board: BoardState) -> Outcome:
+        calls = self._opponent_calls(seat, board)
+        if key == "UNDO":  # the opponents' call before, round to the newest
+            if calls:
+                at = calls.index(entry.pick) if entry.pick in calls else 0
+                entry.pick = calls[at - 1]
+            entry.scroll = 0
+            return Outcome()
+        if entry.page == "card":
+            entry.scroll += 1  # OK: the next lines of the meaning (or of the card)
+            return Outcome()
+        # OK on the question page: ask about the call shown.
+        if not self._may_ask(seat, board):
+            entry.page = None
+            return Outcome().tell([seat], Notice("ask_turn", law="20F"))
+        index = entry.pick
+        if index is None or index not in calls:
+            return Outcome().tell([seat], Notice("ask_nothing"))
+        if any(q.asker is seat and q.index == index and q.answer is None
+               for q in board.questions):
+            return Outcome()
+        screens = self.state.conduct.screens
+        caller = board.auction.entries[index].seat
+        # Law 20F1: the caller's partner answers; under screens, in writing, the screenmate.
+        to = caller.partner if screens is None else screens.screenmate(seat)
+        entry.page = None
+        return Outcome([Proposed("question", board.number,
+                                 {"seat": str(seat), "index": index, "to": str(to)})]).tell(
+            [seat], Notice("asked", error=False))
+
+    def _answering(self, seat: Seat, key: str, entry: SeatEntry,
+                   board: BoardState) -> Outcome:
+        """A question waits for this seat: its keys answer it, from the list (UNDO shows the
+        next answer, OK gives it) or by code (digits, then OK)."""
+        question = board.open_questions(seat)[0]
+        offered = self.state.offered_answers(seat, question)
+        if key == "DIR":
+            return self._summon(seat)
+        if key == "UNDO":
+            if entry.keys:
+                entry.keys.pop()
+            else:
+                entry.answer = (entry.answer + 1) % len(offered)
+            return Outcome()
+        if key == "OK":
+            if entry.keys:
+                digits = "".join(str(self.digit(k)) for k in entry.keys
+                                 if self.digit(k) is not None)
+                entry.keys.clear()
+                code = int(digits) if digits else -1
+                card = self.state.conduct.card_of(seat)
+                if code not in STANDARD_ANSWERS and (card is None
+                                                     or card.by_code(code) is None):
+                    return Outcome().tell([seat], Notice("bad_code", {"code": code}))
+            else:
+                code = offered[entry.answer % len(offered)]
+            entry.answer = 0
+            told = [question.asker]
+            if self.state.conduct.screens is None:
+                told.append(question.asker.partner)  # Law 20F1: the asker's side
+            return Outcome([Proposed("answer", board.number,
+                                     {"seat": str(seat), "question": question.seq,
+                                      "code": code})]).tell(
+                told, Notice("answered", {"call": str(board.auction.entries[question.index]
+                                                      .call), "code": code, "by": str(seat)},
+                             error=False))
+        if self.digit(key) is not None and len(entry.keys) < 4:
+            entry.keys.append(key)
+            return Outcome()
+        return Outcome().tell([seat], Notice("answer_first"))

@@ -1,0 +1,432 @@
+"""Every kind of director's ruling, defined once.
+
+A ruling is what the director decides at a table: calls taken back, a player barred, a lead
+restricted, cards taken back, a claim ruled, a score given, a fact recorded. Each kind here
+says, in one place:
+
+- its **fields**: name, type, limits, whether it is required, and its words in both
+  languages (the console's form and record);
+- its **laws**;
+- its **words**: the short name a seat display shows and the console's label;
+- **when** it may be applied (a board on the table; before the play starts);
+- **how it applies** to the table's state (``apply``).
+
+Everything else derives from it: the wire's ``ruling`` schema and what it requires
+(tabled.wire), the table's state and controller (tabled.state, tabled.control), the
+seat displays' words (tabled.i18n), the server's checks and the console's form and record
+(server.rulings, server.console, templates/console/rulings.html, _history.html), and the
+server's replay of a board (it is the table's own state). Adding a kind is adding a
+``RulingKind`` below, with its texts, and its tests.
+
+Standard library and tabled.rules only at import time: the wire imports this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tabled.rules import Seat, Suit
+from tabled.rules.auction import PassScope
+from tabled.rules.play import ClaimState, LeadRestriction
+from tabled.texts import Words
+
+if TYPE_CHECKING:
+    from tabled.state import BoardState, TableState
+    from tabled.wire import Event
+
+
+
+class RulingDataError(ValueError):
+    """A ruling's data that its kind does not allow; the message says why."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One value a choice field may take (as the wire carries it), and its words."""
+
+    value: str | bool
+    words: Words
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a ruling.
+
+    ``kind`` is its type on the wire: ``seat`` (N, E, S, W), ``side`` (NS, EW), ``suit``
+    (S, H, D, C), ``count`` (a whole number from ``low`` to ``high``), ``text`` (up to
+    ``limit`` characters), ``choice`` (one of ``choices``; a choice of booleans is a flag).
+    A field of the same name means the same thing in every kind.
+    """
+
+    name: str
+    kind: str
+    words: Words
+    required: bool = False
+    low: int = 0
+    high: int = 0
+    limit: int = 0
+    choices: tuple[Choice, ...] = ()
+    help: Words | None = None
+    placeholder: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in FIELD_KINDS:
+            raise ValueError(f"field {self.name}: no such type {self.kind!r}")
+
+    def value_of(self, value: Any) -> Any:
+        """``value`` as the wire carries it (a form's text made typed); RulingDataError if
+        this field cannot hold it. None for a blank optional value."""
+        if isinstance(value, str):
+            value = value.strip()
+        if value is None or value == "":
+            return None
+        if self.kind in ("seat", "suit", "side"):
+            text = str(value).upper()
+            allowed = {"seat": tuple(str(s) for s in Seat), "suit": ("S", "H", "D", "C"),
+                       "side": ("NS", "EW")}[self.kind]
+            if text not in allowed:
+                raise RulingDataError(f"{self.name} {value!r} is not a {self.kind} "
+                                      f"({', '.join(allowed)})")
+            return text
+        if self.kind == "count":
+            if isinstance(value, bool):
+                raise RulingDataError(f"{self.name} {value!r} is not a number")
+            if isinstance(value, str):
+                try:
+                    value = int(value)
+                except ValueError:
+                    raise RulingDataError(f"{self.name} {value!r} is not a number") from None
+            if not isinstance(value, int) or not self.low <= value <= self.high:
+                raise RulingDataError(f"{self.name} {value!r} is not between {self.low} "
+                                      f"and {self.high}")
+            return value
+        if self.kind == "text":
+            text = str(value)
+            if len(text) > self.limit:
+                raise RulingDataError(f"{self.name} is longer than {self.limit} characters")
+            return text
+        for choice in self.choices:  # choice
+            if value == choice.value or str(value) == str(choice.value) or (
+                    isinstance(choice.value, bool) and value == _FLAG_WORDS[choice.value]):
+                return choice.value
+        raise RulingDataError(f"{self.name} is {' or '.join(self.choice_names)}, "
+                              f"not {value!r}")
+
+    @property
+    def choice_names(self) -> tuple[str, ...]:
+        return tuple(choice_name(c.value) for c in self.choices)
+
+
+FIELD_KINDS = ("seat", "side", "suit", "count", "text", "choice")
+#: A flag's values as a form posts them.
+_FLAG_WORDS = {True: "required", False: "forbidden"}
+
+def choice_name(value: str | bool) -> str:
+    """A choice's value as a form posts it: a flag as "required" or "forbidden"."""
+    return _FLAG_WORDS[value] if isinstance(value, bool) else value
+
+
+Apply = Callable[["TableState", "BoardState | None", Mapping[str, Any], "Event"], None]
+Check = Callable[[dict[str, Any]], None]
+
+
+@dataclass(frozen=True)
+class RulingKind:
+    """One kind of ruling (see the module's docstring)."""
+
+    name: str
+    laws: str
+    words: Words                 # the console's name of it
+    short: Words                 # a seat display's (at most 12 characters)
+    fields: tuple[Field, ...]
+    apply: Apply
+    needs_board: bool = True     # refused with no board on the table
+    before_play: bool = False    # refused once the play has started
+    console: bool = True         # offered on the console's rulings form
+    check: Check | None = None   # what the fields alone cannot say
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields if f.required)
+
+    def data(self, fields: Mapping[str, Any]) -> dict[str, Any]:
+        """The ruling's data from ``fields`` (a form's texts or typed values): typed,
+        checked, blank optional fields left out, fields of other kinds ignored.
+        RulingDataError says what is wrong."""
+        data: dict[str, Any] = {"kind": self.name}
+        for spec in self.fields:
+            value = spec.value_of(fields.get(spec.name))
+            if value is None:
+                if spec.required:
+                    raise RulingDataError(f"{self.name}: {spec.name} is required")
+                continue
+            data[spec.name] = value
+        if self.check is not None:
+            self.check(data)
+        return data
+
+    def validate(self, data: Mapping[str, Any]) -> None:
+        """Check data as the wire decoded it (types already checked): what it requires,
+        and what the kind's own check says."""
+        missing = [name for name in self.required if data.get(name) is None]
+        if missing:
+            raise RulingDataError(f"a {self.name} ruling needs {', '.join(missing)}")
+        if self.check is not None:
+            self.check(dict(data))
+
+
+# -- the fields ------------------------------------------------------------------------------
+
+def _law(required: bool, placeholder: str) -> Field:
+    return Field("law", "text", Words(es="Ley", en="Law"), required=required, limit=16,
+                 placeholder=placeholder)
+
+
+_SEAT = Field("seat", "seat", Words(es="Asiento", en="Seat"), required=True)
+
+
+# -- how each applies to the table's state -----------------------------------------------------
+
+def _take_back(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+               event: Event) -> None:
+    # Laws 17E2, 36A, 38B, 39A: the director cancels calls back to a point; the play with them.
+    assert board is not None
+    board.auction.take_back(data["calls"])
+    kept = len(board.auction)
+    del board.call_ts[kept:]
+    board.alerts = [a for a in board.alerts if a.index < kept]
+    if board.tray is not None:
+        board.tray.crossed = min(board.tray.crossed, kept)
+    board.cards.clear()
+    board.card_ts.clear()
+    board.face_down = False
+    board.result = None
+    board.confirmed = set()
+    table.after_call(board)
+
+
+def _require_pass(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                  event: Event) -> None:
+    # Laws 23, 30, 31, 32: the offender's partner must pass (for the auction or one turn).
+    assert board is not None
+    board.auction.require_pass(Seat.from_str(data["seat"]), data.get("law") or "",
+                               PassScope(data.get("scope") or "auction"))
+
+
+def _lead_restriction(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                      event: Event) -> None:
+    # Laws 26, 50D: the restriction takes effect at the offender's partner's first lead.
+    assert board is not None
+    board.lead_restrictions.append(LeadRestriction(
+        Seat.from_str(data["seat"]), Suit.from_str(data["suit"]), bool(data.get("required")),
+        data.get("law") or "26"))
+    if board.play is not None:
+        board.replay_cards()
+
+
+def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                event: Event) -> None:
+    # Laws 45C4(b), 47: cards designated by mistake or retracted go back to the hand.
+    assert board is not None
+    del board.cards[len(board.cards) - data["cards"]:]
+    del board.card_ts[len(board.cards):]
+    if not board.cards:
+        board.face_down = False
+    board.result = None
+    board.replay_cards()
+
+
+def _claim(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+           event: Event) -> None:
+    # Laws 68D, 70: the director rules a disputed claim's tricks, or lets play go on.
+    from tabled.state import StateError
+
+    play = None if board is None else board.play
+    if play is None or play.claim is None or play.claim.state is not ClaimState.DISPUTED:
+        raise StateError(f"event {event.seq}: no disputed claim to rule on")
+    play.rule_on_claim(data.get("tricks"))
+
+
+def _score(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+           event: Event) -> None:
+    # Law 12C: the director's score stands for the board's result.
+    from tabled.state import Result
+
+    assert board is not None
+    board.result = Result(board.number, board.auction.contract, board.auction.declarer, None,
+                          data.get("score_ns") or 0, data.get("adjusted") or "assigned")
+    board.confirmed = set()
+
+
+def _check_score(data: dict[str, Any]) -> None:
+    # Law 12C1: an assigned score is a real score, in points; Law 12C2: an artificial score
+    # (A60/40) is percentages only. Which artificial scores there are is the server's
+    # (server.fieldscore.parse_adjusted), since it scores them.
+    adjusted = data.get("adjusted")
+    if adjusted is None and data.get("score_ns") is None:
+        raise RulingDataError("score: needs score_ns or adjusted: give an adjusted score "
+                              "(A60/40) or an assigned score (the NS points)")
+    if adjusted is None or adjusted.lower() == "assigned":
+        if data.get("score_ns") is None:
+            raise RulingDataError("score: an assigned score needs the NS points")
+        data["adjusted"] = "assigned"
+    elif "score_ns" in data:
+        raise RulingDataError("score: an artificial score (A60/40) has no NS points")
+
+
+def _director_ack(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                  event: Event) -> None:
+    # Law 9B1: the director, summoned, is on the way.
+    for call in table.director_calls:
+        if data.get("call") in (None, call.seq):
+            call.acknowledged = True
+
+
+def _end_round(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+               event: Event) -> None:
+    # Law 8B: the round ends when the director says so; the boards not played stay unplayed.
+    if table.assignment is not None:
+        table.assignment.boards = tuple(b for b in table.assignment.boards
+                                        if b in table.results)
+    table.board = None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A ruling that records a fact on the board for the director, with no rectification at
+    the table: its kind, its data, how far the auction and the play were, and its event."""
+
+    kind: str
+    data: Mapping[str, Any]
+    calls: int
+    cards: int
+    seq: int
+
+
+def _record(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+            event: Event) -> None:
+    """Keep the ruling on the board (``BoardState.records``): exports and the console show
+    it; the table plays on."""
+    assert board is not None
+    board.records.append(Recorded(data["kind"], {k: v for k, v in data.items()
+                                                 if k not in ("kind", "cmd")},
+                                  len(board.auction), len(board.cards), event.seq))
+
+
+def _default_scope(data: dict[str, Any]) -> None:
+    data.setdefault("scope", "auction")  # Law 30-32: the rest of the auction, unless said
+
+
+def _at_least_one_card(data: dict[str, Any]) -> None:
+    if data.get("cards") == 0:
+        raise RulingDataError("undo_cards: at least one card goes back")
+
+
+def _play_on(data: dict[str, Any]) -> None:
+    data.setdefault("tricks", None)  # Law 70: null = the director lets play go on
+
+
+# -- the kinds ---------------------------------------------------------------------------------
+
+KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
+    RulingKind(
+        "take_back", "39A, 82A",
+        Words(es="Retroceder la subasta", en="Take the auction back"),
+        Words(es="voces", en="calls back"),
+        (Field("calls", "count", Words(es="Voces que quedan", en="Calls that stay"),
+               required=True, high=400),),
+        _take_back, before_play=True),
+    RulingKind(
+        "require_pass", "27B, 30, 31, 32",
+        Words(es="Un asiento debe pasar", en="A seat must pass"),
+        Words(es="debe pasar", en="must pass"),
+        (_SEAT, _law(True, "31A2"),
+         Field("scope", "choice", Words(es="Alcance", en="Scope"), choices=(
+             Choice("auction", Words(es="Toda la subasta", en="The rest of the auction")),
+             Choice("next_turn", Words(es="Su próximo turno", en="Its next turn"))))),
+        _require_pass, before_play=True, check=_default_scope),
+    RulingKind(
+        "lead_restriction", "26, 50D",
+        Words(es="Restricción de salida", en="Lead restriction"),
+        Words(es="salida", en="lead limit"),
+        (_SEAT,
+         Field("suit", "suit", Words(es="Palo", en="Suit"), required=True),
+         Field("required", "choice", Words(es="Restricción de salida", en="Lead restriction"),
+               required=True, choices=(
+                   Choice(True, Words(es="Obligada", en="Required")),
+                   Choice(False, Words(es="Prohibida", en="Forbidden")))),
+         _law(True, "26B")),
+        _lead_restriction),
+    RulingKind(
+        "undo_cards", "45C4(b), 47",
+        Words(es="Deshacer cartas", en="Undo cards"),
+        Words(es="cartas", en="cards back"),
+        (Field("cards", "count", Words(es="Cartas que se deshacen", en="Cards to undo"),
+               required=True, high=52),),
+        _undo_cards, check=_at_least_one_card),
+    RulingKind(
+        "claim", "68D, 70",
+        Words(es="Reclamación disputada", en="Disputed claim"),
+        Words(es="reclamo", en="claim"),
+        (Field("tricks", "count", Words(es="Bazas", en="Tricks"),
+               high=13, help=Words(es="vacío: se sigue jugando", en="blank: play on")),),
+        _claim, check=_play_on),
+    RulingKind(
+        "score", "12C1, 12C2",
+        Words(es="Resultado ajustado", en="Adjusted score"),
+        Words(es="resultado", en="score"),
+        (Field("adjusted", "text", Words(es="Ajustado (A60/40)", en="Adjusted (A60/40)"),
+               limit=16,
+               placeholder="A60/40"),
+         Field("score_ns", "count", Words(es="Marca NS asignada", en="Assigned NS score"),
+               low=-10000, high=10000)),
+        _score, check=_check_score),
+    RulingKind(
+        "unauthorised_information", "16B",
+        Words(es="Información no autorizada", en="Unauthorised information"),
+        Words(es="IN anotada", en="UI noted"),
+        (Field("side", "side", Words(es="Pareja que la tuvo", en="Pair that had it"),
+               required=True),
+         _law(False, "16B1")),
+        # Law 16B: a pair had unauthorised information from partner (a hesitation, a
+        # remark); the record stays with the board for a later adjustment (16B3, 12C).
+        _record),
+    RulingKind(
+        "end_round", "8B",
+        Words(es="Terminar la ronda", en="End the round"),
+        Words(es="fin ronda", en="round over"),
+        (), _end_round, needs_board=False),
+    RulingKind(
+        "director_ack", "9B1",
+        Words(es="Director en camino", en="Director on the way"),
+        Words(es="en camino", en="coming"),
+        (Field("call", "count", Words(es="Llamada", en="Call"), low=1, high=10**9),),
+        _director_ack, needs_board=False, console=False),
+)}
+
+
+def kind_of(name: str) -> RulingKind:
+    """The kind called ``name``; RulingDataError if there is none."""
+    found = KINDS.get(name)
+    if found is None:
+        raise RulingDataError(f"unknown ruling {name!r}")
+    return found
+
+
+def all_fields() -> dict[str, Field]:
+    """Every field of every kind by name (a name means one thing in every kind)."""
+    fields: dict[str, Field] = {}
+    for kind in KINDS.values():
+        for spec in kind.fields:
+            seen = fields.setdefault(spec.name, spec)
+            if (seen.kind, seen.low, seen.high, seen.limit,
+                    tuple(c.value for c in seen.choices)) != (
+                    spec.kind, spec.low, spec.high, spec.limit,
+                    tuple(c.value for c in spec.choices)):
+                raise AssertionError(f"field {spec.name} differs between rulings")
+    return fields
+
+
+FIELDS = all_fields()
