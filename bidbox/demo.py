@@ -234,8 +234,11 @@ class Demo:
             return RecordedPlayers(table, speed=self.settings.speed,
                                    sleep=self._interruptible_sleep)
         from sim.players import SimulatedPlayers
+        # The demonstration's players now and then see a card out of turn: the director
+        # meets penalty cards and leads out of turn on the console (sim.players.irregular).
         return SimulatedPlayers(table, seed=self.settings.seed * 1000 + number,
-                                speed=self.settings.speed, sleep=self._interruptible_sleep)
+                                speed=self.settings.speed, sleep=self._interruptible_sleep,
+                                irregular=True)
 
     def _play_board(self, players: Any, table: int, board: int, assignment: Any) -> None:
         if self.records:

@@ -56,6 +56,8 @@ PAGES.add({
     "console_reason_player": Words(es="Llamada de un jugador", en="A player called"),
     "console_reason_fouled_board": Words(es="Tablero alterado", en="Fouled board"),
     "console_reason_lead_out_of_turn": Words(es="Salida fuera de turno", en="Lead out of turn"),
+    "console_reason_premature_play": Words(es="Carta jugada antes de tiempo (carta penalizada)",
+                                           en="Card played out of turn (penalty card)"),
     "console_reason_claim": Words(es="Reclamación", en="Claim"),
     "console_reason_revoke": Words(es="Renuncio", en="Revoke"),
     # set-up and the session

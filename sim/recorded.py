@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tabled.regulation import Screens
 from tabled.rules import Bid, Board, Card, Seat, Side
@@ -104,6 +104,9 @@ class BoardScript:
     calls: list[AuctionItem]
     cards: list[Card]
     claim: tuple[Seat, int] | None  # who claims and the tricks their side takes of the rest
+    # What players do before the card at a position of ``cards`` (sim.players.irregular):
+    # ("scan", None, card) a card seen out of turn; ("press", seat, key) an option chosen.
+    steps: dict[int, list[tuple[str, Seat | None, str]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, record: Record, tricks: int | None = None) -> BoardScript:
@@ -149,6 +152,7 @@ class RecordedPlayers:
         self.speed = speed
         self.sleep = sleep
         self.rng = rng
+        self._steps_done: dict[tuple[int, int], int] = {}  # (board, card position): steps
 
     def pause(self, what: str) -> None:
         if self.speed > 0:
@@ -240,6 +244,24 @@ class RecordedPlayers:
                                or s.board.tray.crossed >= calls, self.table.timeout):
             raise RuntimeError(f"board {board.number}: the tray did not cross")
 
+    def _irregular_step(self, script: BoardScript, board: BoardState) -> bool:
+        """The next of the script's steps before the card now due, if any is left: a card
+        faced out of turn, an option pressed. True if one was done."""
+        at = len(board.cards)
+        steps = script.steps.get(at, [])
+        done = self._steps_done.get((script.board, at), 0)
+        if done >= len(steps):
+            return False
+        self._steps_done[(script.board, at)] = done + 1
+        what, seat, value = steps[done]
+        self.pause("card")
+        if what == "scan":
+            self.table.scan(Card.from_str(value))
+        else:
+            assert seat is not None
+            self.table.press(seat, value)
+        return True
+
     def _play_step(self, script: BoardScript, board: BoardState) -> None:
         play = board.play
         assert play is not None
@@ -253,6 +275,8 @@ class RecordedPlayers:
         if play.claim is not None:
             waiting = play.claim.needs(play.declarer) - play.claim.agreed_by
             self.table.press(min(waiting, key=lambda s: s.value), "OK")
+        elif self._irregular_step(script, board):
+            return
         elif len(board.cards) < len(script.cards):
             self.pause("card")
             # One reader for the table: the known hands say whose card it is.

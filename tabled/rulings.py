@@ -27,9 +27,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tabled.rules import Seat, Suit
+from tabled.rules import Card, Seat, Suit
 from tabled.rules.auction import PassScope
-from tabled.rules.play import ClaimState, LeadRestriction
+from tabled.rules.penalty import LeadOption, PenaltyLeadOption
+from tabled.rules.play import ClaimState, LeadRestriction, Play
 from tabled.texts import Words
 
 if TYPE_CHECKING:
@@ -55,8 +56,9 @@ class Field:
     """One field of a ruling.
 
     ``kind`` is its type on the wire: ``seat`` (N, E, S, W), ``side`` (NS, EW), ``suit``
-    (S, H, D, C), ``count`` (a whole number from ``low`` to ``high``), ``text`` (up to
-    ``limit`` characters), ``choice`` (one of ``choices``; a choice of booleans is a flag).
+    (S, H, D, C), ``card`` (SQ, HT, C2), ``count`` (a whole number from ``low`` to
+    ``high``), ``text`` (up to ``limit`` characters), ``choice`` (one of ``choices``; a
+    choice of booleans is a flag).
     A field of the same name means the same thing in every kind.
     """
 
@@ -90,6 +92,12 @@ class Field:
                 raise RulingDataError(f"{self.name} {value!r} is not a {self.kind} "
                                       f"({', '.join(allowed)})")
             return text
+        if self.kind == "card":
+            try:
+                return str(Card.from_str(str(value).upper()))
+            except ValueError:
+                raise RulingDataError(f"{self.name} {value!r} is not a card (SQ, HT, C2)"
+                                      ) from None
         if self.kind == "count":
             if isinstance(value, bool):
                 raise RulingDataError(f"{self.name} {value!r} is not a number")
@@ -119,7 +127,7 @@ class Field:
         return tuple(choice_name(c.value) for c in self.choices)
 
 
-FIELD_KINDS = ("seat", "side", "suit", "count", "text", "choice")
+FIELD_KINDS = ("seat", "side", "suit", "card", "count", "text", "choice")
 #: A flag's values as a form posts them.
 _FLAG_WORDS = {True: "required", False: "forbidden"}
 
@@ -185,6 +193,7 @@ def _law(required: bool, placeholder: str) -> Field:
 
 
 _SEAT = Field("seat", "seat", Words(es="Asiento", en="Seat"), required=True)
+_CARD = Field("card", "card", Words(es="Carta", en="Card"), required=True, placeholder="SQ")
 
 
 # -- how each applies to the table's state -----------------------------------------------------
@@ -201,6 +210,7 @@ def _take_back(table: TableState, board: BoardState | None, data: Mapping[str, A
         board.tray.crossed = min(board.tray.crossed, kept)
     board.cards.clear()
     board.card_ts.clear()
+    board.play_actions.clear()
     board.face_down = False
     board.result = None
     board.confirmed = set()
@@ -232,6 +242,8 @@ def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, 
     assert board is not None
     del board.cards[len(board.cards) - data["cards"]:]
     del board.card_ts[len(board.cards):]
+    board.play_actions = [(at, action) for at, action in board.play_actions
+                          if at <= len(board.cards)]
     if not board.cards:
         board.face_down = False
     board.result = None
@@ -315,6 +327,50 @@ def _record(table: TableState, board: BoardState | None, data: Mapping[str, Any]
                                   len(board.auction), len(board.cards), event.seq))
 
 
+# -- cards seen out of turn: penalty cards (Laws 49-52), leads out of turn (53-56) -------------
+#
+# These are the director's rulings and also what the table itself records when a card is seen
+# out of turn or a player chooses an option on the keypad (the ``option`` event): the same
+# data, applied the same way, and kept on the board (``BoardState.play_actions``) so that the
+# play is rebuilt with them when cards are taken back.
+
+def play_action(play: Play, data: Mapping[str, Any]) -> tuple[Seat, Card] | None:
+    """Apply one of the play's irregularities to ``play``; the card the option makes a
+    correct lead, which is then played (Laws 53A, 54A), or None."""
+    kind = data["kind"]
+    if kind == "penalty_card":  # Laws 49, 50B
+        play.expose(Seat.from_str(data["seat"]), Card.from_str(data["card"]),
+                    data.get("major", "major") == "major", data.get("law") or "50")
+    elif kind == "pick_up":  # Law 50: the director designates otherwise
+        play.pick_up(Card.from_str(data["card"]))
+    elif kind == "penalty_lead":  # Law 50D2
+        suit = data.get("suit")
+        play.choose_penalty_lead(PenaltyLeadOption(data["lead"]),
+                                 None if suit is None else Suit.from_str(suit))
+    elif kind == "lead_out_of_turn":  # Laws 54-56: the card stays faced
+        play.face_lead(Seat.from_str(data["seat"]), Card.from_str(data["card"]))
+    elif kind == "lead_option":  # Laws 53A, 54A, 54B, 54D, 55, 56
+        option = LeadOption(data["option"])
+        faced = play.choose_lead_option(option)
+        if option is not LeadOption.REFUSE:
+            return faced.seat, faced.card
+    else:
+        raise ValueError(f"{kind} is not an action of the play")
+    return None
+
+
+def _play_ruling(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                 event: Event) -> None:
+    from tabled.state import StateError
+
+    if board is None or board.play is None:
+        raise StateError(f"event {event.seq}: {data['kind']} before the play")
+    try:
+        board.apply_play_action(data, event.ts)
+    except ValueError as error:  # the engine's refusal: the journal is not ours
+        raise StateError(f"event {event.seq}: {error}") from None
+
+
 def _default_scope(data: dict[str, Any]) -> None:
     data.setdefault("scope", "auction")  # Law 30-32: the rest of the auction, unless said
 
@@ -393,6 +449,49 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         # Law 16B: a pair had unauthorised information from partner (a hesitation, a
         # remark); the record stays with the board for a later adjustment (16B3, 12C).
         _record),
+    RulingKind(
+        "penalty_card", "49, 50B, 57A",
+        Words(es="Carta penalizada", en="Penalty card"),
+        Words(es="penalizada", en="penalty card"),
+        (_SEAT, _CARD,
+         Field("major", "choice", Words(es="Tipo", en="Kind"), required=True, choices=(
+             Choice("major", Words(es="Mayor", en="Major")),
+             Choice("minor", Words(es="Menor", en="Minor")))),
+         _law(False, "50B")),
+        _play_ruling),
+    RulingKind(
+        "pick_up", "50",
+        Words(es="Devolver carta penalizada", en="Penalty card picked up"),
+        Words(es="devuelta", en="picked up"),
+        (_CARD,), _play_ruling),
+    RulingKind(
+        "penalty_lead", "50D2, 51B",
+        Words(es="Salida con carta penalizada", en="Lead with a penalty card"),
+        Words(es="salida pen", en="lead choice"),
+        (Field("lead", "choice", Words(es="Opción del carteador", en="Declarer's option"),
+               required=True, choices=(
+                   Choice("require", Words(es="Exige el palo", en="Require the suit")),
+                   Choice("forbid", Words(es="Prohíbe el palo", en="Forbid the suit")),
+                   Choice("free", Words(es="Salida libre; la carta sigue",
+                                        en="Any lead; the card stays")))),
+         Field("suit", "suit", Words(es="Palo", en="Suit"))),
+        _play_ruling),
+    RulingKind(
+        "lead_out_of_turn", "53, 54, 55, 56",
+        Words(es="Salida fuera de turno", en="Lead out of turn"),
+        Words(es="sale fuera", en="wrong lead"),
+        (_SEAT, _CARD), _play_ruling),
+    RulingKind(
+        "lead_option", "53A, 54A, 54B, 54D, 55, 56",
+        Words(es="Opción sobre la salida fuera de turno",
+              en="Option on the lead out of turn"),
+        Words(es="opción", en="lead option"),
+        (Field("option", "choice", Words(es="Opción", en="Option"), required=True, choices=(
+            Choice("accept", Words(es="Se acepta", en="Accepted")),
+            Choice("dummy", Words(es="El carteador pasa a ser muerto",
+                                  en="Declarer becomes dummy")),
+            Choice("refuse", Words(es="Se rechaza", en="Refused")))),),
+        _play_ruling),
     RulingKind(
         "end_round", "8B",
         Words(es="Terminar la ronda", en="End the round"),

@@ -30,7 +30,7 @@ from tabled.rules.play import LeadRestriction, Play
 from tabled.rules.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
-from .rulings import KINDS, Recorded
+from .rulings import KINDS, Recorded, play_action
 from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
 from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
@@ -171,6 +171,9 @@ class BoardState:
     face_down: bool = False        # the opening lead is made face down and not faced yet
     faced_ts: float | None = None
     records: list[Recorded] = field(default_factory=list)  # rulings that record a fact
+    # Penalty cards, leads out of turn and the options chosen (tabled.rulings.play_action),
+    # each with how many cards had been played: the play is rebuilt with them.
+    play_actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)
@@ -242,11 +245,32 @@ class BoardState:
                          lead_restrictions=tuple(self.lead_restrictions))
 
     def replay_cards(self) -> None:
-        """Rebuild the play from its cards (after the director takes cards back)."""
+        """Rebuild the play from its cards and its irregularities (after the director takes
+        cards back or restricts a lead)."""
         self.start_play()
-        assert self.play is not None
-        for seat, card in self.cards:
-            self.play.play(card, seat)
+        play = self.play
+        assert play is not None
+        for index in range(len(self.cards) + 1):
+            for at, action in self.play_actions:
+                if at == index:
+                    play_action(play, action)  # an accepted lead is the next card
+            if index < len(self.cards):
+                seat, card = self.cards[index]
+                play.play(card, seat)
+
+    def apply_play_action(self, data: Mapping[str, Any], ts: float) -> None:
+        """A penalty card, a lead out of turn or an option on them; an accepted lead out
+        of turn is played at once (Law 53A)."""
+        play = self.play
+        assert play is not None
+        action = {k: v for k, v in data.items() if k not in ("cmd", "by") and v is not None}
+        lead = play_action(play, action)
+        self.play_actions.append((len(self.cards), action))
+        if lead is not None:
+            seat, card = lead
+            play.play(card, seat)
+            self.cards.append((seat, card))
+            self.card_ts.append(ts)
 
 
 @dataclass
@@ -488,6 +512,14 @@ class TableState:
             self.results[board.number] = board.result
             self.board = None
 
+    def _on_option(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        self._play(event)
+        try:
+            board.apply_play_action(data, event.ts)
+        except ValueError as error:
+            raise StateError(f"event {event.seq}: {error}") from None
+
     def _on_director(self, data: Mapping[str, Any], event: Event) -> None:
         seat = data.get("seat")
         self.director_calls.append(DirectorCall(
@@ -518,8 +550,7 @@ class TableState:
         play = board.play
         if play is None or not play.is_over or auction.contract is None:
             return None
-        declarer = auction.declarer
-        assert declarer is not None
+        declarer = play.declarer  # Law 54A: declarer may have become dummy
         tricks = play.declarer_tricks()
         return Result(board.number, auction.contract, declarer, tricks,
                       score_ns(auction.contract, declarer, tricks, board.vulnerability))

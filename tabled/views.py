@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from tabled.rules import Seat, Side, Strain
+from tabled.rules.play import Play
 
 from . import i18n, words
 from .control import DIGITS, Notice, SeatEntry
@@ -214,10 +215,26 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
             return [first, _t("claim_director", language)]
         return [_t("claim_open", language, seat=str(claim.seat), tricks=claim.tricks),
                 _t("claim_ask", language)]
+    faced = play.faced_lead
+    if faced is not None:  # Laws 53-56: the card stays faced until the option
+        line = _t("faced_lead", language, seat=words.seat_letter(faced.seat, language),
+                  card=str(faced.card))
+        if seat in play.lead_choosers():
+            return [line, _t("lead_options_54" if faced.law == "54" else "lead_options",
+                             language)]
+        chooser = "/".join(words.seat_letter(s, language) for s in sorted(
+            play.lead_choosers(), key=lambda s: s.value))
+        return [line, _t("lead_chooser", language, seat=chooser)]
+    penalties = _penalty_line(play, language)
+    leader = play.penalty_lead_pending
+    if leader is not None:  # Law 50D2: declarer chooses before the lead
+        return [penalties, _t("penalty_lead", language) if seat is play.declarer
+                else _t("penalty_lead_wait", language)]
     turn = play.turn
     if not board.cards:
-        return [first, _t("your_lead", language) if turn is seat
-                else _t("lead_by", language, seat=str(turn))]
+        cue = (_t("your_lead", language) if turn is seat
+               else _t("lead_by", language, seat=str(turn)))
+        return [first, _with_penalties(cue, penalties)]
     trick = play.current
     cards = " ".join(f"{words.seat_letter(s, language)}{c}" for s, c in trick.cards)
     tricks = _t("tricks", language, ns=play.tricks_won(Side.NS), ew=play.tricks_won(Side.EW))
@@ -227,7 +244,25 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
         cue = _t("your_card", language)
     else:
         cue = tricks
-    return [cards or tricks, cue]
+    return [cards or tricks, _with_penalties(cue, penalties)]
+
+
+def _penalty_line(play: Play, language: str) -> str:
+    """Law 50A: the penalty cards on the table, shown to every seat: ``Pen W:CJ E:d4``
+    (a minor penalty card in lower case)."""
+    if not play.penalty_cards:
+        return ""
+    shown = " ".join(f"{words.seat_letter(p.seat, language)}:"
+                     f"{str(p.card) if p.major else str(p.card).lower()}"
+                     for p in play.penalty_cards)
+    return _t("penalty_line", language, cards=shown)
+
+
+def _with_penalties(cue: str, penalties: str) -> str:
+    if not penalties:
+        return cue
+    both = f"{cue} {penalties}"
+    return both if len(both) <= WIDTH else penalties
 
 
 def _result_lines(seat: Seat, board: BoardState, language: str) -> list[str]:

@@ -240,6 +240,8 @@ def _ruling_check(spec: RulingField) -> Check:
         return SEAT
     if spec.kind == "suit":
         return SUIT
+    if spec.kind == "card":
+        return CARD
     if spec.kind == "side":
         return _one_of(("NS", "EW"))
     if spec.kind == "count":
@@ -322,6 +324,7 @@ class EventType(enum.StrEnum):
     CONFIRM = "confirm"
     DIRECTOR = "director"
     RULING = "ruling"
+    OPTION = "option"
     REFUSED = "refused"
 
 
@@ -350,6 +353,11 @@ EVENTS: dict[EventType, Schema] = {
     # The fields of every kind of ruling (tabled.rulings), each optional here: what a kind
     # requires is checked with its kind (Command.from_payload, the table's controller).
     EventType.RULING: _schema(cmd=ID, kind=_text(32),
+                      **{name: _opt(_ruling_check(spec)) for name, spec in FIELDS.items()}),
+    # What the table records itself when a card is seen out of turn, or a player chooses an
+    # option the laws give (Laws 50D2, 53-57): a ruling's kind and fields, with no command;
+    # ``by`` is the seat whose card or key made it.
+    EventType.OPTION: _schema(kind=_text(32), by=_optional(SEAT),
                       **{name: _opt(_ruling_check(spec)) for name, spec in FIELDS.items()}),
     EventType.REFUSED: _schema(cmd=ID, reason=_text(200)),
 }

@@ -24,14 +24,16 @@ from tabled.state import Phase
 
 from .bidding import choose_call
 from .card_play import choose_card, sure_claim
+from .irregular import Steps, kind_for, play_out
 
 
 def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
-           calls: list[AuctionItem] | None = None) -> BoardScript:
+           calls: list[AuctionItem] | None = None, irregular: bool = False) -> BoardScript:
     """The whole board as the four bots bid and play it; the same arguments give the same
     script. With probability ``claim_rate`` (seeded), declarer claims the rest at the first
     moment its side can see that every remaining trick is theirs. ``calls``: a whole auction
-    to play instead of the bots' own (the golden records' doubled and passed-out tables)."""
+    to play instead of the bots' own (the golden records' doubled and passed-out tables).
+    ``irregular``: some boards have a card seen out of turn (sim.players.irregular)."""
     rng = random.Random(f"{seed}:{board}:claim")
     auction = Auction(Board(board).dealer)
     if calls is not None:
@@ -45,8 +47,12 @@ def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
     hands = {seat: sorted(deal[seat], key=lambda c: c.index) for seat in Seat}
     cards: list[Card] = []
     claim: tuple[Seat, int] | None = None
+    steps: Steps = {}
     contract, declarer = auction.contract, auction.declarer
-    if contract is not None and declarer is not None:
+    if contract is not None and declarer is not None and irregular and kind_for(board):
+        play = Play(contract, declarer, deal)
+        cards = play_out(play, deal, auction, board, seed, steps)
+    elif contract is not None and declarer is not None:
         play = Play(contract, declarer, deal)
         claims = rng.random() < claim_rate
         while not play.is_over:
@@ -58,7 +64,7 @@ def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
             card = choose_card(play, seat, deal, auction=auction)
             play.play(card, seat)
             cards.append(card)
-    return BoardScript(board, hands, calls, cards, claim)
+    return BoardScript(board, hands, calls, cards, claim, steps)
 
 
 def bid(auction: Auction, deal: Deal) -> list[AuctionItem]:
@@ -80,9 +86,10 @@ class SimulatedPlayers:
 
     def __init__(self, table: SimulatedTable, *, seed: int = 0, speed: float = 0.0,
                  director_rate: float = 0.02, claim_rate: float = 0.1,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, irregular: bool = False) -> None:
         self.table = table
         self.seed = seed
+        self.irregular = irregular
         self.director_rate = director_rate
         self.claim_rate = claim_rate
         self.players = RecordedPlayers(table, speed=speed, sleep=sleep,
@@ -94,7 +101,8 @@ class SimulatedPlayers:
 
     def play_board(self, board: int, deal: Deal) -> BoardScript:
         """Bid and play ``board`` through the table to its confirmed result."""
-        plan = script(board, deal, seed=self.seed, claim_rate=self.claim_rate)
+        plan = script(board, deal, seed=self.seed, claim_rate=self.claim_rate,
+                      irregular=self.irregular)
         rng = random.Random(f"{self.seed}:{board}:director")
         # With probability director_rate the board has one director call, at a moment of
         # the auction or the play drawn with the same seed.

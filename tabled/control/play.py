@@ -6,12 +6,23 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tabled.rules import Card, IllegalActionError, Seat
+from tabled.rules import Card, IllegalActionError, Seat, Suit
+from tabled.rules.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption
+from tabled.rulings import play_action
 
 from ..state import BoardState, Phase
 from .auction import AuctionInput
 from .keys import CALL_KEYS, LEVELS, STRAINS, SeatEntry
 from .outcome import Notice, Outcome, Proposed, refusal
+
+#: Laws 53-56 on the keypad: the option on a lead faced out of turn.
+LEAD_OPTION_KEYS = {"1": LeadOption.ACCEPT, "2": LeadOption.REFUSE,
+                    "3": LeadOption.BECOME_DUMMY}
+#: Law 50D2 on declarer's keypad: require, forbid, or leave free the penalty card's suit.
+PENALTY_LEAD_OPTION_KEYS = {"1": PenaltyLeadOption.REQUIRE, "2": PenaltyLeadOption.FORBID,
+                            "3": PenaltyLeadOption.FREE}
+SUIT_KEYS = {str(suit): suit for suit in Suit}
+PENALTY_LEAD_KEYS = set(PENALTY_LEAD_OPTION_KEYS) | set(SUIT_KEYS)
 
 
 class PlayInput(AuctionInput):
@@ -27,6 +38,11 @@ class PlayInput(AuctionInput):
         claim = play.claim
         if claim is not None:
             return self._claim_answer(seat, key, board)
+        if play.faced_lead is not None:
+            return self._lead_option(seat, key, board)
+        if play.penalty_lead_pending is not None and seat is play.declarer \
+                and key in PENALTY_LEAD_KEYS:
+            return self._penalty_lead(seat, key, entry, board)
         if not board.cards and key in ("UNDO", "OK") and (entry.replacing or key == "UNDO"):
             return self._calling(seat, key, entry)  # Law 25A3: until the lead is faced
         if entry.replacing and (key in LEVELS or key in STRAINS or key in CALL_KEYS):
@@ -47,6 +63,43 @@ class PlayInput(AuctionInput):
         return Outcome([Proposed("claim", board.number,
                                  {"seat": str(seat), "tricks": tricks})]).tell(
             Seat, Notice("claimed", {"seat": str(seat), "tricks": tricks}, error=False))
+
+    def _option(self, board: BoardState, seat: Seat, data: dict[str, Any]) -> Outcome:
+        """Propose an option of the play after trying it on a copy (the engine's refusal
+        goes to the seat, with its law)."""
+        assert board.play is not None
+        trial = copy.deepcopy(board.play)
+        try:
+            play_action(trial, data)
+        except IllegalActionError as error:
+            return Outcome().tell([seat], refusal(error))
+        return Outcome([Proposed("option", board.number, {**data, "by": str(seat)})])
+
+    def _lead_option(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        """Laws 53-56: the non-offending side chooses on the keypad what happens to the lead
+        faced out of turn: 1 accept, 2 refuse, 3 declarer becomes dummy (54A)."""
+        play = board.play
+        assert play is not None and play.faced_lead is not None
+        if seat not in play.lead_choosers():
+            return Outcome().tell([seat], Notice("lead_wait", error=False))
+        option = LEAD_OPTION_KEYS.get(key)
+        if option is None or option not in LEAD_OPTIONS[play.faced_lead.law]:
+            return Outcome().tell([seat], Notice("lead_how", error=False))
+        return self._option(board, seat, {"kind": "lead_option", "option": option.value})
+
+    def _penalty_lead(self, seat: Seat, key: str, entry: SeatEntry,
+                      board: BoardState) -> Outcome:
+        """Law 50D2: declarer, on the keypad: a suit key (with penalty cards in more than
+        one suit), then 1 require, 2 forbid, 3 leave the lead free."""
+        if key in SUIT_KEYS:
+            entry.keys[:] = [key]
+            return Outcome()
+        option = PENALTY_LEAD_OPTION_KEYS[key]
+        data: dict[str, Any] = {"kind": "penalty_lead", "lead": option.value}
+        if entry.keys and entry.keys[0] in SUIT_KEYS and option is not PenaltyLeadOption.FREE:
+            data["suit"] = entry.keys[0]
+        entry.keys.clear()
+        return self._option(board, seat, data)
 
     def _face_down(self, seat: Seat, key: str, board: BoardState) -> Outcome:
         """Screens: the opening lead lies face down until the leader's screenmate says the
@@ -134,20 +187,67 @@ class PlayInput(AuctionInput):
             return Outcome().tell(Seat, Notice("tray_away"))
         # The known hands say whose card it is; otherwise the reader's slot, or the turn.
         seat = play.owner(card) or reader_seat or play.turn
+        if play.faced_lead is not None and seat is not None:
+            return self._after_faced_lead(card, seat, board)
         try:
             play.check(card, seat)
         except IllegalActionError as error:
-            outcome = Outcome().tell(Seat, refusal(error))
-            if error.law in ("54", "55", "56"):
-                # A lead out of turn gives the opponents options: the director explains them.
-                outcome.events.append(self._director(seat, "lead_out_of_turn", error.law,
-                                                     error.reason))
-            return outcome
+            assert seat is not None
+            return self._seen_out_of_turn(card, seat, board, error)
         assert seat is not None
         data: dict[str, Any] = {"seat": str(seat), "card": str(card)}
         if not board.cards and screens is not None:
             data["face_down"] = True  # screens: the opening lead is made face down
         return Outcome([Proposed("card", board.number, data)])
+
+    def _seen_out_of_turn(self, card: Card, seat: Seat, board: BoardState,
+                          error: IllegalActionError) -> Outcome:
+        """A card refused by the play. If it was faced out of turn the table cannot undo
+        that it was seen: a lead out of turn is kept for the opponents' option (Laws 54-56),
+        a defender's card played out of turn becomes a major penalty card (Law 57A); the
+        director is called either way (Law 9B1)."""
+        outcome = Outcome().tell(Seat, refusal(error))
+        data: dict[str, Any] | None = None
+        if error.law in ("54", "55", "56"):
+            data = {"kind": "lead_out_of_turn", "seat": str(seat), "card": str(card)}
+            reason = "lead_out_of_turn"
+        elif error.law == "57":
+            # Law 57A: before partner has played to the trick, a premature play; else a card
+            # exposed through deliberate play (50B). A major penalty card either way.
+            assert board.play is not None
+            early = board.play.current.card_of(seat.partner) is None
+            data = {"kind": "penalty_card", "seat": str(seat), "card": str(card),
+                    "major": "major", "law": "57A" if early else "50B"}
+            reason = "premature_play"
+        if data is not None:
+            kept = self._option(board, seat, data)
+            outcome.events.extend(kept.events)
+            if kept.events:
+                outcome.tell(Seat, Notice(reason, {"seat": str(seat), "card": str(card)},
+                                          error.law))
+            if kept.events or reason == "lead_out_of_turn":
+                outcome.events.append(self._director(seat, reason, error.law, error.reason))
+        return outcome
+
+    def _after_faced_lead(self, card: Card, seat: Seat, board: BoardState) -> Outcome:
+        """Law 53A: the lead out of turn is accepted when the next hand in rotation plays
+        a card to it; any other card waits for the option."""
+        play = board.play
+        assert play is not None and play.faced_lead is not None
+        faced = play.faced_lead
+        if seat is not faced.seat.next() or card == faced.card:
+            return Outcome().tell(Seat, Notice("lead_wait", error=False))
+        trial = copy.deepcopy(play)
+        try:
+            trial.choose_lead_option(LeadOption.ACCEPT)
+            trial.play(faced.card, faced.seat)
+            trial.check(card, seat)
+        except IllegalActionError as error:
+            return Outcome().tell(Seat, refusal(error))
+        return Outcome([
+            Proposed("option", board.number, {"kind": "lead_option", "option": "accept",
+                                              "by": str(seat)}),
+            Proposed("card", board.number, {"seat": str(seat), "card": str(card)})])
 
     def follow_up(self) -> list[Proposed]:
         """Events the laws add after the last one: the result once the play is over, the

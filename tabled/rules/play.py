@@ -16,17 +16,27 @@ from .board import Deal
 from .calls import Contract
 from .cards import Card, Seat, Side, Suit
 from .errors import IllegalCardError, IllegalClaimError, RulesError
+from .penalty import (
+    LEAD_OPTIONS,
+    FacedLead,
+    LeadOption,
+    PenaltyCard,
+    PenaltyLeadOption,
+    is_honour,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class LeadRestriction:
     """Law 26: at the offender's partner's first turn to lead, declarer requires or forbids a
-    suit; a prohibition lasts for as long as that player retains the lead."""
+    suit; a prohibition lasts for as long as that player retains the lead. With ``trick``
+    (0-based, Law 50D2(a)) it starts at that trick's lead rather than the first."""
 
     seat: Seat
     suit: Suit
     required: bool
     law: str = "26"
+    trick: int | None = None
 
 
 @dataclass
@@ -149,6 +159,9 @@ class Play:
         self._next = declarer.lho
         self._shown_out: dict[Seat, dict[Suit, int]] = {seat: {} for seat in Seat}
         self._leads_by: dict[Seat, int] = {seat: 0 for seat in Seat}
+        self.penalty_cards: list[PenaltyCard] = []  # Law 50A: face up until played
+        self.faced_lead: FacedLead | None = None    # Laws 54-56: waiting for an option
+        self._penalty_lead_chosen: int | None = None  # the trick declarer chose for (50D2)
 
     # -- state -------------------------------------------------------------------------
 
@@ -203,11 +216,8 @@ class Play:
 
     # -- legality ----------------------------------------------------------------------
 
-    def _restriction_for(self, seat: Seat) -> LeadRestriction | None:
-        for restriction in self.lead_restrictions:
-            if restriction.seat is seat:
-                return restriction
-        return None
+    def _restrictions_for(self, seat: Seat) -> list[LeadRestriction]:
+        return [r for r in self.lead_restrictions if r.seat is seat]
 
     def legal_cards(self) -> Iterator[Card]:
         """The cards the hand on turn may play now. With its hand unknown: every card not
@@ -238,6 +248,10 @@ class Play:
             return IllegalCardError("the play is over: thirteen tricks have been played", "44")
         if card in self._played:
             return IllegalCardError(f"{card} has been played already", "45A")
+        faced = self.faced_lead
+        if faced is not None:
+            return IllegalCardError(f"{faced.seat}'s lead out of turn waits for the "
+                                    f"opponents' choice", faced.law)
         owner = self._owners.get(card)
         if seat is None:
             seat = owner if owner is not None else turn
@@ -252,10 +266,14 @@ class Play:
                 return IllegalCardError(f"{seat} led out of turn; it is {turn}'s lead",
                                         self._lead_out_of_turn_law(seat))
             return IllegalCardError(f"{seat} played out of turn; it is {turn}'s turn", "57")
+        if not trick.cards and self.penalty_lead_pending is seat:
+            return IllegalCardError(f"{seat} leads once declarer has chosen the lead "
+                                    f"(penalty card)", "50D2")
         hand = self._hands.get(seat)
         if hand is not None and self.lead_restrictions and not trick.cards:
-            restriction = self._restriction_for(seat)
-            if restriction is not None and self._restriction_applies(restriction):
+            for restriction in self._restrictions_for(seat):
+                if not self._restriction_applies(restriction):
+                    continue
                 holds = any(c.suit is restriction.suit for c in hand)
                 if restriction.required and holds and card.suit is not restriction.suit:
                     return IllegalCardError(f"{seat} must lead a {restriction.suit.name}",
@@ -268,7 +286,40 @@ class Play:
                 and self._fails_to_follow(seat, card, trick.cards[0][1].suit)):
             led = trick.cards[0][1].suit
             return IllegalCardError(f"{seat} must follow suit in {led.name}", "44C")
+        if self.penalty_cards:
+            return self._penalty_refusal(seat, card, trick)
         return None
+
+    def _penalty_refusal(self, seat: Seat, card: Card, trick: Trick) -> IllegalCardError | None:
+        own = [p for p in self.penalty_cards if p.seat is seat]
+        if not own or any(p.card == card for p in own):
+            return None
+        led = trick.led_suit
+        for penalty in own:
+            if penalty.major and self._can_play_now(seat, penalty.card, led, card):
+                # Law 50D1: at the first legal opportunity, leading, following, discarding
+                # or trumping; Law 52: another card is not accepted in its place.
+                return IllegalCardError(f"{seat} must play the penalty card {penalty.card}",
+                                        "50D1")
+        for penalty in own:
+            if (not penalty.major and card.suit is penalty.card.suit
+                    and not is_honour(card)):
+                # Law 50C: no lower card of the suit before the minor penalty card (an
+                # honour may be played instead).
+                return IllegalCardError(f"{seat} must play the penalty card {penalty.card} "
+                                        f"before a lower {card.suit.name}", "50C")
+        return None
+
+    def _can_play_now(self, seat: Seat, penalty: Card, led: Suit | None, offered: Card) -> bool:
+        """Law 50D1: the penalty card can be played to this trick: a lead, the suit led,
+        or a discard or ruff (the hand holds no card of the suit led, or, unknown, the card
+        offered shows it)."""
+        if led is None or penalty.suit is led:
+            return True
+        counts = self._suit_counts.get(seat)
+        if counts is not None:
+            return counts[led._value_] == 0
+        return offered.suit is not led
 
     def _fails_to_follow(self, seat: Seat, card: Card, led: Suit) -> bool:
         """Law 44C: a card of another suit while the (known) hand holds the suit led."""
@@ -286,6 +337,14 @@ class Play:
         # Law 26A2(a)/26B: the first turn to lead; a prohibition goes on while that player
         # keeps the lead, that is for as long as every lead since the first has been theirs.
         seat = restriction.seat
+        if restriction.trick is not None:
+            # Law 50D2(a): from the lead declarer chose for, while that player keeps it.
+            index = len(self.tricks) - 1
+            if index < restriction.trick:
+                return False
+            if restriction.required:
+                return index == restriction.trick
+            return all(t.leader is seat for t in self.tricks[restriction.trick:])
         if self._leads_by[seat] == 0:
             return True
         if restriction.required:
@@ -324,6 +383,9 @@ class Play:
             revoke = self._evidence_of_revoke(turn, card, index)
         trick.cards.append((turn, card))
         self._played[card] = turn
+        if self.penalty_cards:
+            # Law 50A: a penalty card stays face up until played.
+            self.penalty_cards = [p for p in self.penalty_cards if p.card != card]
         hand = self._hands.get(turn)
         if hand is not None:
             hand.discard(card)
@@ -360,6 +422,138 @@ class Play:
             if (not revoke.established and index > revoke.trick
                     and seat.side is revoke.seat.side):
                 revoke.established = True
+
+    # -- cards seen out of turn: penalty cards (Laws 49-52), leads (Laws 53-56) ---------
+
+    def penalty_cards_of(self, seat: Seat) -> list[PenaltyCard]:
+        return [p for p in self.penalty_cards if p.seat is seat]
+
+    @property
+    def penalty_lead_pending(self) -> Seat | None:
+        """Law 50D2: the defender to lead while partner has a major penalty card, until
+        declarer has chosen (once for each lead)."""
+        turn = self.turn
+        if (turn is None or self.faced_lead is not None or self.current.cards
+                or turn.side is self.declarer.side
+                or self._penalty_lead_chosen == len(self.tricks) - 1):
+            return None
+        if any(p.major for p in self.penalty_cards_of(turn.partner)):
+            return turn
+        return None
+
+    def _check_card_of(self, seat: Seat, card: Card, law: str) -> None:
+        if self.is_over:
+            raise IllegalCardError("the play is over", "44")
+        if card in self._played:
+            raise IllegalCardError(f"{card} has been played already", law)
+        owner = self._owners.get(card)
+        if (owner is not None and owner is not seat) or (owner is None and seat in self._hands):
+            raise IllegalCardError(f"{card} is not in {seat}'s hand", "45A")
+
+    def expose(self, seat: Seat, card: Card, major: bool | None = None,
+               law: str = "50") -> PenaltyCard:
+        """Law 49: a defender's card exposed (dropped face up, played out of turn, named)
+        becomes a penalty card; Law 50B: major if ``major`` says so, or by default if it is
+        an honour, minor otherwise (a card below an honour exposed inadvertently)."""
+        if seat.side is self.declarer.side:
+            # Law 48A: declarer (and dummy) exposing a card is not rectified.
+            raise IllegalCardError(f"{seat} is not a defender: no penalty card", "48A")
+        self._check_card_of(seat, card, "49")
+        if any(p.card == card for p in self.penalty_cards):
+            raise IllegalCardError(f"{card} is a penalty card already", "50A")
+        penalty = PenaltyCard(seat, card, is_honour(card) if major is None else major, law)
+        self.penalty_cards.append(penalty)
+        return penalty
+
+    def pick_up(self, card: Card) -> PenaltyCard:
+        """The director lets a penalty card go back to the hand (Law 50 preamble: the
+        director may designate otherwise)."""
+        for penalty in self.penalty_cards:
+            if penalty.card == card:
+                self.penalty_cards.remove(penalty)
+                return penalty
+        raise IllegalCardError(f"{card} is not a penalty card", "50")
+
+    def choose_penalty_lead(self, option: PenaltyLeadOption,
+                            suit: Suit | None = None) -> LeadRestriction | None:
+        """Law 50D2: declarer requires or forbids the suit of partner's major penalty card
+        (a); the penalty cards of that suit are picked up. Or (b) leaves the lead free and
+        the penalty card stays."""
+        leader = self.penalty_lead_pending
+        if leader is None:
+            raise IllegalCardError("no defender is to lead with partner's penalty card "
+                                   "on the table", "50D2")
+        majors = [p for p in self.penalty_cards_of(leader.partner) if p.major]
+        index = len(self.tricks) - 1
+        if option is PenaltyLeadOption.FREE:
+            self._penalty_lead_chosen = index
+            return None
+        suits = {p.card.suit for p in majors}
+        if suit is None:
+            if len(suits) != 1:
+                raise IllegalCardError("penalty cards in more than one suit: name the suit",
+                                       "51B2")
+            suit = next(iter(suits))
+        if suit not in suits:
+            raise IllegalCardError(f"{leader.partner} has no major penalty card in "
+                                   f"{suit.name}", "50D2")
+        # Law 50D2(a), 51B: every penalty card of the suit goes back to the hand.
+        self.penalty_cards = [p for p in self.penalty_cards
+                              if not (p.seat is leader.partner and p.card.suit is suit)]
+        restriction = LeadRestriction(leader, suit, option is PenaltyLeadOption.REQUIRE,
+                                      "50D2", index)
+        self.lead_restrictions.append(restriction)
+        self._penalty_lead_chosen = index
+        return restriction
+
+    def face_lead(self, seat: Seat, card: Card) -> FacedLead:
+        """A lead faced out of turn (Laws 54, 55, 56): the card is kept, known to all, and
+        the play waits for :meth:`choose_lead_option`."""
+        turn = self.turn
+        if turn is None or self.current.cards or seat is turn:
+            raise IllegalCardError(f"{seat}'s card is not a lead out of turn", "53")
+        if self.faced_lead is not None:
+            raise IllegalCardError("a lead out of turn already waits for a choice", "53")
+        if self._completed == 0 and seat.side is self.declarer.side:
+            # Declarer's side faces the opening lead: not a lead out of turn of 54-56; the
+            # director rules (Law 24 before the auction closes, 48 after).
+            raise IllegalCardError(f"{seat} is not a defender: the director rules", "54")
+        self._check_card_of(seat, card, "45A")
+        self.faced_lead = FacedLead(seat, card, self._lead_out_of_turn_law(seat),
+                                    len(self.tricks) - 1)
+        return self.faced_lead
+
+    def lead_choosers(self) -> frozenset[Seat]:
+        """Who chooses what happens to the faced lead: declarer when a defender led (Laws
+        53, 54, 56; dummy has no say, 43A), either defender when declarer did (55A)."""
+        faced = self.faced_lead
+        if faced is None:
+            return frozenset()
+        if faced.seat.side is self.declarer.side:
+            return frozenset((self.declarer.lho, self.declarer.rho))
+        return frozenset((self.declarer,))
+
+    def choose_lead_option(self, option: LeadOption) -> FacedLead:
+        """Apply the non-offending side's choice on the faced lead: accept it (53A, 54B,
+        55A: the card then is played by the caller, and the next hand plays second), make
+        declarer dummy (54A: partner declares; the lead is then from the right hand), or
+        refuse it (54D, 56: a major penalty card; 55B: back to declarer's hand)."""
+        faced = self.faced_lead
+        if faced is None:
+            raise IllegalCardError("no lead out of turn waits for a choice", "53")
+        if option not in LEAD_OPTIONS[faced.law]:
+            raise IllegalCardError(f"Law {faced.law} does not give the option {option.value}",
+                                   faced.law)
+        self.faced_lead = None
+        trick = self.current
+        if option is LeadOption.BECOME_DUMMY:
+            self.declarer = self.declarer.partner  # Law 54A: the offender is now on lead
+        if option in (LeadOption.ACCEPT, LeadOption.BECOME_DUMMY):
+            trick.leader = faced.seat
+            self._next = faced.seat
+        elif faced.seat.side is not self.declarer.side:
+            self.penalty_cards.append(PenaltyCard(faced.seat, faced.card, True, "56"))
+        return faced
 
     # -- claims and concessions --------------------------------------------------------
 

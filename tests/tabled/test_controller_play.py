@@ -55,23 +55,28 @@ def test_known_hand_decides_whose_card_it_is_not_the_reader_slot(lead: Table) ->
 
 # -- Laws 54-57: out of turn ---------------------------------------------------------------------
 
-@pytest.mark.parametrize(("before", "card", "offender", "law"), [
-    ("", "D2", W, "54"),               # the opening lead faced by the wrong defender
-    ("", "SK", N, "54"),               # declarer's card as the opening lead: Law 54 too
-    ("D4 DJ D3 D5", "D9", N, "55"),    # dummy won; declarer leads from his own hand
-    ("D4 DJ D3 D5", "HT", W, "56"),    # dummy won; a defender leads
+@pytest.mark.parametrize(("before", "card", "offender", "law", "kept"), [
+    ("", "D2", W, "54", True),            # the opening lead faced by the wrong defender
+    ("", "SK", N, "54", False),           # declarer's card as the opening lead: the director
+    ("D4 DJ D3 D5", "D9", N, "55", True),   # dummy won; declarer leads from his own hand
+    ("D4 DJ D3 D5", "HT", W, "56", True),   # dummy won; a defender leads
 ])
-def test_lead_out_of_turn_is_refused_and_calls_the_director(
-        lead: Table, before: str, card: str, offender: Seat, law: str) -> None:
+def test_lead_out_of_turn_is_kept_for_the_option_and_calls_the_director(
+        lead: Table, before: str, card: str, offender: Seat, law: str, kept: bool) -> None:
     lead.play(before)
     lead.mark()
     lead.scan(card)
     events = lead.new_events()
-    assert [e.type for e in events] == ["director"]
-    assert dict(events[0].data) == {
+    # Laws 54-56: a faced card cannot be unseen; it waits for the opponents' option.
+    assert [e.type for e in events] == (["option", "director"] if kept else ["director"])
+    if kept:
+        assert dict(events[0].data) == {"kind": "lead_out_of_turn", "seat": str(offender),
+                                        "card": card, "by": str(offender)}
+    director = events[-1]
+    assert dict(director.data) == {
         "seat": str(offender), "reason": "lead_out_of_turn", "law": law,
-        "detail": events[0].data["detail"]}
-    assert str(offender) in events[0].data["detail"]
+        "detail": director.data["detail"]}
+    assert str(offender) in director.data["detail"]
     assert len(played(lead)) == len(before.split())
     for seat in Seat:   # every seat is told: the opponents have options (Laws 54-56)
         notice = lead.notice(seat)
@@ -84,14 +89,13 @@ def test_lead_out_of_turn_with_unknown_hands_is_read_from_the_reader_slot(
     unknown_hands_lead(table)
     table.mark()
     table.scan("SA", W)
-    assert table.new_types() == ["director"]
-    assert table.new_events()[0].data["law"] == "54"
-    table.scan("SA", E)
-    assert played(table) == ["E:SA"]
+    assert table.new_types() == ["option", "director"]
+    assert table.new_events()[1].data["law"] == "54"
+    table.press(N, "1")     # declarer accepts the lead (Law 53A)
+    assert played(table) == ["W:SA"]
 
 
 @pytest.mark.parametrize(("before", "card", "law"), [
-    ("D4", "H3", "57"),     # West's card while dummy is to play: not a lead, no director
     ("D4", "D4", "45A"),    # a card played already
     ("D4", "S9", "44C"),    # dummy holds diamonds: must follow suit
     ("D4 D6", "C6", "44C"),

@@ -50,6 +50,7 @@ EVENT_DATA: dict[str, dict[str, Any]] = {
     "confirm": {"seat": "E"},
     "director": {"seat": None, "reason": "revoke", "law": "61", "detail": "W revoked"},
     "ruling": {"cmd": "c-2", "kind": "take_back", "calls": 3, "law": "25"},
+    "option": {"kind": "penalty_card", "by": "W", "seat": "W", "card": "SQ", "major": "major"},
     "refused": {"cmd": "c-3", "reason": "no board on the table"},
 }
 
@@ -93,7 +94,10 @@ def test_command_round_trips_through_its_payload(kind: str, data: dict[str, Any]
 LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1},
          "require_pass": {"seat": "N", "law": "31A"},
          "lead_restriction": {"seat": "W", "suit": "H", "required": True, "law": "26"},
-         "score": {"adjusted": "A60/40"}, "unauthorised_information": {"side": "EW"}}
+         "score": {"adjusted": "A60/40"}, "unauthorised_information": {"side": "EW"},
+         "penalty_card": {"seat": "W", "card": "SQ", "major": "major"},
+         "pick_up": {"card": "SQ"}, "penalty_lead": {"lead": "require"},
+         "lead_out_of_turn": {"seat": "W", "card": "D2"}, "lead_option": {"option": "dummy"}}
 
 
 @pytest.mark.parametrize("kind", RULINGS)

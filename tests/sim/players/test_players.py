@@ -124,3 +124,37 @@ def test_the_bots_play_behind_screens(sim_table: SimulatedTable) -> None:
     assert {e.data["seat"] for e in alerts} == {
         {"N": "S", "S": "N", "E": "W", "W": "E"}[e.data["seat"]] for e in alerted_with_call}
     assert not any(e.type == "director" for e in events)
+
+
+def test_the_bots_meet_penalty_cards_and_leads_out_of_turn(sim_table: SimulatedTable) -> None:
+    """sim.players.irregular: board 9 has the opening lead faced out of turn and refused (a
+    major penalty card, Laws 54D, 56; declarer leaves partner's lead free, 50D2(b)), board 10
+    a defender's premature card (a major penalty card, 57A/50B), board 11 the opening lead out
+    of turn accepted (53A). Each is refused and kept by the table, the director is called, and
+    every board reaches its result."""
+    table = sim_table
+    boards = [9, 10, 11]
+    table.daemon.inbox.put(Command("round-1", "assign",
+                                   {"round": 1, "ns": 1, "ew": 2, "boards": boards}))
+    assert table.daemon.wait_for(lambda s: s.assignment is not None, 10)
+    players = SimulatedPlayers(table, seed=SEED, director_rate=0.0, claim_rate=0.0,
+                               irregular=True)
+    players.enter_players({seat: 10 + i for i, seat in enumerate(Seat)})
+    plans = {board: players.play_board(board, deal(SEED, board)) for board in boards}
+    assert set(table.state.results) == set(boards)
+    events = list(table.journal.events())
+    options = [(e.board, e.data["kind"], e.data.get("option") or e.data.get("lead")
+                or e.data.get("law")) for e in events if e.type == "option"]
+    assert (9, "lead_out_of_turn", None) in options
+    assert (9, "lead_option", "refuse") in options
+    assert (9, "penalty_lead", "free") in options
+    assert (11, "lead_option", "accept") in options
+    assert any(b == 10 and kind == "penalty_card" for b, kind, _ in options)
+    reasons = {(e.board, e.data["reason"]) for e in events if e.type == "director"}
+    assert {(9, "lead_out_of_turn"), (10, "premature_play"),
+            (11, "lead_out_of_turn")} <= reasons
+    for board, plan in plans.items():
+        played = sum(1 for e in events if e.board == board and e.type == "card")
+        accepted = sum(1 for b, kind, option in options
+                       if b == board and kind == "lead_option" and option == "accept")
+        assert played + accepted == len(plan.cards) == 52

@@ -1,0 +1,71 @@
+"""Cards seen when they should not be: penalty cards (Laws 49-52) and leads out of turn
+(Laws 53-56), the values the play keeps for them and the options the laws give.
+
+With physical cards a card dropped face up, or led from the wrong hand, has been seen by
+everybody: the table cannot refuse it away. The play keeps it (``PenaltyCard``,
+``FacedLead``) and waits for the non-offending side's choice (``LeadOption``,
+``PenaltyLeadOption``); the choice is applied by :class:`tabled.rules.play.Play`.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from .cards import Card, Seat
+
+#: Law 50B: the honours are the ace, king, queen, jack and ten.
+HONOUR_RANK = 8  # Card.index % 13 of the ten
+
+
+def is_honour(card: Card) -> bool:
+    return card.index % 13 >= HONOUR_RANK
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyCard:
+    """Law 50A: a defender's card exposed, left face up before its owner until played.
+    Law 50B: ``major`` (an honour, or exposed through deliberate play) or minor (a single
+    card below an honour exposed inadvertently)."""
+
+    seat: Seat
+    card: Card
+    major: bool
+    law: str = "50"
+
+
+@dataclass(frozen=True, slots=True)
+class FacedLead:
+    """A lead faced out of turn (Laws 54, 55, 56): the card stays on the table, known to all,
+    until the side that did not offend chooses what happens to it. ``trick`` is 0-based."""
+
+    seat: Seat
+    card: Card
+    law: str
+    trick: int
+
+
+class LeadOption(enum.Enum):
+    """What may be done with a lead faced out of turn."""
+
+    ACCEPT = "accept"            # Law 53A (54B1 for the opening lead, 55A for declarer's)
+    BECOME_DUMMY = "dummy"       # Law 54A: declarer spreads his hand and partner declares
+    REFUSE = "refuse"            # Law 54D/56: a major penalty card; 55B: back to the hand
+
+
+class PenaltyLeadOption(enum.Enum):
+    """Law 50D2: declarer's choice when the partner of a major penalty card's owner is to
+    lead."""
+
+    REQUIRE = "require"   # 50D2(a): lead the suit; the penalty card is picked up
+    FORBID = "forbid"     # 50D2(a): not the suit while the lead is kept; picked up
+    FREE = "free"         # 50D2(b): any lead; the penalty card stays a penalty card
+
+
+#: The options each law of a lead out of turn gives (Laws 54-56); who chooses is
+#: :meth:`tabled.rules.play.Play.lead_chooser`.
+LEAD_OPTIONS: dict[str, tuple[LeadOption, ...]] = {
+    "54": (LeadOption.ACCEPT, LeadOption.BECOME_DUMMY, LeadOption.REFUSE),
+    "55": (LeadOption.ACCEPT, LeadOption.REFUSE),
+    "56": (LeadOption.ACCEPT, LeadOption.REFUSE),
+}
