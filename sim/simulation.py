@@ -110,7 +110,11 @@ class Simulation:
         if on_start is not None:
             on_start()
         for thread in self._threads:
-            thread.join()
+            # In steps: a signal sent to the process may land on any of its threads, and
+            # Python runs the handler only when the main thread runs again, which a join
+            # without a bound would put off until every table had finished its rounds.
+            while thread.is_alive():
+                thread.join(0.5)
         self.seconds = time.monotonic() - started
         return self.runs
 
