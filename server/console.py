@@ -491,7 +491,8 @@ def start_round() -> Any:
     found = _needs_session()
     try:
         number = _number("round")
-        sent = sessions.start_round(services().db, found, number, by=g.director)
+        sent = sessions.start_round(services().db, found, number, by=g.director,
+                                    clock=roundclock.server_now)
     except (FormError, SessionError) as error:
         _refused(error)
         return redirect(url_for("console.session_page"))
