@@ -181,12 +181,14 @@ class BrokerUsers:
         prefix off a username, so each table gets its own ``user`` block."""
         root = event_topic(self.event)
         rules = {self.server.username: [AclRule("read", f"{root}/#"),
-                                        AclRule("write", f"{root}/table/+/cmd")]}
+                                        AclRule("write", f"{root}/table/+/cmd"),
+                                        AclRule("write", wire.clock_topic(self.event))]}
         for number in sorted(self.tables):
             rules[self.tables[number].username] = [
                 *(AclRule("write", table_topic(self.event, number, leaf))
                   for leaf in TABLE_WRITES),
                 AclRule("read", table_topic(self.event, number, "cmd")),
+                AclRule("read", wire.clock_topic(self.event)),  # the retained round clock
             ]
         if self.display is not None:
             rules[self.display.username] = [AclRule("read", f"{root}/table/+/status"),

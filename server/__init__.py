@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,6 +32,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         ANALYSIS=True,  # double-dummy and par in the background when endplay is installed
         MAX_STREAMS=24,  # open live pages at once; each holds a web thread
         VUGRAPH_DELAY=60.0,  # seconds the public vugraph runs behind the tables
+        CLOCK=time.time,  # the server's clock: the round clock's time (tests inject one)
         LIVE_RELAY=None,  # live changes across processes on PostgreSQL; False: this one only
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",

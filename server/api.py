@@ -16,6 +16,7 @@ from server import standings, vugraph
 from server.display import shown_result, vugraph_delay, vugraph_now
 from server.i18n import language
 from server.progress import session_progress
+from server.roundclock import server_now
 from server.services import services
 from server.session import participants_of
 from server.tables import table_grid
@@ -90,7 +91,8 @@ def progress() -> Any:
     if found is None:
         return _no_session()
     db = services().db
-    shown = session_progress(db, found, len(standings.released_boards(db, found)))
+    shown = session_progress(db, found, len(standings.released_boards(db, found)),
+                             server_now())
     return jsonify({"event": found.event, **shown.to_json()})
 
 

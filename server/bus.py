@@ -25,10 +25,13 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
 
 from mqttlink import BrokerSettings, close_sockets, connect_persistent, mqtt_client
+from server import roundclock
 from server import schema as s
 from server.ingest import SHARED_GAP_GRACE, Ingest, Outcome
 from server.live import Hub
-from tabled.wire import ROOT, Command, table_topic
+from server.session import current
+from tabled.roundclock import RoundClock
+from tabled.wire import ROOT, Command, clock_payload, clock_topic, table_topic
 
 log = logging.getLogger(__name__)
 
@@ -109,6 +112,7 @@ class Bus:
         self.client.on_publish = self._on_publish
         self.settings = settings
         self._pending: dict[int, str] = {}  # mid -> command id, until PUBACK
+        self._clock_sent: RoundClock | None = None  # the retained round clock last published
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stopping = threading.Event()
@@ -157,6 +161,7 @@ class Bus:
             if isinstance(item, _Connected):
                 if item.ok:
                     send = True
+                    self._clock_sent = None  # a broker without its persistence lost it
                 log.info("broker: %s", item.detail)
             elif isinstance(item, _Published):
                 self._mark_sent(item.command_id)
@@ -168,6 +173,7 @@ class Bus:
             self._after(outcomes)
         if send:
             self.send_pending()
+            self.publish_clock()
 
     def _store(self, pairs: list[tuple[str, bytes]]) -> list[Outcome]:
         """The batch in one transaction; if it fails for something other than the database
@@ -218,6 +224,21 @@ class Bus:
         Command ids make a second delivery harmless."""
         self._send_where(s.commands.c.table_no.in_(sorted(tables)),
                          s.commands.c.answer_seq.is_(None))
+
+    def publish_clock(self) -> None:
+        """The current round's clock, retained on ``bidbox/v1/<event>/clock`` when it
+        changed (a round started, extended, its length changed) or after a (re)connection:
+        every table reads its extension from there, also one that comes back later."""
+        if not self.client.is_connected():
+            return
+        session = current(self.db, self.event)
+        clock = None if session is None else roundclock.round_clock(self.db, session)
+        if clock is None or clock == self._clock_sent:
+            return
+        info = self.client.publish(clock_topic(self.event), clock_payload(clock), qos=1,
+                                   retain=True)
+        if info.rc == mqtt.MQTT_ERR_SUCCESS:
+            self._clock_sent = clock
 
     def _send_where(self, *conditions: Any) -> None:
         """Publish this event's commands that meet ``conditions``, oldest first; the unsent

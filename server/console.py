@@ -13,6 +13,7 @@ holds SQL.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import time
@@ -32,10 +33,13 @@ from flask import (
     stream_with_context,
     url_for,
 )
+from markupsafe import Markup
 
 from server import (
+    clock_texts,  # noqa: F401 (registers the round clock's texts)
     console_texts,  # noqa: F401 (registers the console's texts)
     exports,
+    roundclock,
     rulings,
     standings,
     syscards,
@@ -66,7 +70,16 @@ def not_kept(response: Response) -> Response:
 @bp.context_processor
 def rows_max() -> dict[str, Any]:
     """The most rows console.js may ask for by number: past it, it fetches the whole grid."""
-    return {"rows_max": MAX_TABLES}
+    return {"rows_max": MAX_TABLES, "clock_text": DISPLAY_HELPERS["clock_text"],
+            "clock_texts": _clock_texts}
+
+
+def _clock_texts() -> Markup:
+    """The round clock's words for console.js, as JSON safe inside <script>."""
+    text = json.dumps({key: t(key) for key in ("display_clock", "display_clock_warning",
+                                               "display_clock_over")}, ensure_ascii=False)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e")
+                  .replace("&", "\\u0026"))
 
 
 STREAM_KINDS = frozenset({"tables", "results", "calls", "commands"})
@@ -168,6 +181,16 @@ def _progress(found: Session | None) -> dict[str, Any]:
     return {"missing": missing, "late": late}
 
 
+def _clock(found: Session | None) -> dict[str, Any]:
+    """The round clock: the time left, the late tables (Law 90 material), the lengths set."""
+    if found is None:
+        return {"clock": None, "late": [], "setting": None}
+    db, now = services().db, roundclock.server_now()
+    return {"clock": roundclock.clock_json(roundclock.round_clock(db, found), now),
+            "late": roundclock.late_tables(db, found, now),
+            "setting": roundclock.session_setting(db, found)}
+
+
 def _rankings(found: Session | None) -> dict[str, Any]:
     if found is None:
         return {"standings": [], "method": Method.MP, "participants": {}, "error": None}
@@ -185,6 +208,7 @@ def _history(found: Session | None) -> dict[str, Any]:
 
 FRAGMENTS: dict[str, Callable[[Session | None], dict[str, Any]]] = {
     "tables": _tables, "calls": _calls, "results": _results, "progress": _progress,
+    "clock": _clock,
     "rankings": _rankings, "history": _history,
 }
 
@@ -266,7 +290,7 @@ def index() -> Any:
     found = _session_or_none()
     if found is None:
         return _setup_page(request.form)
-    return _page("console/index.html", found, ("tables", "calls"))
+    return _page("console/index.html", found, ("tables", "calls", "clock"))
 
 
 def _setup_page(form: Any) -> str:
@@ -281,7 +305,7 @@ def _setup_page(form: Any) -> str:
 def session_page() -> Any:
     found = _needs_session()
     db = services().db
-    return _page("console/session.html", found, (),
+    return _page("console/session.html", found, ("clock",),
                  participants=sessions.participants_of(db, found).values(),
                  deals=len(sessions.deals_of(db, found)), boards=len(found.plan.boards()),
                  cards=syscards.loaded(db, found), profiles=PROFILES)
@@ -381,7 +405,9 @@ def setup() -> Any:
             participants=_number("participants"), boards_per_round=_number("boards_per_round"),
             rounds=_optional("rounds"), scoring=form.get("scoring") or None, seed=seed,
             screens=form.get("screens") or None, tray_delay=_seconds("tray_delay"),
-            profile=form.get("profile") or PROFILES["feb"].name)
+            profile=form.get("profile") or PROFILES["feb"].name,
+            round_minutes=_optional("round_minutes"),
+            warning_minutes=_optional("warning_minutes") or 0)
     except (FormError, SessionError) as error:
         _refused(error)
         return _setup_page(form), 400
@@ -465,13 +491,63 @@ def start_round() -> Any:
     found = _needs_session()
     try:
         number = _number("round")
-        sent = sessions.start_round(services().db, found, number, by=g.director)
+        sent = sessions.start_round(services().db, found, number, by=g.director,
+                                    clock=roundclock.server_now)
     except (FormError, SessionError) as error:
         _refused(error)
         return redirect(url_for("console.session_page"))
     services().commands_queued()
     flash(t("console_round_sent", n=number, tables=len(sent)))
     return redirect(url_for("console.index"))
+
+
+@bp.post("/clock")
+@login_required
+def set_clock() -> Any:
+    """The rounds' length and warning: every round's (round blank), or one round's."""
+    found = _needs_session()
+    try:
+        number = _optional("round")
+        warning = _optional("warning_minutes") or 0
+        if number is None:
+            roundclock.set_session_length(services().db, found,
+                                          _optional("round_minutes"), warning)
+        else:
+            clock = roundclock.set_round_length(
+                services().db, found, number, _number("round_minutes"), warning,
+                by=g.director, now=roundclock.server_now())
+            if clock is not None and number == found.current_round:
+                _clock_changed()
+    except (FormError, SessionError) as error:
+        _refused(error)
+        return redirect(url_for("console.index"))
+    flash(t("console_clock_saved"))
+    services().hub.notify({"tables"})
+    return redirect(url_for("console.index"))
+
+
+@bp.post("/clock/extend")
+@login_required
+def extend_clock() -> Any:
+    """The current round ends later; the tables learn it from the retained clock."""
+    found = _needs_session()
+    try:
+        clock = roundclock.extend(services().db, found, found.current_round,
+                                  _number("extend_minutes"), by=g.director,
+                                  now=roundclock.server_now())
+    except (FormError, SessionError) as error:
+        _refused(error)
+        return redirect(url_for("console.index"))
+    _clock_changed()
+    flash(t("console_clock_extended", round=clock.round,
+            time=time.strftime("%H:%M", time.localtime(clock.ends_at))))
+    return redirect(url_for("console.index"))
+
+
+def _clock_changed() -> None:
+    """The bus publishes the retained clock again; pages fetch the progress again."""
+    services().commands_queued()
+    services().hub.notify({"tables"})
 
 
 # -- calls, rulings, releases, corrections ---------------------------------------------------

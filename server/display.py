@@ -14,6 +14,7 @@ the director released it. An unreleased board is a 404 that says nothing about i
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -33,6 +34,7 @@ from server.db import Database
 from server.fieldscore import Scored, parse_adjusted
 from server.i18n import language, t
 from server.progress import session_progress
+from server.roundclock import server_now
 from server.services import services
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
 from server.standings import ResultRow
@@ -65,7 +67,7 @@ def index() -> Any:
                    groups=_ranking_groups(scored.standings), labels=labels,
                    boards=_boards_newest_first(rows)[:RECENT_BOARDS],
                    released=sorted(released), texts=_script_texts(labels),
-                   progress=session_progress(db, session, len(released)))
+                   progress=session_progress(db, session, len(released), server_now()))
 
 
 @bp.get("/board/<int:number>")
@@ -399,7 +401,17 @@ def _render(template: str, **context: Any) -> str:
     return render_template(template, **HELPERS, **context)
 
 
+def clock_text(clock: dict[str, Any]) -> str:
+    """The round clock's line (server/roundclock.clock_json) as display.js and console.js
+    also write it: "Round 2: 12:05 left", warned, or "time is up"."""
+    whole = max(0, math.ceil(clock["left"]))
+    key = {"running": "display_clock", "warning": "display_clock_warning",
+           "over": "display_clock_over"}[clock["stage"]]
+    return t(key, round=clock["round"], time=f"{whole // 60}:{whole % 60:02d}")
+
+
 HELPERS: dict[str, Any] = {
+    "clock_text": clock_text,
     "seat_letter": seat_letter, "seat_name": seat_name, "contract_html": contract_html,
     "card_html": card_html, "suit_html": suit_html, "strain_html": strain_html, "decimal": decimal,
     "call_html": call_html, "holding": holding, "COLUMNS": vugraph.COLUMNS,
@@ -416,7 +428,8 @@ SCRIPT_TEXTS = (
     "display_progress_round", "display_progress_not_started",
     "display_progress_boards", "display_progress_round_boards", "display_stage_waiting",
     "display_stage_seating", "display_stage_between", "display_stage_playing",
-    "display_stage_done", "display_stage_offline", "display_table_boards", "display_table")
+    "display_stage_done", "display_stage_offline", "display_table_boards", "display_table",
+    "display_clock", "display_clock_warning", "display_clock_over")
 
 
 def _script_texts(labels: dict[int, Label]) -> Markup:

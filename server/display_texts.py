@@ -85,6 +85,12 @@ PAGES.add({
     "display_offline": Words(es="Sin conexión; reintentando…",
                              en="Connection lost; retrying…"),
     # the session's progress (server/progress.py)
+    "display_clock": Words(es="Ronda {round}: quedan {time}",
+                           en="Round {round}: {time} left"),
+    "display_clock_warning": Words(es="Ronda {round}: ¡solo quedan {time}!",
+                                   en="Round {round}: only {time} left!"),
+    "display_clock_over": Words(es="Ronda {round}: tiempo cumplido",
+                                en="Round {round}: time is up"),
     "display_progress": Words(es="Cómo va la sesión", en="Session progress"),
     "display_progress_round": Words(es="Ronda {round} de {rounds}",
                                     en="Round {round} of {rounds}"),

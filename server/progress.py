@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from server import roundclock
 from server.db import Database
 from server.movements import PHANTOM
 from server.session import Session
@@ -50,16 +51,19 @@ class Progress:
     round_scheduled: int
     released: int        # boards on the live page
     tables: list[TableProgress]
+    clock: dict[str, Any] | None = None  # the round clock (server/roundclock.clock_json)
 
     def to_json(self) -> dict[str, Any]:
         return {"round": self.round, "rounds": self.rounds, "finished": self.finished,
                 "scheduled": self.scheduled, "round_finished": self.round_finished,
                 "round_scheduled": self.round_scheduled, "released": self.released,
-                "tables": [t.to_json() for t in self.tables]}
+                "tables": [t.to_json() for t in self.tables], "clock": self.clock}
 
 
-def session_progress(db: Database, session: Session, released: int) -> Progress:
-    """The session's progress now; ``released`` is how many boards the live page shows."""
+def session_progress(db: Database, session: Session, released: int,
+                     now: float | None = None) -> Progress:
+    """The session's progress at ``now`` (the server's clock; None: without the round
+    clock); ``released`` is how many boards the live page shows."""
     plan = session.plan
     done = {(r.table, r.board) for r in all_results(db, session)}
     scheduled = {(seat.table, board) for seat in plan.seatings
@@ -85,4 +89,6 @@ def session_progress(db: Database, session: Session, released: int) -> Progress:
             sum((table, board) in done for board in boards), len(boards)))
     round_pairs = {(table, board) for table, boards in in_round.items() for board in boards}
     return Progress(number, session.rounds, len(done & scheduled), len(scheduled),
-                    len(done & round_pairs), len(round_pairs), released, tables)
+                    len(done & round_pairs), len(round_pairs), released, tables,
+                    None if now is None else roundclock.clock_json(
+                        roundclock.round_clock(db, session), now))

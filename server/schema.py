@@ -47,6 +47,25 @@ sessions = Table(
     Column("screens", String(8)),
     Column("tray_delay", Float, nullable=False, server_default="8.0"),
     Column("profile", String(16), nullable=False, server_default="feb"),
+    # The round clock (server/roundclock.py): every round's length and the warning, in
+    # minutes (null: no clock), unless a round has its own in round_clocks.
+    Column("round_minutes", Integer),
+    Column("warning_minutes", Integer),
+)
+
+#: Each round's clock: its own length and warning (set before or during it), and, once it
+#: started, its end on the server's clock, extensions included.
+round_clocks = Table(
+    "round_clocks", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("minutes", Integer),
+    Column("warning", Integer),
+    Column("started_at", Float),
+    Column("ends_at", Float),
+    Column("extended", Integer, nullable=False, server_default="0"),  # minutes added
+    Column("set_by", String(64)),
+    Column("set_at", Float),
 )
 
 #: The pairs, teams or players of a session, as the movement numbers them.

@@ -25,6 +25,7 @@ from server.db import Database
 from server.movements import PHANTOM, Movement, MovementError, Seating, movement
 from server.scorings import Scoring
 from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY, PROFILES, Screens
+from tabled.roundclock import RoundClock
 from tabled.rules import Board, Card, Deal, RecordError, RulesError, Seat, Vulnerability
 from tabled.rules.board import hand_to_pbn
 from tabled.rules.pbn import loads as load_pbn
@@ -88,13 +89,17 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
                    first_board: int = 1, names: Mapping[int, str] | None = None,
                    deals: Mapping[int, str] | None = None, seed: int | None = None,
                    screens: str | None = None, tray_delay: float = DEFAULT_TRAY_DELAY,
-                   profile: str = DEFAULT_PROFILE.name, clock: Any = time.time) -> Session:
+                   profile: str = DEFAULT_PROFILE.name, round_minutes: int | None = None,
+                   warning_minutes: int = 0, clock: Any = time.time) -> Session:
     """Store a new session for ``event`` (replacing none: one event, one session).
 
     ``screens`` ("NE-SW", "NW-SE" or None), ``tray_delay`` (seconds the tray stays on a side
     at least) and ``profile`` (the alert norms, tabled.regulation.PROFILES) say how every
     table of the session is conducted; each round's assignment carries them."""
+    from server.roundclock import check  # it reads sessions: imported here, not at the top
+
     conduct_of(screens, tray_delay, profile)  # refuses what the tables would refuse
+    check(round_minutes, warning_minutes)
     if kind not in MOVEMENTS:
         raise SessionError(f"unknown movement {kind!r}; one of {', '.join(MOVEMENTS)}")
     chosen = scoring or DEFAULT_SCORING[kind]
@@ -116,7 +121,8 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
             rounds=plan.rounds, boards_per_round=plan.boards_per_round,
             first_board=first_board, participants=participants, current_round=0,
             created_at=clock(), screens=screens, tray_delay=float(tray_delay),
-            profile=profile)).scalar_one()
+            profile=profile, round_minutes=round_minutes,
+            warning_minutes=warning_minutes)).scalar_one()
         conn.execute(insert(s.participants), [
             {"session_id": session_id, "number": p.number, "label": p.label, "grp": p.group,
              "names": (names or {}).get(p.number, ""), "phantom": p.phantom}
@@ -224,10 +230,12 @@ def board_conditions(session: Session, board: int) -> tuple[Seat, Vulnerability]
 
 
 def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
-               cards: Mapping[int, Mapping[str, Any]] | None = None) -> dict[str, Any]:
+               cards: Mapping[int, Mapping[str, Any]] | None = None,
+               clock: RoundClock | None = None) -> dict[str, Any]:
     """The ``assign`` command's data for one table (docs/mqtt.md). ``cards``: the session's
     system cards by participant (``stored_cards``); the NS pair's goes under "NS", the
-    EW pair's under "EW". The individual has no fixed pairs, so it sends none."""
+    EW pair's under "EW". The individual has no fixed pairs, so it sends none. ``clock``:
+    the round's end and warning (server/roundclock.py), when the round has a length."""
     data: dict[str, Any] = {"round": seating.round, "ns": seating.ns, "ew": seating.ew,
                             "boards": list(seating.boards)}
     conduct = conduct_of(session.screens, session.tray_delay, session.profile)
@@ -245,6 +253,8 @@ def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
     known = {str(b): deals[b] for b in seating.boards if b in deals}
     if known:
         data["deals"] = known
+    if clock is not None:
+        data["clock"] = {"ends_at": clock.ends_at, "warning": clock.warning}
     if seating.round < session.rounds:
         data["next"] = {"ns": seating.next_ns, "ew": seating.next_ew,
                         "boards": seating.next_boards}
@@ -253,9 +263,13 @@ def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
 
 def start_round(db: Database, session: Session, number: int, *, by: str | None = None,
                 clock: Any = time.time) -> list[str]:
-    """Queue the round's assignment for every table that plays in it; the command ids."""
+    """Queue the round's assignment for every table that plays in it; the command ids.
+    The round's clock starts now, when the director set a length (server/roundclock.py)."""
+    from server import roundclock  # it reads sessions: imported here, not at the top
+
     if not 1 <= number <= session.rounds:
         raise SessionError(f"round {number} is not between 1 and {session.rounds}")
+    round_clock = roundclock.start(db, session, number, clock())
     deals = deals_of(db, session)
     cards = stored_cards(db, session)
     queued: list[str] = []
@@ -267,7 +281,7 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
             queued.append(ident)
             if conn.execute(select(s.commands.c.id).where(s.commands.c.id == ident)).first():
                 continue
-            data = assignment(session, seating, deals, cards)
+            data = assignment(session, seating, deals, cards, round_clock)
             checked(ident, data)
             conn.execute(insert(s.commands).values(
                 id=ident, event=session.event, table_no=seating.table, type="assign",

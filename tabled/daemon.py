@@ -23,6 +23,7 @@ from tabled.rules import Seat
 
 from .control import Controller, Notice, Outcome, Proposed
 from .journal import Journal, JournalError
+from .roundclock import RoundClock
 from .state import TableState
 from .views import seat_view
 from .wire import Command, Event
@@ -57,7 +58,7 @@ class Tick:
 
 
 Input = (KeyEvent | CardEvent | ReaderStatus | ReaderMessage | Command | BadCommand | Acked
-         | LinkStatus | Tick | Stop)
+         | LinkStatus | RoundClock | Tick | Stop)
 """Everything that may be put on the table's inbox: the drivers' events, the uplink's commands
 and news, and the table's own ticks and stop."""
 
@@ -132,6 +133,9 @@ class TableDaemon:
         self._state_sent: tuple[Any, ...] | None = None  # _STATE_KEY of the last state sent
         self._state_at = 0.0                             # when it was sent (self.clock)
         self.state_due: float | None = None  # a state held back, to go out then
+        # The retained round clock (an extension); not journalled: the broker gives it again
+        # on every connection.
+        self.round_clock: RoundClock | None = None
 
     # -- life cycle ----------------------------------------------------------------------------
 
@@ -162,7 +166,8 @@ class TableDaemon:
         while True:
             # Screens: the tray crosses when it is due, with or without an input meanwhile;
             # a state held back goes out when due in the same way.
-            dues = [d for d in (self.controller.next_tick(), self.state_due) if d is not None]
+            dues = [d for d in (self.controller.next_tick(), self.state_due, self.clock_due())
+                    if d is not None]
             try:
                 item = self.inbox.get(timeout=None if not dues
                                       else max(0.0, min(dues) - self.clock()))
@@ -192,7 +197,8 @@ class TableDaemon:
             self.publish_state(force=True)
         due = self.controller.next_tick()
         if isinstance(item, Tick) and (due is None or due > self.clock()):
-            return  # only the held-back state was due
+            self.redraw()  # only the held-back state or the round clock's minute was due
+            return
         if due is not None and due <= self.clock() and not isinstance(item, Tick):
             self.apply(self.controller.tick(self.clock()))  # what was due comes first
         if isinstance(item, KeyEvent | CardEvent):
@@ -209,6 +215,9 @@ class TableDaemon:
             self.apply(self.controller.tick(self.clock()))
         elif isinstance(item, Acked):
             self.acknowledge([item.mid])
+        elif isinstance(item, RoundClock):
+            self.round_clock = item
+            self.redraw()
         elif isinstance(item, LinkStatus):
             self.connected = item.connected
             log.info("broker %s %s", "connected" if item.connected else "lost", item.reason)
@@ -284,9 +293,25 @@ class TableDaemon:
 
     # -- displays ------------------------------------------------------------------------------
 
+    def current_clock(self) -> RoundClock | None:
+        """The round clock of the round on the table: the retained one (it carries the
+        director's extensions) when it is for this round, else the assignment's."""
+        assignment = self.state.assignment
+        if assignment is None:
+            return None
+        if self.round_clock is not None and self.round_clock.round == assignment.round:
+            return self.round_clock
+        return assignment.clock
+
+    def clock_due(self) -> float | None:
+        """When the round clock's line changes next (a minute less, or the end)."""
+        clock = self.current_clock()
+        return None if clock is None else clock.next_change(self.clock())
+
     def view(self, seat: Seat) -> list[str]:
         return seat_view(seat, self.state, self.controller.entries[seat], self.notices.get(seat),
-                         self.language, reader_lost=self.reader_lost)
+                         self.language, reader_lost=self.reader_lost,
+                         clock=self.current_clock(), now=self.clock())
 
     def redraw(self) -> None:
         for seat, display in self.displays.items():

@@ -45,6 +45,10 @@ TEXTS: TextTable[str] = table("seat display", {
     "confirm": Words(es="OK para confirmar", en="OK to confirm"),
     "confirmed": Words(es="Confirmado", en="Confirmed"),
     "round_over": Words(es="Fin de ronda", en="Round over"),
+    # The round clock (tabled.roundclock), on the last line.
+    "clock": Words(es="Quedan {minutes} min", en="{minutes} min left"),
+    "clock_warn": Words(es="Aviso: {minutes} min", en="Warning: {minutes} min"),
+    "clock_over": Words(es="Tiempo cumplido", en="Time is up"),
     "move_ns": Words(es="NS {where}", en="NS {where}"),
     "move_ew": Words(es="EO {where}", en="EW {where}"),
     "move_boards": Words(es="Tableros {where}", en="Boards {where}"),

@@ -30,6 +30,7 @@ from tabled.rules.play import LeadRestriction, Play
 from tabled.rules.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
+from .roundclock import RoundClock
 from .rulings import KINDS, Recorded, play_action
 from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
@@ -87,6 +88,7 @@ class Assignment:
     guidance: Guidance | None = None
     conditions: dict[int, tuple[Seat, Vulnerability]] = field(default_factory=dict)
     conduct: Conduct = field(default_factory=Conduct)
+    clock: RoundClock | None = None  # the round's end and warning, if the director set one
 
 
 @dataclass(frozen=True)
@@ -370,7 +372,8 @@ class TableState:
             if guidance else None,
             {int(b): (Seat.from_str(c["dealer"]), Vulnerability.from_str(c["vul"]))
              for b, c in (data.get("conditions") or {}).items()},
-            Conduct.from_json(data.get("conduct")))
+            Conduct.from_json(data.get("conduct")),
+            RoundClock.from_json(data["round"], data["clock"]) if data.get("clock") else None)
         self.players = {}
         self.results = {}
         self.board = None

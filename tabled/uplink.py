@@ -13,6 +13,8 @@ nothing blocks inside a callback, and only the table thread touches the journal.
 - ``.../state`` is a retained snapshot with no hidden information.
 - ``.../cmd`` is subscribed in ``on_connect``, so a reconnect renews it; the session persists
   (clean_start false, a session expiry) so commands sent while the table was away wait.
+- ``bidbox/v1/<event>/clock``, the retained round clock (a round extended), is subscribed
+  beside it: the broker gives the latest on every connection.
 """
 
 from __future__ import annotations
@@ -27,7 +29,17 @@ import paho.mqtt.client as mqtt
 from mqttlink import BrokerSettings, NetworkLoop, close_sockets, connect_persistent, mqtt_client
 
 from .daemon import Acked, BadCommand, LinkStatus
-from .wire import OFFLINE, ONLINE, Command, Event, WireError, state_payload, table_topic
+from .wire import (
+    OFFLINE,
+    ONLINE,
+    Command,
+    Event,
+    WireError,
+    clock_from_payload,
+    clock_topic,
+    state_payload,
+    table_topic,
+)
 
 log = logging.getLogger("bidbox.uplink")
 
@@ -47,6 +59,7 @@ class Uplink:
         self.inbox = inbox
         self.topics = {kind: table_topic(event, table, kind)
                        for kind in ("status", "events", "state", "cmd")}
+        self.clock_topic = clock_topic(event)
         self.client = mqtt_client(settings, client_id or f"bidbox-{event}-table-{table}")
         self.client.will_set(self.topics["status"], OFFLINE, qos=1, retain=True)
         self.client.max_inflight_messages_set(max_inflight)
@@ -101,7 +114,7 @@ class Uplink:
             return
         # Subscribe first: the broker handles a client's packets in order, so by the time
         # anyone sees "online" the commands sent from then on reach this table.
-        client.subscribe(self.topics["cmd"], qos=1)
+        client.subscribe([(self.topics["cmd"], 1), (self.clock_topic, 1)])
         client.publish(self.topics["status"], ONLINE, qos=1, retain=True)
         self.inbox.put(LinkStatus(True, "session resumed" if flags.session_present else ""))
 
@@ -121,6 +134,9 @@ class Uplink:
     def _on_message(self, client: mqtt.Client, userdata: Any,
                     message: mqtt.MQTTMessage) -> None:
         try:
-            self.inbox.put(Command.from_payload(bytes(message.payload)))
+            if message.topic == self.clock_topic:
+                self.inbox.put(clock_from_payload(bytes(message.payload)))
+            else:
+                self.inbox.put(Command.from_payload(bytes(message.payload)))
         except WireError as error:
             self.inbox.put(BadCommand(str(error)))

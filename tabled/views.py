@@ -17,6 +17,7 @@ from tabled.rules.play import Play
 
 from . import i18n, words
 from .control import DIGITS, Notice, SeatEntry
+from .roundclock import RoundClock
 from .state import BoardState, Guidance, Phase, TableState
 from .syscard import answer_text
 from .viewing import View, view_for
@@ -283,10 +284,26 @@ def _result_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
     return [line, _t("confirmed", language) if done else _t("confirm", language)]
 
 
+def clock_line(state: TableState, clock: RoundClock | None, now: float,
+               language: str) -> tuple[str, bool]:
+    """The round clock's line (tabled.roundclock) and whether it warns: the minutes left,
+    a warning once the director's chosen minutes are left, "time is up" after the end.
+    Nothing before a round is assigned, once it is over at this table, or for another
+    round than the one on the table."""
+    assignment = state.assignment
+    if (clock is None or assignment is None or clock.round != assignment.round
+            or state.phase in (Phase.WAITING, Phase.ROUND_END)):
+        return "", False
+    stage = clock.stage(now)
+    key = {"running": "clock", "warning": "clock_warn", "over": "clock_over"}[stage]
+    return _t(key, language, minutes=clock.minutes_left(now)), stage != "running"
+
+
 def seat_view(seat: Seat, state: TableState, entry: SeatEntry, notice: Notice | None = None,
-              language: str = "en", *, reader_lost: bool = False) -> list[str]:
+              language: str = "en", *, reader_lost: bool = False,
+              clock: RoundClock | None = None, now: float = 0.0) -> list[str]:
     """The four lines ``seat``'s display shows now; ``reader_lost`` while the card
-    reader is unplugged."""
+    reader is unplugged; ``clock``: the round clock, read at ``now`` (the table's clock)."""
     lines = _body(seat, state, entry, language)[:3]
     while len(lines) < 3:
         lines.append("")
@@ -300,8 +317,10 @@ def seat_view(seat: Seat, state: TableState, entry: SeatEntry, notice: Notice | 
         last = _notice_line(notice, language, state)
     elif reader_lost:
         last = _t("reader_lost", language)
-    elif state.open_director_calls:
-        last = _t("director_open", language)
     else:
-        last = ""
+        timing, urgent = clock_line(state, clock, now, language)
+        if state.open_director_calls and not urgent:
+            last = _t("director_open", language)
+        else:
+            last = timing
     return [line[:WIDTH] for line in (*lines, last)]

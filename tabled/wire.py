@@ -22,6 +22,7 @@ from typing import Any
 from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability
 
 from .regulation import PROFILES, Screens
+from .roundclock import MAX_WARNING, RoundClock
 from .rulings import FIELDS, KINDS, RulingDataError, kind_of
 from .rulings import Field as RulingField
 from .syscard import CardError, SystemCard
@@ -50,6 +51,11 @@ def table_topic(event: str, table: int, kind: str) -> str:
     if kind not in TOPIC_KINDS:
         raise ValueError(f"unknown topic kind {kind!r}")
     return f"{ROOT}/{event}/table/{table}/{kind}"
+
+
+def clock_topic(event: str) -> str:
+    """``bidbox/v1/<event>/clock``: the round clock, retained, one for the whole field."""
+    return f"{ROOT}/{event}/clock"
 
 
 def parse_topic(topic: str) -> tuple[str, int, str]:
@@ -298,10 +304,19 @@ def _conduct(value: Any) -> dict[str, Any]:
     return value
 
 
+def _round_clock(value: Any) -> dict[str, Any]:
+    """The round's end on the server's clock and the warning in minutes (tabled.roundclock);
+    optional, so a server without a clock and a table before it still agree."""
+    return CLOCK.validate("clock", value)
+
+
+CLOCK = _schema(round=_opt(_count(1, 999)), ends_at=_timestamp,
+                warning=_opt(_count(0, MAX_WARNING)))
+
 _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
     section=_opt(_text(16)), deals=_opt(_deals), next=_opt(_guidance),
-    conditions=_opt(_conditions), conduct=_opt(_conduct))
+    conditions=_opt(_conditions), conduct=_opt(_conduct), clock=_opt(_round_clock))
 
 class EventType(enum.StrEnum):
     """The kinds of a table's events (docs/mqtt.md); a payload's ``type`` is decoded into one."""
@@ -498,3 +513,20 @@ def state_from_payload(payload: bytes | str) -> dict[str, Any]:
     value = _load(payload, "state")
     del value["v"]
     return STATE.validate("state", value)
+
+
+def clock_payload(clock: RoundClock) -> bytes:
+    """The retained round clock (``clock_topic``), as the server publishes it."""
+    payload = _dump({"v": VERSION, **clock.to_json()})
+    clock_from_payload(payload)
+    return payload
+
+
+def clock_from_payload(payload: bytes | str) -> RoundClock:
+    """The retained round clock, validated; it names its round."""
+    value = _load(payload, "clock")
+    del value["v"]
+    data = CLOCK.validate("clock", value)
+    if "round" not in data:
+        raise WireError("clock: missing field 'round'")
+    return RoundClock.from_json(data["round"], data)

@@ -115,6 +115,33 @@
     showKind(select);
   }
 
+  // The round clock counts down from the seconds left the server gave (its clock decides),
+  // on this page's monotonic timer, never the browser's date; at the end the clock section
+  // is fetched again, which lists the tables still playing (late).
+  const texts = JSON.parse((document.getElementById("clock-texts") || {}).textContent || "{}");
+  const drawnAt = new WeakMap();
+  function tickClock() {
+    for (const node of document.querySelectorAll(".round-clock[data-left]")) {
+      if (!drawnAt.has(node)) { drawnAt.set(node, performance.now()); }
+      const left = Number(node.dataset.left) - (performance.now() - drawnAt.get(node)) / 1000;
+      const whole = Math.max(0, Math.ceil(left));
+      const warning = Number(node.dataset.warning || 0) * 60;
+      const stage = whole <= 0 ? "over" : (warning && whole <= warning ? "warning" : "running");
+      const time = `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+      const key = {running: "display_clock", warning: "display_clock_warning",
+                   over: "display_clock_over"}[stage];
+      node.textContent = (texts[key] || "").replace("{round}", node.dataset.round)
+        .replace("{time}", time);
+      const was = node.className;
+      node.className = `round-clock stage-${stage}`;
+      if (stage === "over" && was.indexOf("stage-over") < 0) {
+        const section = node.closest("[data-fragment]");
+        if (section) { refresh(section, null); }
+      }
+    }
+  }
+  setInterval(tickClock, 250);
+
   setInterval(tick, 1000);
   if (!sections.length || !window.EventSource) { return; }
   let opened = false;

@@ -151,10 +151,36 @@
         row.scheduled ? el("span", {class: "table-boards"}, t("display_table_boards",
           {finished: row.finished, scheduled: row.scheduled})) : null));
     }
+    const clock = data.clock ? el("p", {class: "round-clock stage-" + data.clock.stage,
+      "data-left": data.clock.left, "data-warning": data.clock.warning,
+      "data-round": data.clock.round}) : null;
     document.getElementById("progress").replaceChildren(
-      el("p", {class: "progress-summary"}, summary.join(" · ")), list);
+      ...(clock ? [clock] : []), el("p", {class: "progress-summary"}, summary.join(" · ")),
+      list);
+    tickClock();
     document.querySelector(".live").classList.toggle("nothing-released", data.released === 0);
   }
+
+  // The round clock counts down here from the seconds left the server gave (its clock
+  // decides), on this page's monotonic timer: never from the browser's date, which may be
+  // wrong. Each element remembers when it was drawn.
+  const drawnAt = new WeakMap();
+
+  function tickClock() {
+    for (const node of document.querySelectorAll(".round-clock[data-left]")) {
+      if (!drawnAt.has(node)) drawnAt.set(node, performance.now());
+      const left = Number(node.dataset.left) - (performance.now() - drawnAt.get(node)) / 1000;
+      const whole = Math.max(0, Math.ceil(left));
+      const warning = Number(node.dataset.warning || 0) * 60;
+      const stage = whole <= 0 ? "over" : (warning && whole <= warning ? "warning" : "running");
+      const time = Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+      const key = {running: "display_clock", warning: "display_clock_warning",
+                   over: "display_clock_over"}[stage];
+      node.textContent = t(key, {round: node.dataset.round, time: time});
+      node.className = "round-clock stage-" + stage;
+    }
+  }
+  setInterval(tickClock, 250);
 
   async function fetchJson(url) {
     const response = await fetch(url, {cache: "no-store", credentials: "same-origin"});

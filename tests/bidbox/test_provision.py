@@ -162,9 +162,11 @@ def test_the_acl_lets_each_table_write_only_its_own_topics(done: Provisioned) ->
     for number in range(1, TABLES + 1):
         assert rules[f"table-{number}"] == {
             *(("write", table_topic(EVENT, number, leaf)) for leaf in TABLE_WRITES),
-            ("read", table_topic(EVENT, number, "cmd"))}
+            ("read", table_topic(EVENT, number, "cmd")),
+            ("read", f"bidbox/v1/{EVENT}/clock")}
     assert rules["server"] == {("read", f"bidbox/v1/{EVENT}/#"),
-                               ("write", f"bidbox/v1/{EVENT}/table/+/cmd")}
+                               ("write", f"bidbox/v1/{EVENT}/table/+/cmd"),
+                               ("write", f"bidbox/v1/{EVENT}/clock")}
 
 
 def test_the_broker_config_is_bidbox_brokers_for_the_directors_machine(

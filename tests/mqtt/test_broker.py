@@ -78,6 +78,7 @@ def test_acl_gives_each_table_its_own_topics_only() -> None:
         "topic write bidbox/v1/club-42/table/1/events",
         "topic write bidbox/v1/club-42/table/1/state",
         "topic read bidbox/v1/club-42/table/1/cmd",
+        "topic read bidbox/v1/club-42/clock",
     ]
     assert acl.index("user server") < acl.index("topic")  # nothing for anonymous clients
     assert "display" not in acl
@@ -147,6 +148,22 @@ def test_table_reads_only_its_own_cmd(broker_users: BrokerUsers,
     assert server.publish(topic(1, "cmd"), b"marker").value == 0
     table1.expect(topic(1, "cmd"), b"marker")
     assert {m.topic for m in table1.seen} <= {topic(1, "cmd")}  # "#" repeats its own cmd
+
+
+def test_the_round_clock_is_the_servers_to_write_and_every_tables_to_read(
+        broker_users: BrokerUsers, mqtt_connect: MqttConnect) -> None:
+    clock = f"bidbox/v1/{EVENT}/clock"
+    table1 = mqtt_connect(broker_users.table(1))
+    assert table1.publish(clock, b"forged").value == NOT_AUTHORIZED
+    server = mqtt_connect(broker_users.server)
+    # Retained with nobody subscribed yet: "no matching subscribers" (16), not refused.
+    assert server.publish(clock, b"round 1 ends", retain=True).value in (0, 16)
+    try:
+        table2 = mqtt_connect(broker_users.table(2))
+        table2.subscribe(clock)
+        table2.expect(clock, b"round 1 ends")  # retained: a table connecting later has it
+    finally:
+        server.publish(clock, b"", retain=True)
 
 
 def test_server_cannot_write_as_a_table(broker_users: BrokerUsers,

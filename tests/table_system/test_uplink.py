@@ -25,9 +25,10 @@ from bidbox.broker import Broker, BrokerUsers, Credentials
 from mqttlink import BrokerSettings, close_sockets
 from sim.recorded import BoardScript, RecordedPlayers, playable
 from sim.simtable import SimulatedTable
+from tabled.roundclock import RoundClock
 from tabled.rules import Seat
 from tabled.rules.formats import load_path
-from tabled.wire import Command, Event, table_topic
+from tabled.wire import Command, Event, clock_payload, clock_topic, table_topic
 from tests.fixtures.broker import EVENT, TIMEOUT
 from tests.processes import spawned
 from tests.records import REALBRIDGE
@@ -272,3 +273,34 @@ def test_every_realbridge_record_played_at_four_tables_publishes_replays_result(
             assert (data["contract"], data["declarer"], data["tricks"], data["score_ns"]) == \
                 (expected.contract, expected.declarer, expected.tricks, expected.score_ns), \
                 f"record {item.record.source_index}"
+
+
+def test_the_retained_round_clock_reaches_the_table_and_its_displays(
+        tmp_path: Path, broker: Broker, broker_users: BrokerUsers,
+        collector: Collector) -> None:
+    """The server's retained clock (an extension) is read with the table's own login, on
+    connecting; the displays count to the new end. The table's clock is the test's."""
+    now = 1_800_000_000.0
+    server = collector  # the server's login: the only one that may write the clock
+    try:
+        with SimulatedTable(tmp_path / "t1.db", event=EVENT, number=1,
+                            broker=settings(broker, broker_users)) as table:
+            table.daemon.clock = lambda: now
+            assert collector.wait_for(lambda c: c.statuses[-1:] == [b"online"])
+            collector.send(Command("a-1", "assign", {
+                "round": 1, "ns": 3, "ew": 4, "boards": [1, 2],
+                "clock": {"ends_at": now + 600, "warning": 2}}))
+            assert table.daemon.wait_for(lambda s: s.assignment is not None, TIMEOUT)
+            assert table.daemon.view(Seat.N)[3] == "10 min left"
+            server.client.publish(clock_topic(EVENT),
+                                  clock_payload(RoundClock(1, now + 1500, 2)), 1, retain=True)
+            assert table.daemon.wait_for(
+                lambda _: table.daemon.round_clock is not None, TIMEOUT)
+            assert table.daemon.view(Seat.N)[3] == "25 min left"
+        # A table that starts later gets the retained clock when it connects.
+        with SimulatedTable(tmp_path / "t1.db", event=EVENT, number=1,
+                            broker=settings(broker, broker_users)) as again:
+            assert again.daemon.wait_for(
+                lambda _: again.daemon.round_clock == RoundClock(1, now + 1500, 2), TIMEOUT)
+    finally:
+        server.client.publish(clock_topic(EVENT), b"", 1, retain=True)  # the broker forgets it
