@@ -70,8 +70,14 @@ def not_kept(response: Response) -> Response:
 @bp.context_processor
 def rows_max() -> dict[str, Any]:
     """The most rows console.js may ask for by number: past it, it fetches the whole grid."""
-    return {"rows_max": MAX_TABLES, "clock_text": DISPLAY_HELPERS["clock_text"],
-            "clock_texts": _clock_texts}
+    return {"rows_max": MAX_TABLES, "clock_text": DISPLAY_HELPERS["clock_text"]}
+
+
+@bp.app_context_processor
+def clock_words() -> dict[str, Any]:
+    """The round clock's words, for every page built on the console's layout (the scoring
+    page is another blueprint's)."""
+    return {"clock_texts": _clock_texts}
 
 
 def _clock_texts() -> Markup:
