@@ -163,6 +163,9 @@ PAGES.add({
     "console_no_results": Words(es="Ningún resultado aún.", en="No result yet."),
     "console_corrected_by": Words(es="corregido por {by}", en="corrected by {by}"),
     "console_table_said": Words(es="la mesa dijo {score}", en="the table said {score}"),
+    "console_transferred": Words(es="renuncio: {tricks} bazas transferidas al carteador "
+                                 "(Ley 64)", en="revoke: {tricks} tricks transferred to "
+                                 "declarer (Law 64)"),
     "console_unscored": Words(es="sin puntuar: corríjalo", en="not scored: correct it"),
     "console_missing": Words(es="Tableros sin resultado", en="Boards without a result"),
     "console_none": Words(es="Ninguno.", en="None."),

@@ -57,7 +57,7 @@ class ExportError(ValueError):
 USEBIO_MOVEMENTS = ("mitchell", "howell")
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
                "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points",
-               "assigned")
+               "assigned", "transferred")
 RANKINGS_COLUMNS = ("group", "rank", "participant", "label", "names", "boards", "score",
                     "percent", "penalty")
 
@@ -186,6 +186,15 @@ def _result_tags(record: Record, contract: str | None, declarer: str | None,
     record.result_tag = "" if passed_out or tricks is None else str(tricks)
     # Law 12C2: an artificial score has no points; the commentary gives its percentages.
     record.score_tag = None if score_ns is None else f"NS {score_ns}"
+
+
+def _transfer_lines(transferred: int | None) -> list[str]:
+    """Law 64A: the tricks of the result's count transferred for a revoke, said apart."""
+    if not transferred:
+        return []
+    who = "declarer" if transferred > 0 else "the defenders"
+    return [f"Revoke: {abs(transferred)} trick(s) of the result transferred to {who} "
+            f"(Law 64)"]
 
 
 def _commentary(problems: Iterable[str], adjusted: str | None) -> list[str]:
@@ -343,6 +352,7 @@ def pbn(db: Database, session: Session) -> str:
         _result_tags(record, row.contract, row.declarer, row.tricks, row.score_ns,
                      row.adjusted)
         record.commentary = _commentary(record.problems, row.adjusted)
+        record.commentary += _transfer_lines(row.transferred)
         record.commentary += _assigned_lines(data, row)
         if not records:
             record.commentary += penalty_lines(data.penalties)
@@ -405,7 +415,8 @@ def csv_text(db: Database, session: Session) -> str:
                          _number(scored.ns if scored else None),
                          _number(scored.ew if scored else None),
                          data.assigned.get((row.table, row.board), "")
-                         if row.adjusted in ("weighted", "split") else ""])
+                         if row.adjusted in ("weighted", "split") else "",
+                         _text(row.transferred)])
     return out.getvalue()
 
 

@@ -243,7 +243,8 @@ def correct_result(db: Database, session: Session, table: int, board: int, *,
                 round=seating.round if seating else None, ns=seating.ns if seating else None,
                 ew=seating.ew if seating else None, source_seq=0, finished_at=now, **after))
         else:
-            conn.execute(update(s.results).where(key).values(**after))
+            # The director's count stands whole: no revoke transfer apart from it any more.
+            conn.execute(update(s.results).where(key).values(**after, transferred=None))
         conn.execute(insert(s.corrections).values(
             event=session.event, table_no=table, board=board, kind="result",
             detail=json.dumps({"before": before, "after": after}, sort_keys=True),

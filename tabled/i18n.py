@@ -82,6 +82,9 @@ TEXTS: TextTable[str] = table("seat display", {
     "penalty_line": Words(es="Cast {cards}", en="Pen {cards}"),
     "penalty_lead": Words(es="1 exige 2 proh 3 lib", en="1 req 2 bar 3 free"),
     "penalty_lead_wait": Words(es="Elige el carteador", en="Declarer chooses"),
+    # revokes (Laws 61-64): the tricks transferred, agreed on the keypad, then the director
+    "revoke_agree": Words(es="Renuncio: {tricks} a {side} OK", en="Revoke: {tricks} to {side} OK"),
+    "revoke_agreed": Words(es="Renuncio: {tricks} a {side}", en="Revoke: {tricks} to {side}"),
     # alerts, questions, the opponents' card, screens (docs/screens.md)
     "alert_nothing": Words(es="Nada que alertar", en="Nothing to alert"),
     "remind_alert": Words(es="Hoja: alerta {call}?", en="Card: alert {call}?"),

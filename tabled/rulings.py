@@ -371,6 +371,26 @@ def _play_ruling(table: TableState, board: BoardState | None, data: Mapping[str,
         raise StateError(f"event {event.seq}: {error}") from None
 
 
+def _revoke_transfer(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                     event: Event) -> None:
+    # Law 64C: at the end of play the director confirms the transfer Law 64A gives, or
+    # changes it to restore equity (64B7: both sides revoked; 64C: damage not made good).
+    from tabled.state import StateError
+
+    assert board is not None
+    play = board.play
+    if play is None or not play.is_over:
+        raise StateError(f"event {event.seq}: revoke_transfer before the end of play")
+    ruled = data["transferred"]
+    board.ruled_transfer = ruled
+    result = board.result
+    if result is not None and result.adjusted is None and result.transferred == ruled:
+        table.finish_if_confirmed(board)  # confirmed: the players' OKs stand
+        return
+    board.result = None  # changed: the table gives the result again, to be confirmed again
+    board.confirmed = set()
+
+
 def _default_scope(data: dict[str, Any]) -> None:
     data.setdefault("scope", "auction")  # Law 30-32: the rest of the auction, unless said
 
@@ -492,6 +512,17 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
                                   en="Declarer becomes dummy")),
             Choice("refuse", Words(es="Se rechaza", en="Refused")))),),
         _play_ruling),
+    RulingKind(
+        "revoke_transfer", "64A, 64B, 64C",
+        Words(es="Bazas transferidas por renuncio", en="Tricks transferred for a revoke"),
+        Words(es="renuncio", en="revoke"),
+        (Field("transferred", "count",
+               Words(es="Bazas al carteador (-: a la defensa)",
+                     en="Tricks to declarer (-: to the defence)"),
+               required=True, low=-13, high=13,
+               help=Words(es="la cifra de la mesa la confirma", en="the table's figure "
+                          "confirms it")),),
+        _revoke_transfer),
     RulingKind(
         "end_round", "8B",
         Words(es="Terminar la ronda", en="End the round"),

@@ -132,6 +132,9 @@ class Result:
     tricks: int | None
     score_ns: int
     adjusted: str | None = None
+    # Law 64A: of ``tricks``, those transferred for a revoke (from declarer's view: positive
+    # won from the defenders, negative given to them); kept apart from the tricks won.
+    transferred: int = 0
 
     @property
     def contract_text(self) -> str:
@@ -174,9 +177,19 @@ class BoardState:
     # Penalty cards, leads out of turn and the options chosen (tabled.rulings.play_action),
     # each with how many cards had been played: the play is rebuilt with them.
     play_actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # Law 64C: the tricks the director transferred for revokes, once ruled (revoke_transfer)
+    ruled_transfer: int | None = None
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)
+
+    @property
+    def revoke_pending(self) -> bool:
+        """Law 64C: a revoke came to light and the director has not yet confirmed or changed
+        the transfer: the board stays on the table (unless the director scored it)."""
+        play = self.play
+        return (play is not None and bool(play.revokes) and self.ruled_transfer is None
+                and (self.result is None or self.result.adjusted is None))
 
     def alerted(self, index: int) -> list[AlertMark]:
         return [a for a in self.alerts if a.index == index]
@@ -500,7 +513,8 @@ class TableState:
         declarer = data.get("declarer")
         board.result = Result(board.number, parse_contract(data["contract"] or "Pass"),
                               Seat.from_str(declarer) if declarer else None, data["tricks"],
-                              data["score_ns"], data.get("adjusted"))
+                              data["score_ns"], data.get("adjusted"),
+                              data.get("transferred") or 0)
         board.confirmed = set()
 
     def _on_confirm(self, data: Mapping[str, Any], event: Event) -> None:
@@ -508,7 +522,13 @@ class TableState:
         if board.result is None:
             raise StateError(f"event {event.seq}: a confirmation before the result")
         board.confirmed.add(Seat.from_str(data["seat"]))
-        if {seat.side for seat in board.confirmed} == {Side.NS, Side.EW}:
+        self.finish_if_confirmed(board)
+
+    def finish_if_confirmed(self, board: BoardState) -> None:
+        """The board leaves the table once a player of each side confirmed its result, and
+        the director has ruled on a revoke (Law 64C)."""
+        if (board.result is not None and not board.revoke_pending
+                and {seat.side for seat in board.confirmed} == {Side.NS, Side.EW}):
             self.results[board.number] = board.result
             self.board = None
 
@@ -551,9 +571,14 @@ class TableState:
         if play is None or not play.is_over or auction.contract is None:
             return None
         declarer = play.declarer  # Law 54A: declarer may have become dummy
-        tricks = play.declarer_tricks()
+        # Law 64A gives the transfer; once the director has ruled (64C), the director's.
+        transferred = (play.revoke_transfer() if board.ruled_transfer is None
+                       else board.ruled_transfer)
+        tricks = play.declarer_tricks(transferred)
+        transferred = tricks - play.tricks_in_play()  # what the count could take
         return Result(board.number, auction.contract, declarer, tricks,
-                      score_ns(auction.contract, declarer, tricks, board.vulnerability))
+                      score_ns(auction.contract, declarer, tricks, board.vulnerability),
+                      transferred=transferred)
 
     def next_board(self) -> int | None:
         left = self.boards_left

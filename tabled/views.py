@@ -17,7 +17,7 @@ from tabled.rules.play import Play
 
 from . import i18n, words
 from .control import DIGITS, Notice, SeatEntry
-from .state import BoardState, Guidance, Phase, TableState
+from .state import BoardState, Guidance, Phase, Result, TableState
 from .syscard import answer_text
 from .viewing import View, view_for
 
@@ -280,7 +280,26 @@ def _result_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
                    declarer=words.seat_letter(result.declarer or "", language), tricks=tricks)
     line = f"{first} {score}" if len(first) + len(score) < WIDTH else first
     done = any(s.side is seat.side for s in board.confirmed)
+    revoke = _revoke_line(board, result, done, language)
+    if revoke:
+        return [line, revoke]
     return [line, _t("confirmed", language) if done else _t("confirm", language)]
+
+
+def _revoke_line(board: BoardState, result: Result, done: bool, language: str) -> str:
+    """Law 64A: the tricks transferred for a revoke, apart from the result's count, with
+    OK to agree to it (the director then confirms or changes it, 64C): ``Revoke: 1 to NS
+    OK``; once agreed, the director's call shows on the last line."""
+    play = board.play
+    if result.adjusted or play is None or not (play.revokes or result.transferred):
+        return ""
+    declarer = result.declarer or play.declarer
+    if result.transferred:
+        side = declarer.side if result.transferred > 0 else declarer.side.other
+    else:  # nothing moves (Law 64B): shown for the side that did not revoke
+        side = play.revokes[0].seat.side.other if play.revokes else declarer.side
+    return _t("revoke_agreed" if done else "revoke_agree", language,
+              tricks=abs(result.transferred), side=words.side(side, language))
 
 
 def seat_view(seat: Seat, state: TableState, entry: SeatEntry, notice: Notice | None = None,

@@ -259,10 +259,20 @@ class PlayInput(AuctionInput):
         if board.result is None:
             result = state.board_result()
             if result is not None:
-                return [Proposed("result", board.number, {
+                data: dict[str, Any] = {
                     "contract": result.contract_text, "score_ns": result.score_ns,
                     "declarer": None if result.declarer is None else str(result.declarer),
-                    "tricks": result.tricks})]
+                    "tricks": result.tricks}
+                if result.transferred:
+                    data["transferred"] = result.transferred  # Law 64A, kept apart
+                return [Proposed("result", board.number, data)]
+        elif board.revoke_pending:
+            # Law 64C: at the end of play the director confirms or changes the transfer.
+            detail = (f"board {board.number}: revoke, {board.result.transferred:+d} "
+                      f"trick(s) to declarer")
+            if not any(c.reason == "revoke_transfer" and c.detail == detail
+                       for c in state.director_calls):
+                return [self._director(None, "revoke_transfer", "64C", detail)]
         play = board.play
         if play is not None:
             for revoke in play.revokes:

@@ -674,10 +674,17 @@ class Play:
             total += -transfer if side is self.declarer.side else transfer
         return total
 
-    def declarer_tricks(self) -> int:
-        """Declarer's tricks at the end: tricks won, plus an agreed claim's or concession's,
-        plus the revoke adjustment of Law 64."""
+    def tricks_in_play(self) -> int:
+        """Declarer's tricks won in the play, with an agreed claim's or concession's, before
+        any revoke transfer (Law 64A)."""
         if not self.is_over:
             raise RulesError("the play is not over: no final count of tricks yet")
-        won = self.tricks_won(self.declarer.side) + self._claimed_by(self.declarer.side)
-        return max(0, min(13, won + self.revoke_transfer()))
+        return self.tricks_won(self.declarer.side) + self._claimed_by(self.declarer.side)
+
+    def declarer_tricks(self, transfer: int | None = None) -> int:
+        """Declarer's tricks at the end: tricks won, plus an agreed claim's or concession's,
+        plus the revoke adjustment of Law 64 (``transfer``: the director's, Law 64C, instead
+        of the one Law 64A gives)."""
+        if transfer is None:
+            transfer = self.revoke_transfer()
+        return max(0, min(13, self.tricks_in_play() + transfer))
