@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabled.rules import Card, Seat, Suit
 from tabled.rules.auction import PassScope
-from tabled.rules.penalty import LeadOption, PenaltyLeadOption
+from tabled.rules.penalty import LeadOption, PenaltyLeadOption, PrematureOption
 from tabled.rules.play import ClaimState, LeadRestriction, Play
 from tabled.texts import Words
 
@@ -349,6 +349,12 @@ def play_action(play: Play, data: Mapping[str, Any]) -> tuple[Seat, Card] | None
                                  None if suit is None else Suit.from_str(suit))
     elif kind == "lead_out_of_turn":  # Laws 54-56: the card stays faced
         play.face_lead(Seat.from_str(data["seat"]), Card.from_str(data["card"]))
+    elif kind == "penalty_choice":  # Law 51A
+        play.designate_penalty_card(Card.from_str(data["card"]))
+    elif kind == "premature_option":  # Law 57A (59 when partner cannot comply)
+        suit = data.get("suit")
+        play.choose_premature_option(PrematureOption(data["premature"]),
+                                     None if suit is None else Suit.from_str(suit))
     elif kind == "lead_option":  # Laws 53A, 54A, 54B, 54D, 55, 56
         option = LeadOption(data["option"])
         faced = play.choose_lead_option(option)
@@ -511,6 +517,28 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
             Choice("dummy", Words(es="El carteador pasa a ser muerto",
                                   en="Declarer becomes dummy")),
             Choice("refuse", Words(es="Se rechaza", en="Refused")))),),
+        _play_ruling),
+    RulingKind(
+        "penalty_choice", "51A",
+        Words(es="Carta penalizada que se juega", en="Penalty card to play"),
+        Words(es="cual juega", en="which card"),
+        (_CARD,), _play_ruling),
+    RulingKind(
+        "premature_option", "57A, 59",
+        Words(es="Opción por juego prematuro", en="Option on a premature play"),
+        Words(es="prematuro", en="too soon"),
+        (Field("premature", "choice", Words(es="Al compañero del infractor",
+                                            en="Offender's partner"),
+               required=True, choices=(
+                   Choice("highest", Words(es="La más alta del palo salido",
+                                           en="Highest card of the suit led")),
+                   Choice("lowest", Words(es="La más baja del palo salido",
+                                          en="Lowest card of the suit led")),
+                   Choice("require", Words(es="Una carta de otro palo (el palo)",
+                                           en="A card of another suit (the suit)")),
+                   Choice("forbid", Words(es="Ninguna de otro palo (el palo)",
+                                          en="No card of another suit (the suit)")))),
+         Field("suit", "suit", Words(es="Palo", en="Suit"))),
         _play_ruling),
     RulingKind(
         "revoke_transfer", "64A, 64B, 64C",

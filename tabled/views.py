@@ -230,6 +230,15 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
     if leader is not None:  # Law 50D2: declarer chooses before the lead
         return [penalties, _t("penalty_lead", language) if seat is play.declarer
                 else _t("penalty_lead_wait", language)]
+    if play.premature is not None:  # Law 57A: declarer's option before partner plays
+        return [penalties or first, _t("premature_options", language)
+                if seat is play.declarer else _t("penalty_lead_wait", language)]
+    designer = play.penalty_choice_pending
+    if designer is not None:  # Law 51A: declarer designates the penalty card to play
+        listed = " ".join(f"{n} {p.card}" for n, p in
+                          enumerate(play.penalty_choices(designer), start=1))
+        return [penalties or first, _t("designate", language, cards=listed)
+                if seat is play.declarer else _t("penalty_lead_wait", language)]
     turn = play.turn
     if not board.cards:
         cue = (_t("your_lead", language) if turn is seat

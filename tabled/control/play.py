@@ -7,7 +7,7 @@ import copy
 from typing import Any
 
 from tabled.rules import Card, IllegalActionError, Seat, Suit
-from tabled.rules.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption
+from tabled.rules.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption, PrematureOption
 from tabled.rulings import play_action
 
 from ..state import BoardState, Phase
@@ -23,6 +23,13 @@ PENALTY_LEAD_OPTION_KEYS = {"1": PenaltyLeadOption.REQUIRE, "2": PenaltyLeadOpti
                             "3": PenaltyLeadOption.FREE}
 SUIT_KEYS = {str(suit): suit for suit in Suit}
 PENALTY_LEAD_KEYS = set(PENALTY_LEAD_OPTION_KEYS) | set(SUIT_KEYS)
+#: Law 57A on declarer's keypad: partner of the defender who played too soon plays the highest
+#: or lowest of the suit led, or (a suit key first) a card of that suit, or none of it.
+PREMATURE_OPTION_KEYS = {"1": PrematureOption.HIGHEST, "2": PrematureOption.LOWEST,
+                         "3": PrematureOption.REQUIRE, "4": PrematureOption.FORBID}
+PREMATURE_KEYS = set(PREMATURE_OPTION_KEYS) | set(SUIT_KEYS)
+#: Law 51A on declarer's keypad: the first, second, ... penalty card as the displays list them.
+DESIGNATE_KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
 
 
 class PlayInput(AuctionInput):
@@ -43,6 +50,16 @@ class PlayInput(AuctionInput):
         if play.penalty_lead_pending is not None and seat is play.declarer \
                 and key in PENALTY_LEAD_KEYS:
             return self._penalty_lead(seat, key, entry, board)
+        if play.premature is not None and seat is play.declarer and key in PREMATURE_KEYS:
+            return self._premature_option(seat, key, entry, board)
+        chooser = play.penalty_choice_pending
+        if chooser is not None and seat is play.declarer and key in DESIGNATE_KEYS:
+            choices = play.penalty_choices(chooser)
+            index = DESIGNATE_KEYS[key]
+            if index >= len(choices):
+                return Outcome().tell([seat], Notice("designate_how", error=False))
+            return self._option(board, seat, {"kind": "penalty_choice",
+                                              "card": str(choices[index].card)})
         if not board.cards and key in ("UNDO", "OK") and (entry.replacing or key == "UNDO"):
             return self._calling(seat, key, entry)  # Law 25A3: until the lead is faced
         if entry.replacing and (key in LEVELS or key in STRAINS or key in CALL_KEYS):
@@ -97,6 +114,22 @@ class PlayInput(AuctionInput):
         option = PENALTY_LEAD_OPTION_KEYS[key]
         data: dict[str, Any] = {"kind": "penalty_lead", "lead": option.value}
         if entry.keys and entry.keys[0] in SUIT_KEYS and option is not PenaltyLeadOption.FREE:
+            data["suit"] = entry.keys[0]
+        entry.keys.clear()
+        return self._option(board, seat, data)
+
+    def _premature_option(self, seat: Seat, key: str, entry: SeatEntry,
+                          board: BoardState) -> Outcome:
+        """Law 57A: declarer, on the keypad: 1 highest, 2 lowest of the suit led; a suit key
+        then 3 to require or 4 to forbid a card of that suit."""
+        if key in SUIT_KEYS:
+            entry.keys[:] = [key]
+            return Outcome()
+        option = PREMATURE_OPTION_KEYS[key]
+        data: dict[str, Any] = {"kind": "premature_option", "premature": option.value}
+        if option in (PrematureOption.REQUIRE, PrematureOption.FORBID):
+            if not (entry.keys and entry.keys[0] in SUIT_KEYS):
+                return Outcome().tell([seat], Notice("premature_suit", error=False))
             data["suit"] = entry.keys[0]
         entry.keys.clear()
         return self._option(board, seat, data)
@@ -211,6 +244,12 @@ class PlayInput(AuctionInput):
         if error.law in ("54", "55", "56"):
             data = {"kind": "lead_out_of_turn", "seat": str(seat), "card": str(card)}
             reason = "lead_out_of_turn"
+        elif error.law == "60B":
+            # Law 60B: a defender's card after declarer's lead from the wrong hand went back
+            # and before declarer led from the right one: a major penalty card.
+            data = {"kind": "penalty_card", "seat": str(seat), "card": str(card),
+                    "major": "major", "law": "60B"}
+            reason = "premature_play"
         elif error.law == "57":
             # Law 57A: before partner has played to the trick, a premature play; else a card
             # exposed through deliberate play (50B). A major penalty card either way.
