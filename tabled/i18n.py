@@ -82,6 +82,10 @@ TEXTS: TextTable[str] = table("seat display", {
     "penalty_line": Words(es="Cast {cards}", en="Pen {cards}"),
     "penalty_lead": Words(es="1 exige 2 proh 3 lib", en="1 req 2 bar 3 free"),
     "penalty_lead_wait": Words(es="Elige el carteador", en="Declarer chooses"),
+    # Law 16B2: a hesitation the opponents may reserve their rights on; Law 25B: a late change
+    "hesitation": Words(es="Pausa {seat}: ALERT res", en="Pause {seat}: ALERT res"),
+    "reserved": Words(es="Derechos reservados", en="Rights reserved"),
+    "late_change": Words(es="Cambio: OK=si UNDO", en="Change: OK=yes UNDO"),
     # Law 57A: declarer's option after a defender played too soon; Law 51A: which card
     "premature_options": Words(es="1alt 2baj 3exi 4pro", en="1hi 2lo 3req 4bar"),
     "premature_suit": Words(es="Palo y luego 3 o 4", en="Suit, then 3 or 4"),

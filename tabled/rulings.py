@@ -397,6 +397,29 @@ def _revoke_transfer(table: TableState, board: BoardState | None, data: Mapping[
     board.confirmed = set()
 
 
+def _change_of_call(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                    event: Event) -> None:
+    # Law 25B (2007): a change of call not allowed under 25A (made after a pause): the
+    # left-hand opponent may accept it (25B1: the second call stands) or not (25B2: the
+    # change is cancelled and the original call stands); Law 16D for what was withdrawn.
+    from tabled.state import StateError
+
+    assert board is not None
+    late = board.late_change
+    if late is None:
+        raise StateError(f"event {event.seq}: no change of call waits for an answer")
+    seat, index, original = late
+    board.late_change = None
+    if data["change"] == "cancel":
+        if board.auction.can_replace(seat) != index:
+            raise StateError(f"event {event.seq}: {seat}'s changed call is not the last")
+        board.auction.replace_call(seat, original, lho_withdraws=False)
+        del board.call_ts[index + 1:]
+        board.alerts = [a for a in board.alerts if a.index < index]
+        table.after_call(board)
+    _record(table, board, data, event)
+
+
 def _default_scope(data: dict[str, Any]) -> None:
     data.setdefault("scope", "auction")  # Law 30-32: the rest of the auction, unless said
 
@@ -519,6 +542,18 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
             Choice("refuse", Words(es="Se rechaza", en="Refused")))),),
         _play_ruling),
     RulingKind(
+        "change_of_call", "25B, 16D",
+        Words(es="Cambio de voz con pausa", en="Change of call after a pause"),
+        Words(es="cambio voz", en="call change"),
+        (Field("change", "choice", Words(es="El contrario de la izquierda",
+                                         en="Left-hand opponent"),
+               required=True, choices=(
+                   Choice("accept", Words(es="Acepta la segunda voz (25B1)",
+                                          en="Accepts the second call (25B1)")),
+                   Choice("cancel", Words(es="No: queda la voz original (25B2)",
+                                          en="Does not: the first call stands (25B2)")))),),
+        _change_of_call, before_play=True),
+    RulingKind(
         "penalty_choice", "51A",
         Words(es="Carta penalizada que se juega", en="Penalty card to play"),
         Words(es="cual juega", en="which card"),
@@ -563,6 +598,11 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         (Field("call", "count", Words(es="Llamada", en="Call"), low=1, high=10**9),),
         _director_ack, needs_board=False, console=False),
 )}
+
+
+#: The kinds a player's key records as an ``option`` event during the auction too (Laws 16B2,
+#: 25B); the others are options of the play (``play_action``).
+AUCTION_OPTIONS = frozenset({"unauthorised_information", "change_of_call"})
 
 
 def kind_of(name: str) -> RulingKind:

@@ -30,10 +30,17 @@ from tabled.rules.play import LeadRestriction, Play
 from tabled.rules.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
-from .rulings import KINDS, Recorded, play_action
+from .rulings import AUCTION_OPTIONS, KINDS, Recorded, play_action
 from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
 from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
+
+#: Law 16B1: a call made after more than this many seconds of thought (since the call before
+#: it) is shown to the opponents as a hesitation they may reserve their rights on.
+HESITATION = 10.0
+#: Law 25A1: a change of call is made "without pause for thought"; one confirmed later than
+#: this after the call it replaces goes to the director under Law 25B.
+CHANGE_PAUSE = 5.0
 
 
 class StateError(RuntimeError):
@@ -179,6 +186,9 @@ class BoardState:
     play_actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     # Law 64C: the tricks the director transferred for revokes, once ruled (revoke_transfer)
     ruled_transfer: int | None = None
+    # Law 25B: a change of call made after a pause: (seat, index, the call it replaced),
+    # until the left-hand opponent accepts it (25B1) or it is cancelled (25B2)
+    late_change: tuple[Seat, int, Call] | None = None
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)
@@ -190,6 +200,28 @@ class BoardState:
         play = self.play
         return (play is not None and bool(play.revokes) and self.ruled_transfer is None
                 and (self.result is None or self.result.adjusted is None))
+
+    def hesitation_open(self, seat: Seat) -> int | None:
+        """Law 16B2: the index of the newest call made after a hesitation by an opponent of
+        ``seat``, while its partner has not called since and ``seat``'s side has not yet
+        reserved its rights on it; None otherwise. The first call (the hands were being
+        scanned) and calls behind screens (the tray hides the tempo) are not counted."""
+        if self.tray is not None or (self.play is not None and self.cards):
+            return None
+        entries = self.auction.entries
+        for index in range(len(self.call_ts) - 1, 0, -1):
+            if self.call_ts[index] - self.call_ts[index - 1] <= HESITATION:
+                continue
+            hesitator = entries[index].seat
+            if hesitator.side is seat.side:
+                return None
+            if any(e.seat is hesitator.partner for e in entries[index + 1:]):
+                return None
+            if any(r.kind == "unauthorised_information" and r.calls > index
+                   and r.data.get("side") == hesitator.side.name for r in self.records):
+                return None
+            return index
+        return None
 
     def alerted(self, index: int) -> list[AlertMark]:
         return [a for a in self.alerts if a.index == index]
@@ -418,6 +450,8 @@ class TableState:
             # Hands are recorded only whole: a half-scanned hand stays unknown.
             board.scans = {s: c if len(c) == 13 else [] for s, c in board.scans.items()}
         seat = Seat.from_str(data["seat"])
+        if board.late_change is not None and seat is board.late_change[0].lho:
+            board.late_change = None  # Law 25B1: the opponent calls over it: accepted
         board.auction.make_call(Call.from_str(data["call"]), seat,
                                 alert=bool(data.get("alert")))
         board.call_ts.append(event.ts)
@@ -442,6 +476,12 @@ class TableState:
         tray = board.tray
         if tray is not None and index < tray.crossed:
             raise StateError(f"event {event.seq}: {seat}'s call has crossed on the tray")
+        replaced = board.auction.entries[index].call
+        if tray is None and event.ts - board.call_ts[index] > CHANGE_PAUSE:
+            # Law 25B: not without pause for thought: the left-hand opponent may accept it.
+            board.late_change = (seat, index, replaced)
+        else:
+            board.late_change = None
         board.auction.replace_call(seat, Call.from_str(data["call"]),
                                    alert=bool(data.get("alert")))
         # The replaced call and any made over it are gone, with their alerts and timing.
@@ -534,6 +574,9 @@ class TableState:
 
     def _on_option(self, data: Mapping[str, Any], event: Event) -> None:
         board = self._board(event)
+        if data["kind"] in AUCTION_OPTIONS:  # Laws 16B, 25B: chosen on a keypad too
+            KINDS[data["kind"]].apply(self, board, data, event)
+            return
         self._play(event)
         try:
             board.apply_play_action(data, event.ts)

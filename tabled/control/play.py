@@ -295,6 +295,13 @@ class PlayInput(AuctionInput):
         board = state.board
         if board is None:
             return []
+        late = board.late_change
+        if late is not None:
+            # Law 25B: a change of call after a pause: the director, with its options.
+            detail = (f"{late[0]} changed {late[2]} (call {late[1] + 1}) after a pause; "
+                      f"{late[0].lho} may accept it (25B1) or not (25B2)")
+            if not any(c.detail == detail for c in state.director_calls):
+                return [self._director(late[0], "change_of_call", "25B", detail)]
         if board.result is None:
             result = state.board_result()
             if result is not None:
