@@ -86,6 +86,9 @@ TEXTS: TextTable[str] = table("seat display", {
     "hesitation": Words(es="Pausa {seat}: ALERT res", en="Pause {seat}: ALERT res"),
     "reserved": Words(es="Derechos reservados", en="Rights reserved"),
     "late_change": Words(es="Cambio: OK=si UNDO", en="Change: OK=yes UNDO"),
+    # Law 58B: two cards from one hand at once; the player designates which is played
+    "simultaneous": Words(es="Dos cartas {seat} {card}", en="Two cards {seat} {card}"),
+    "simultaneous_pick": Words(es="Juega 1 {first} 2 {second}", en="Play 1 {first} 2 {second}"),
     # Law 57A: declarer's option after a defender played too soon; Law 51A: which card
     "premature_options": Words(es="1alt 2baj 3exi 4pro", en="1hi 2lo 3req 4bar"),
     "premature_suit": Words(es="Palo y luego 3 o 4", en="Suit, then 3 or 4"),
@@ -153,6 +156,8 @@ LAW_TEXTS: TextTable[str] = table("seat display laws", {
     "53": Words(es="Espere opcion", en="Await option"),
     "51A": Words(es="Espere opcion", en="Await declarer"),
     "60B": Words(es="Penalizada", en="Penalty card"),
+    "58B": Words(es="Dos cartas", en="Two cards"),
+    "58B2": Words(es="No se puede", en="Not possible"),
     "68": Words(es="Reclamo malo", en="Bad claim"),
     "68D": Words(es="Juego parado", en="Play stopped"),
     "69": Words(es="Sin reclamo", en="No claim"),

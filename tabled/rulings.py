@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabled.rules import Card, Seat, Suit
 from tabled.rules.auction import PassScope
-from tabled.rules.penalty import LeadOption, PenaltyLeadOption, PrematureOption
+from tabled.rules.penalty import LeadOption, PenaltyLeadOption, PrematureOption, is_honour
 from tabled.rules.play import ClaimState, LeadRestriction, Play
 from tabled.texts import Words
 
@@ -240,6 +240,7 @@ def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, 
                 event: Event) -> None:
     # Laws 45C4(b), 47: cards designated by mistake or retracted go back to the hand.
     assert board is not None
+    board.simultaneous = None  # Law 58B: the cards it waited on are taken back too
     del board.cards[len(board.cards) - data["cards"]:]
     del board.card_ts[len(board.cards):]
     board.play_actions = [(at, action) for at, action in board.play_actions
@@ -420,6 +421,51 @@ def _change_of_call(table: TableState, board: BoardState | None, data: Mapping[s
     _record(table, board, data, event)
 
 
+def _simultaneous(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                  event: Event) -> None:
+    # Law 58B: a second card seen from the hand that has just played to the trick: the
+    # player designates which is played (58B2); until then the play waits.
+    from tabled.state import StateError
+
+    assert board is not None
+    seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+    play = board.play
+    if play is None or not board.cards or board.cards[-1][0] is not seat \
+            or board.simultaneous is not None:
+        raise StateError(f"event {event.seq}: {seat} has not just played a card")
+    hand = play.remaining(seat)
+    if card in play.played_cards() or (hand is not None and card not in hand):
+        raise StateError(f"event {event.seq}: {card} is not in {seat}'s hand")
+    board.simultaneous = (seat, board.cards[-1][1], card)
+
+
+def _simultaneous_choice(table: TableState, board: BoardState | None,
+                         data: Mapping[str, Any], event: Event) -> None:
+    # Law 58B2: the card the player designates is played; for a defender the other card is
+    # a penalty card (Law 50B: major if an honour); declarer's goes back to the hand.
+    from tabled.state import StateError
+
+    assert board is not None
+    pending = board.simultaneous
+    if pending is None or board.play is None:
+        raise StateError(f"event {event.seq}: no two cards wait for a designation")
+    seat, first, second = pending
+    board.simultaneous = None
+    other = first
+    if data["played"] == "second":
+        board.cards[-1] = (seat, second)
+    else:
+        other = second
+    if seat.side is not board.play.declarer.side:
+        board.play_actions.append((len(board.cards), {
+            "kind": "penalty_card", "seat": str(seat), "card": str(other),
+            "major": "major" if is_honour(other) else "minor", "law": "58B2"}))
+    try:
+        board.replay_cards()
+    except ValueError as error:
+        raise StateError(f"event {event.seq}: {error}") from None
+
+
 def _default_scope(data: dict[str, Any]) -> None:
     data.setdefault("scope", "auction")  # Law 30-32: the rest of the auction, unless said
 
@@ -554,6 +600,19 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
                                           en="Does not: the first call stands (25B2)")))),),
         _change_of_call, before_play=True),
     RulingKind(
+        "simultaneous", "58B",
+        Words(es="Dos cartas a la vez", en="Two cards at once"),
+        Words(es="dos cartas", en="two cards"),
+        (_SEAT, _CARD), _simultaneous),
+    RulingKind(
+        "simultaneous_choice", "58B2",
+        Words(es="Carta que se juega de las dos", en="Which of the two cards is played"),
+        Words(es="una de dos", en="one of two"),
+        (Field("played", "choice", Words(es="Se juega", en="Played"), required=True,
+               choices=(Choice("first", Words(es="La primera leída", en="The first read")),
+                        Choice("second", Words(es="La segunda", en="The second")))),),
+        _simultaneous_choice),
+    RulingKind(
         "penalty_choice", "51A",
         Words(es="Carta penalizada que se juega", en="Penalty card to play"),
         Words(es="cual juega", en="which card"),
@@ -600,9 +659,10 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
 )}
 
 
-#: The kinds a player's key records as an ``option`` event during the auction too (Laws 16B2,
-#: 25B); the others are options of the play (``play_action``).
-AUCTION_OPTIONS = frozenset({"unauthorised_information", "change_of_call"})
+#: The kinds the table records as an ``option`` event that apply as their ruling does (Laws
+#: 16B2, 25B, 58B); the others are options of the play (``play_action``).
+TABLE_OPTIONS = frozenset({"unauthorised_information", "change_of_call", "simultaneous",
+                           "simultaneous_choice"})
 
 
 def kind_of(name: str) -> RulingKind:

@@ -30,7 +30,7 @@ from tabled.rules.play import LeadRestriction, Play
 from tabled.rules.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
-from .rulings import AUCTION_OPTIONS, KINDS, Recorded, play_action
+from .rulings import KINDS, TABLE_OPTIONS, Recorded, play_action
 from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
 from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
@@ -189,6 +189,9 @@ class BoardState:
     # Law 25B: a change of call made after a pause: (seat, index, the call it replaced),
     # until the left-hand opponent accepts it (25B1) or it is cancelled (25B2)
     late_change: tuple[Seat, int, Call] | None = None
+    # Law 58B: two cards from one hand at once: (seat, the card played, the card seen with
+    # it), until the player designates which is played (58B2)
+    simultaneous: tuple[Seat, Card, Card] | None = None
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)
@@ -574,7 +577,7 @@ class TableState:
 
     def _on_option(self, data: Mapping[str, Any], event: Event) -> None:
         board = self._board(event)
-        if data["kind"] in AUCTION_OPTIONS:  # Laws 16B, 25B: chosen on a keypad too
+        if data["kind"] in TABLE_OPTIONS:  # Laws 16B, 25B, 58B: their own ruling's way
             KINDS[data["kind"]].apply(self, board, data, event)
             return
         self._play(event)

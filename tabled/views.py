@@ -229,6 +229,12 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
             return [first, _t("claim_director", language)]
         return [_t("claim_open", language, seat=str(claim.seat), tricks=claim.tricks),
                 _t("claim_ask", language)]
+    both = board.simultaneous
+    if both is not None:  # Law 58B2: the player designates which of two cards is played
+        who, one, two = both
+        if seat is play.controller(who):
+            return [first, _t("simultaneous_pick", language, first=str(one), second=str(two))]
+        return [first, _t("lead_chooser", language, seat=words.seat_letter(who, language))]
     faced = play.faced_lead
     if faced is not None:  # Laws 53-56: the card stays faced until the option
         line = _t("faced_lead", language, seat=words.seat_letter(faced.seat, language),

@@ -11,6 +11,7 @@ from tabled.rules.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption, Pr
 from tabled.rulings import play_action
 
 from ..state import BoardState, Phase
+from ..wire import Event, EventType
 from .auction import AuctionInput
 from .keys import CALL_KEYS, LEVELS, STRAINS, SeatEntry
 from .outcome import Notice, Outcome, Proposed, refusal
@@ -45,6 +46,8 @@ class PlayInput(AuctionInput):
         claim = play.claim
         if claim is not None:
             return self._claim_answer(seat, key, board)
+        if board.simultaneous is not None:
+            return self._simultaneous_choice(seat, key, board)
         if play.faced_lead is not None:
             return self._lead_option(seat, key, board)
         if play.penalty_lead_pending is not None and seat is play.declarer \
@@ -92,6 +95,16 @@ class PlayInput(AuctionInput):
             return Outcome().tell([seat], refusal(error))
         return Outcome([Proposed("option", board.number, {**data, "by": str(seat)})])
 
+    def _trial_option(self, board: BoardState, data: dict[str, Any]) -> Proposed | None:
+        """An option event that applies through its ruling (tabled.rulings.TABLE_OPTIONS),
+        tried on a copy of the state first: None if it cannot be applied."""
+        trial = copy.deepcopy(self.state)
+        try:
+            trial.apply(Event(trial.seq + 1, EventType.OPTION, 0.0, board.number, data))
+        except (ValueError, RuntimeError):
+            return None
+        return Proposed("option", board.number, data)
+
     def _lead_option(self, seat: Seat, key: str, board: BoardState) -> Outcome:
         """Laws 53-56: the non-offending side chooses on the keypad what happens to the lead
         faced out of turn: 1 accept, 2 refuse, 3 declarer becomes dummy (54A)."""
@@ -117,6 +130,24 @@ class PlayInput(AuctionInput):
             data["suit"] = entry.keys[0]
         entry.keys.clear()
         return self._option(board, seat, data)
+
+    def _simultaneous_choice(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        """Law 58B2: the player who showed two cards at once designates on the keypad which
+        is played: 1 the first the reader took, 2 the second."""
+        assert board.simultaneous is not None
+        player = board.simultaneous[0]
+        if board.play is not None:
+            player = board.play.controller(player)
+        if seat is not player or key not in ("1", "2"):
+            return Outcome().tell([seat], Notice("lead_wait", error=False))
+        data = {"kind": "simultaneous_choice", "played": "first" if key == "1" else "second",
+                "by": str(seat)}
+        trial = copy.deepcopy(self.state)
+        try:
+            trial.apply(Event(trial.seq + 1, EventType.OPTION, 0.0, board.number, data))
+        except (ValueError, RuntimeError) as error:
+            return Outcome().tell([seat], Notice("law", {"reason": str(error)}, "58B2"))
+        return Outcome([Proposed("option", board.number, data)])
 
     def _premature_option(self, seat: Seat, key: str, entry: SeatEntry,
                           board: BoardState) -> Outcome:
@@ -216,6 +247,8 @@ class PlayInput(AuctionInput):
         screens = self.state.conduct.screens
         if board.face_down:
             return Outcome().tell(Seat, Notice("face_down_wait", error=False))
+        if board.simultaneous is not None:
+            return Outcome().tell(Seat, Notice("lead_wait", error=False))
         if not board.cards and not board.auction_crossed:
             return Outcome().tell(Seat, Notice("tray_away"))
         # The known hands say whose card it is; otherwise the reader's slot, or the turn.
@@ -241,6 +274,18 @@ class PlayInput(AuctionInput):
         director is called either way (Law 9B1)."""
         outcome = Outcome().tell(Seat, refusal(error))
         data: dict[str, Any] | None = None
+        play = board.play
+        assert play is not None
+        if (error.law in ("54", "55", "56", "57") and board.cards and board.cards[-1][0] is seat
+                and play.current.cards and play.current.cards[-1][0] is seat):
+            # Law 58B: the hand that has just played shows a second card to the trick: the
+            # two came together; the player designates which is played.
+            both = self._trial_option(board, {"kind": "simultaneous", "seat": str(seat),
+                                              "card": str(card)})
+            if both is not None:
+                return Outcome([both]).tell(Seat, Notice(
+                    "simultaneous", {"seat": str(seat), "card": str(card)}, "58B"))
+            return outcome
         if error.law in ("54", "55", "56"):
             data = {"kind": "lead_out_of_turn", "seat": str(seat), "card": str(card)}
             reason = "lead_out_of_turn"

@@ -152,3 +152,47 @@ def test_a_defenders_card_before_declarer_leads_from_the_right_hand(lead: Table)
     assert lead.new_types() == ["option", "director"]
     assert play_of(lead).penalty_cards == [PenaltyCard(W, c("H3"), True, "60B")]
     lead.play("S2 S3")         # South leads; West follows, the heart waits (50D1)
+
+
+# -- Law 58B: two cards from one hand at once ----------------------------------------------------
+
+@pytest.fixture
+def two_cards(lead: Table) -> Table:
+    """East leads the D4 and the D7 comes out with it: the reader takes both."""
+    lead.play("D4")
+    lead.mark()
+    lead.scan("D7")
+    return lead
+
+
+def test_a_second_card_from_the_hand_that_just_played_waits_for_its_designation(
+        two_cards: Table) -> None:
+    [event] = two_cards.new_events()
+    assert dict(event.data) == {"kind": "simultaneous", "seat": "E", "card": "D7"}
+    assert two_cards.view(E)[2] == "Play 1 D4 2 D7"
+    assert two_cards.view(N)[2] == "E chooses"
+    assert refused_law(two_cards, "D6") is None    # nobody plays meanwhile
+
+
+@pytest.mark.parametrize(("key", "played", "penalty"), [("1", "D4", "D7"), ("2", "D7", "D4")])
+def test_the_defender_designates_and_the_other_card_is_a_penalty_card(
+        two_cards: Table, key: str, played: str, penalty: str) -> None:
+    two_cards.press(N, key)                          # not North's to say
+    assert two_cards.state.board is not None and two_cards.state.board.simultaneous
+    two_cards.press(E, key)
+    board = two_cards.state.board
+    assert board is not None and board.simultaneous is None
+    assert board.cards == [(E, c(played))]
+    # Law 58B2, 50B: a card below an honour shown inadvertently is a minor penalty card.
+    assert play_of(two_cards).penalty_cards == [PenaltyCard(E, c(penalty), False, "58B2")]
+    again = TableState.replay(two_cards.events())
+    assert again.board is not None and again.board.cards == board.cards
+
+
+def test_declarers_second_card_goes_back_to_the_hand(lead: Table) -> None:
+    lead.play("D4 DJ D3 D5 S2")   # dummy leads the S2 ... and the S9 comes with it
+    lead.scan("S9")
+    lead.press(N, "2")            # declarer plays dummy's cards: designates the S9
+    board = lead.state.board
+    assert board is not None and board.cards[-1] == (S, c("S9"))
+    assert play_of(lead).penalty_cards == []
