@@ -43,6 +43,7 @@ from tabled.rules import (
 )
 from tabled.rules.pbn import dumps as dump_pbn
 from tabled.rules.records import AuctionItem, Record
+from tabled.rulings import KINDS
 from tabled.state import Assignment, BoardState, Conduct, StateError, TableState
 from tabled.syscard import CardError, answer_text
 from tabled.wire import Event, EventType
@@ -163,8 +164,23 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
                      None if result.declarer is None else str(result.declarer),
                      result.tricks, result.score_ns, adjusted)
     record.problems = problems
-    record.commentary = _commentary(problems, adjusted)
+    record.commentary = _commentary(problems, adjusted) + _recorded_lines(board)
     return record
+
+
+RECORDED = "Recorded for the director:"
+
+
+def _recorded_lines(board: BoardState) -> list[str]:
+    """What the table recorded on the board for the director (Laws 16B2, 25B): a
+    reservation of rights after a hesitation, a change of call after a pause."""
+    lines = []
+    for recorded in board.records:
+        kind = KINDS.get(recorded.kind)
+        name = recorded.kind if kind is None else f"{kind.words['en']} (Law {kind.laws})"
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(recorded.data.items()))
+        lines.append(f"{RECORDED} {name} after call {recorded.calls}: {detail}")
+    return lines
 
 
 def _play_into(record: Record, board: BoardState) -> None:
@@ -351,7 +367,8 @@ def pbn(db: Database, session: Session) -> str:
                             vulnerability=facts.vulnerability, deal=deals.get(row.board))
         _result_tags(record, row.contract, row.declarer, row.tricks, row.score_ns,
                      row.adjusted)
-        record.commentary = _commentary(record.problems, row.adjusted)
+        kept = [line for line in record.commentary if line.startswith(RECORDED)]
+        record.commentary = _commentary(record.problems, row.adjusted) + kept
         record.commentary += _transfer_lines(row.transferred)
         record.commentary += _assigned_lines(data, row)
         if not records:

@@ -517,3 +517,14 @@ def test_a_revoke_transfer_has_its_own_column_and_comment(fresh: Database) -> No
     assert game.tags["Result"] == "8"
     assert ("Revoke: 1 trick(s) of the result transferred to the defenders (Law 64)"
             in game.commentary)
+
+
+def test_what_the_table_recorded_for_the_director_is_in_the_commentary() -> None:
+    """Law 16B2: the opponents reserved their rights after a hesitation, on the keypad."""
+    record = board_record(_events(
+        _call("N", "1NT"), _call("E", "Pass"), _call("S", "3NT"),
+        ("option", {"kind": "unauthorised_information", "side": "NS", "law": "16B2",
+                    "by": "E"})))
+    assert record.problems == []
+    assert record.commentary == ["Recorded for the director: Unauthorised information "
+                                 "(Law 16B) after call 3: by E, law 16B2, side NS"]
