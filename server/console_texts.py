@@ -151,6 +151,7 @@ PAGES.add({
     "console_answer": Words(es="Respuesta de la mesa", en="The table's answer"),
     "console_answer_ruling": Words(es="Aplicada", en="Applied"),
     "console_answer_refused": Words(es="Rechazada: {reason}", en="Refused: {reason}"),
+    "console_answer_table": Words(es="Elegido en la mesa", en="Chosen at the table"),
     "console_answer_sent": Words(es="Enviada, sin respuesta", en="Sent, no answer yet"),
     "console_answer_queued": Words(es="En cola", en="Queued"),
     "console_before": Words(es="antes", en="before"),
