@@ -31,6 +31,9 @@ PREMATURE_OPTION_KEYS = {"1": PrematureOption.HIGHEST, "2": PrematureOption.LOWE
 PREMATURE_KEYS = set(PREMATURE_OPTION_KEYS) | set(SUIT_KEYS)
 #: Law 51A on declarer's keypad: the first, second, ... penalty card as the displays list them.
 DESIGNATE_KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
+#: Law 58B: a second card from the hand that has just played, read within this many seconds
+#: of the first, came with it (two cards at once); later it is a card played too soon (57A).
+SIMULTANEOUS = 1.5
 
 
 class PlayInput(AuctionInput):
@@ -201,7 +204,10 @@ class PlayInput(AuctionInput):
             return Outcome()
         return Outcome([Proposed("confirm", board.number, {"seat": str(seat)})])
 
-    def card(self, card: Card | None, reader_seat: Seat | None) -> Outcome:
+    def card(self, card: Card | None, reader_seat: Seat | None, *,
+             now: float | None = None) -> Outcome:
+        """A card at the reader; ``now`` (the table's clock) tells two cards read together
+        (Law 58B) from a card played too soon."""
         phase = self.state.phase
         if card is None:
             return Outcome().tell(Seat, Notice("unknown_card"))
@@ -209,7 +215,7 @@ class PlayInput(AuctionInput):
         if phase is Phase.SETUP and board is not None:
             return self._hand_scan(card, reader_seat, board)
         if phase in (Phase.LEAD, Phase.PLAY) and board is not None:
-            return self._card_played(card, reader_seat, board)
+            return self._card_played(card, reader_seat, board, now)
         return Outcome().tell(Seat, Notice("no_card_now", {"card": str(card)}))
 
     def _hand_scan(self, card: Card, reader_seat: Seat | None, board: BoardState) -> Outcome:
@@ -240,8 +246,8 @@ class PlayInput(AuctionInput):
             outcome.events.append(self._director(seat, "fouled_board", "87", problem))
         return outcome
 
-    def _card_played(self, card: Card, reader_seat: Seat | None,
-                     board: BoardState) -> Outcome:
+    def _card_played(self, card: Card, reader_seat: Seat | None, board: BoardState,
+                     now: float | None = None) -> Outcome:
         play = board.play
         assert play is not None
         screens = self.state.conduct.screens
@@ -259,7 +265,9 @@ class PlayInput(AuctionInput):
             play.check(card, seat)
         except IllegalActionError as error:
             assert seat is not None
-            return self._seen_out_of_turn(card, seat, board, error)
+            together = (now is not None and bool(board.card_ts)
+                        and now - board.card_ts[-1] <= SIMULTANEOUS)
+            return self._seen_out_of_turn(card, seat, board, error, together)
         assert seat is not None
         data: dict[str, Any] = {"seat": str(seat), "card": str(card)}
         if not board.cards and screens is not None:
@@ -267,7 +275,7 @@ class PlayInput(AuctionInput):
         return Outcome([Proposed("card", board.number, data)])
 
     def _seen_out_of_turn(self, card: Card, seat: Seat, board: BoardState,
-                          error: IllegalActionError) -> Outcome:
+                          error: IllegalActionError, together: bool = False) -> Outcome:
         """A card refused by the play. If it was faced out of turn the table cannot undo
         that it was seen: a lead out of turn is kept for the opponents' option (Laws 54-56),
         a defender's card played out of turn becomes a major penalty card (Law 57A); the
@@ -276,8 +284,9 @@ class PlayInput(AuctionInput):
         data: dict[str, Any] | None = None
         play = board.play
         assert play is not None
-        if (error.law in ("54", "55", "56", "57") and board.cards and board.cards[-1][0] is seat
-                and play.current.cards and play.current.cards[-1][0] is seat):
+        if (together and error.law in ("54", "55", "56", "57") and board.cards
+                and board.cards[-1][0] is seat and play.current.cards
+                and play.current.cards[-1][0] is seat):
             # Law 58B: the hand that has just played shows a second card to the trick: the
             # two came together; the player designates which is played.
             both = self._trial_option(board, {"kind": "simultaneous", "seat": str(seat),

@@ -1,7 +1,8 @@
-"""The auction's tempo at the table: a hesitation the opponents reserve their rights on (Law
-16B2) and a change of call made after a pause (Law 25B of seed 002's 2007 text: the left-hand
-opponent may accept it, 25B1, or it is cancelled and the first call stands, 25B2). The calls
-and their times first, then every option on the keypads, the state and the displays.
+"""The table's clock and the laws: a hesitation the opponents reserve their rights on (Law
+16B2), a change of call made after a pause (Law 25B of seed 002's 2007 text: the left-hand
+opponent may accept it, 25B1, or it is cancelled and the first call stands, 25B2), and a second
+card from one hand read with the first (58B) or later (57A). The calls and cards with their
+times first, then every option on the keypads, the state and the displays.
 
 The table's clock is the test's: each call is made at the second the test says.
 """
@@ -15,12 +16,17 @@ import pytest
 
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Seat
-from tabled.state import TableState
+from tabled.rules import Card, Seat
+from tabled.rules.penalty import PenaltyCard
+from tabled.state import Phase, TableState
 
-from .helpers import Table, call_keys
+from .helpers import Table, call_keys, reach
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
+
+
+def c(text: str) -> Card:
+    return Card.from_str(text)
 
 
 class Clock:
@@ -177,3 +183,35 @@ def test_a_change_without_pause_is_law_25a(timed: Table, clock: Clock) -> None:
     timed.press(N, "UNDO", *call_keys("2NT"))
     assert timed.new_types() == ["change"]
     assert timed.view(E)[2] == "Your call"
+
+
+# -- Law 58B or 57A: the reader's clock tells two cards at once from a card too soon -----------
+
+@pytest.fixture
+def dealt(tmp_path: Path, clock: Clock) -> Iterator[Table]:
+    """Board 1 with the deal known, 1NT by North; East leads the D4 at second 1100."""
+    journal = Journal(tmp_path / "dealt.db")
+    table = Table(TableDaemon(journal, language="en", clock=clock))
+    reach(table, Phase.LEAD)
+    clock.now = 1100
+    table.play("D4")
+    yield table
+    journal.close()
+
+
+def test_a_second_card_read_with_the_first_is_two_cards_at_once(dealt: Table,
+                                                                clock: Clock) -> None:
+    clock.now = 1101                      # within 1.5 s of the D4 (Law 58B)
+    dealt.scan("D7")
+    board = dealt.state.board
+    assert board is not None and board.simultaneous == (E, c("D4"), c("D7"))
+
+
+def test_a_second_card_read_later_is_a_card_played_too_soon(dealt: Table,
+                                                           clock: Clock) -> None:
+    clock.now = 1105                      # East leads again before partner has played: 57A
+    dealt.scan("D7")
+    board = dealt.state.board
+    assert board is not None and board.simultaneous is None and board.play is not None
+    assert board.play.penalty_cards == [PenaltyCard(E, c("D7"), True, "57A")]
+    assert board.play.premature == (W, 0)
