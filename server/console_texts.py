@@ -151,6 +151,7 @@ PAGES.add({
     "console_answer": Words(es="Respuesta de la mesa", en="The table's answer"),
     "console_answer_ruling": Words(es="Aplicada", en="Applied"),
     "console_answer_refused": Words(es="Rechazada: {reason}", en="Refused: {reason}"),
+    "console_answer_table": Words(es="Elegido en la mesa", en="Chosen at the table"),
     "console_answer_sent": Words(es="Enviada, sin respuesta", en="Sent, no answer yet"),
     "console_answer_queued": Words(es="En cola", en="Queued"),
     "console_before": Words(es="antes", en="before"),
@@ -163,6 +164,9 @@ PAGES.add({
     "console_no_results": Words(es="Ningún resultado aún.", en="No result yet."),
     "console_corrected_by": Words(es="corregido por {by}", en="corrected by {by}"),
     "console_table_said": Words(es="la mesa dijo {score}", en="the table said {score}"),
+    "console_transferred": Words(es="renuncio: {tricks} bazas transferidas al carteador "
+                                 "(Ley 64)", en="revoke: {tricks} tricks transferred to "
+                                 "declarer (Law 64)"),
     "console_unscored": Words(es="sin puntuar: corríjalo", en="not scored: correct it"),
     "console_missing": Words(es="Tableros sin resultado", en="Boards without a result"),
     "console_none": Words(es="Ninguno.", en="None."),

@@ -43,6 +43,7 @@ from tabled.rules import (
 )
 from tabled.rules.pbn import dumps as dump_pbn
 from tabled.rules.records import AuctionItem, Record
+from tabled.rulings import KINDS
 from tabled.state import Assignment, BoardState, Conduct, StateError, TableState
 from tabled.syscard import CardError, answer_text
 from tabled.wire import Event, EventType
@@ -57,7 +58,7 @@ class ExportError(ValueError):
 USEBIO_MOVEMENTS = ("mitchell", "howell")
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
                "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points",
-               "assigned")
+               "assigned", "transferred")
 RANKINGS_COLUMNS = ("group", "rank", "participant", "label", "names", "boards", "score",
                     "percent", "penalty")
 
@@ -163,8 +164,23 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
                      None if result.declarer is None else str(result.declarer),
                      result.tricks, result.score_ns, adjusted)
     record.problems = problems
-    record.commentary = _commentary(problems, adjusted)
+    record.commentary = _commentary(problems, adjusted) + _recorded_lines(board)
     return record
+
+
+RECORDED = "Recorded for the director:"
+
+
+def _recorded_lines(board: BoardState) -> list[str]:
+    """What the table recorded on the board for the director (Laws 16B2, 25B): a
+    reservation of rights after a hesitation, a change of call after a pause."""
+    lines = []
+    for recorded in board.records:
+        kind = KINDS.get(recorded.kind)
+        name = recorded.kind if kind is None else f"{kind.words['en']} (Law {kind.laws})"
+        detail = ", ".join(f"{k} {v}" for k, v in sorted(recorded.data.items()))
+        lines.append(f"{RECORDED} {name} after call {recorded.calls}: {detail}")
+    return lines
 
 
 def _play_into(record: Record, board: BoardState) -> None:
@@ -186,6 +202,15 @@ def _result_tags(record: Record, contract: str | None, declarer: str | None,
     record.result_tag = "" if passed_out or tricks is None else str(tricks)
     # Law 12C2: an artificial score has no points; the commentary gives its percentages.
     record.score_tag = None if score_ns is None else f"NS {score_ns}"
+
+
+def _transfer_lines(transferred: int | None) -> list[str]:
+    """Law 64A: the tricks of the result's count transferred for a revoke, said apart."""
+    if not transferred:
+        return []
+    who = "declarer" if transferred > 0 else "the defenders"
+    return [f"Revoke: {abs(transferred)} trick(s) of the result transferred to {who} "
+            f"(Law 64)"]
 
 
 def _commentary(problems: Iterable[str], adjusted: str | None) -> list[str]:
@@ -342,7 +367,9 @@ def pbn(db: Database, session: Session) -> str:
                             vulnerability=facts.vulnerability, deal=deals.get(row.board))
         _result_tags(record, row.contract, row.declarer, row.tricks, row.score_ns,
                      row.adjusted)
-        record.commentary = _commentary(record.problems, row.adjusted)
+        kept = [line for line in record.commentary if line.startswith(RECORDED)]
+        record.commentary = _commentary(record.problems, row.adjusted) + kept
+        record.commentary += _transfer_lines(row.transferred)
         record.commentary += _assigned_lines(data, row)
         if not records:
             record.commentary += penalty_lines(data.penalties)
@@ -405,7 +432,8 @@ def csv_text(db: Database, session: Session) -> str:
                          _number(scored.ns if scored else None),
                          _number(scored.ew if scored else None),
                          data.assigned.get((row.table, row.board), "")
-                         if row.adjusted in ("weighted", "split") else ""])
+                         if row.adjusted in ("weighted", "split") else "",
+                         _text(row.transferred)])
     return out.getvalue()
 
 

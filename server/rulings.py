@@ -232,7 +232,9 @@ def correct_result(db: Database, session: Session, table: int, board: int, *,
     after["corrected_by"] = by
     now = clock()
     with db.write() as conn:
-        before = write_result(conn, session, table, board, after, now, _AUDITED)
+        # The director's count stands whole: no revoke transfer apart from it any more.
+        before = write_result(conn, session, table, board, {**after, "transferred": None},
+                              now, _AUDITED)
         conn.execute(insert(s.corrections).values(
             event=session.event, table_no=table, board=board, kind="result",
             detail=json.dumps({"before": before, "after": after}, sort_keys=True),
@@ -294,7 +296,7 @@ class Entry:
     answer: str | None  # a ruling's answer: "ruling" (applied), "refused", None (not yet)
     answer_reason: str | None
     sent: bool
-    source: str  # "ruling" or "correction"
+    source: str  # "ruling", "correction", or "table" (an option a player chose on the keypad)
 
 
 def write_result(conn: Any, session: Session, table: int, board: int,
@@ -319,12 +321,16 @@ def write_result(conn: Any, session: Session, table: int, board: int,
 
 
 def history(db: Database, event: str) -> list[Entry]:
-    """Every ruling and correction of ``event``, newest first."""
+    """Every ruling and correction of ``event``, and every option the tables recorded
+    themselves (a penalty card, a lead option, a reservation of rights: the same kinds),
+    newest first."""
     with db.read() as conn:
         commands = conn.execute(select(s.commands).where(
             s.commands.c.event == event, s.commands.c.type == "ruling")).all()
         corrections = conn.execute(select(s.corrections).where(
             s.corrections.c.event == event)).all()
+        options = conn.execute(select(s.events).where(
+            s.events.c.event == event, s.events.c.type == "option")).all()
     entries: list[Entry] = []
     for c in commands:
         data = json.loads(c.data)
@@ -333,4 +339,9 @@ def history(db: Database, event: str) -> list[Entry]:
                              c.answer_reason, c.sent_at is not None, "ruling"))
     entries += [Entry(c.made_at, c.made_by, c.table_no, c.board, c.kind, json.loads(c.detail),
                       c.note, None, None, True, "correction") for c in corrections]
+    for o in options:
+        data = json.loads(o.data)
+        by = data.pop("by", None)
+        entries.append(Entry(o.received_at, by, o.table_no, o.board, str(data.get("kind")),
+                             data, None, "ruling", None, True, "table"))
     return sorted(entries, key=lambda entry: -entry.at)

@@ -149,6 +149,9 @@ results = Table(
     Column("score_ns", Integer),  # ours, from tabled.rules; null for an artificial score
     Column("table_score_ns", Integer),  # what the table said, kept to spot a disagreement
     Column("adjusted", String(16)),
+    # Law 64A: of ``tricks``, those transferred for a revoke, from declarer's view (+ won
+    # from the defenders, - given to them); null when none moved or a correction set the row
+    Column("transferred", Integer),
     Column("source_seq", Integer, nullable=False),  # the event that set this row
     Column("finished_at", Float, nullable=False),
     Column("corrected_by", String(64)),  # the director, when a correction set this row

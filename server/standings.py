@@ -51,6 +51,7 @@ class ResultRow:
     table_score_ns: int | None
     finished_at: float
     corrected_by: str | None
+    transferred: int | None = None  # Law 64A: of ``tricks``, those moved for a revoke
 
     def to_json(self) -> dict[str, Any]:
         return {"section": self.section, "round": self.round, "board": self.board,
@@ -68,7 +69,7 @@ def all_results(db: Database, session: Session) -> list[ResultRow]:
                             .order_by(s.results.c.board, s.results.c.table_no)).all()
     return [ResultRow(SECTION, r.round, r.board, r.table_no, r.ns, r.ew, r.contract,
                       r.declarer, r.tricks, r.lead, r.score_ns, r.adjusted, r.table_score_ns,
-                      r.finished_at, r.corrected_by) for r in rows]
+                      r.finished_at, r.corrected_by, r.transferred) for r in rows]
 
 
 def released_boards(db: Database, session: Session,

@@ -208,7 +208,7 @@ class TableDaemon:
                 self.notices.pop(item.seat, None)
                 self.apply(self.controller.key(item.seat, item.key))
         elif isinstance(item, CardEvent):
-            self.apply(self.controller.card(item.card, item.seat))
+            self.apply(self.controller.card(item.card, item.seat, now=self.clock()))
         elif isinstance(item, Command):
             self.apply(self.controller.command(item))
         elif isinstance(item, Tick):

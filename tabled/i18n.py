@@ -86,6 +86,21 @@ TEXTS: TextTable[str] = table("seat display", {
     "penalty_line": Words(es="Cast {cards}", en="Pen {cards}"),
     "penalty_lead": Words(es="1 exige 2 proh 3 lib", en="1 req 2 bar 3 free"),
     "penalty_lead_wait": Words(es="Elige el carteador", en="Declarer chooses"),
+    # Law 16B2: a hesitation the opponents may reserve their rights on; Law 25B: a late change
+    "hesitation": Words(es="Pausa {seat}: ALERT res", en="Pause {seat}: ALERT res"),
+    "reserved": Words(es="Derechos reservados", en="Rights reserved"),
+    "late_change": Words(es="Cambio: OK=si UNDO", en="Change: OK=yes UNDO"),
+    # Law 58B: two cards from one hand at once; the player designates which is played
+    "simultaneous": Words(es="Dos cartas {seat} {card}", en="Two cards {seat} {card}"),
+    "simultaneous_pick": Words(es="Juega 1 {first} 2 {second}", en="Play 1 {first} 2 {second}"),
+    # Law 57A: declarer's option after a defender played too soon; Law 51A: which card
+    "premature_options": Words(es="1alt 2baj 3exi 4pro", en="1hi 2lo 3req 4bar"),
+    "premature_suit": Words(es="Palo y luego 3 o 4", en="Suit, then 3 or 4"),
+    "designate": Words(es="Juega {cards}", en="Play {cards}"),
+    "designate_how": Words(es="Numero de la carta", en="Number of the card"),
+    # revokes (Laws 61-64): the tricks transferred, agreed on the keypad, then the director
+    "revoke_agree": Words(es="Renuncio: {tricks} a {side} OK", en="Revoke: {tricks} to {side} OK"),
+    "revoke_agreed": Words(es="Renuncio: {tricks} a {side}", en="Revoke: {tricks} to {side}"),
     # alerts, questions, the opponents' card, screens (docs/screens.md)
     "alert_nothing": Words(es="Nada que alertar", en="Nothing to alert"),
     "remind_alert": Words(es="Hoja: alerta {call}?", en="Card: alert {call}?"),
@@ -143,6 +158,10 @@ LAW_TEXTS: TextTable[str] = table("seat display laws", {
     "50D2": Words(es="Espere opcion", en="Await declarer"),
     "51B2": Words(es="Diga el palo", en="Name the suit"),
     "53": Words(es="Espere opcion", en="Await option"),
+    "51A": Words(es="Espere opcion", en="Await declarer"),
+    "60B": Words(es="Penalizada", en="Penalty card"),
+    "58B": Words(es="Dos cartas", en="Two cards"),
+    "58B2": Words(es="No se puede", en="Not possible"),
     "68": Words(es="Reclamo malo", en="Bad claim"),
     "68D": Words(es="Juego parado", en="Play stopped"),
     "69": Words(es="Sin reclamo", en="No claim"),

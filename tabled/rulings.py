@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from tabled.rules import Card, Seat, Suit
 from tabled.rules.auction import PassScope
-from tabled.rules.penalty import LeadOption, PenaltyLeadOption
+from tabled.rules.penalty import LeadOption, PenaltyLeadOption, PrematureOption, is_honour
 from tabled.rules.play import ClaimState, LeadRestriction, Play
 from tabled.texts import Words
 
@@ -240,6 +240,7 @@ def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, 
                 event: Event) -> None:
     # Laws 45C4(b), 47: cards designated by mistake or retracted go back to the hand.
     assert board is not None
+    board.simultaneous = None  # Law 58B: the cards it waited on are taken back too
     del board.cards[len(board.cards) - data["cards"]:]
     del board.card_ts[len(board.cards):]
     board.play_actions = [(at, action) for at, action in board.play_actions
@@ -349,6 +350,12 @@ def play_action(play: Play, data: Mapping[str, Any]) -> tuple[Seat, Card] | None
                                  None if suit is None else Suit.from_str(suit))
     elif kind == "lead_out_of_turn":  # Laws 54-56: the card stays faced
         play.face_lead(Seat.from_str(data["seat"]), Card.from_str(data["card"]))
+    elif kind == "penalty_choice":  # Law 51A
+        play.designate_penalty_card(Card.from_str(data["card"]))
+    elif kind == "premature_option":  # Law 57A (59 when partner cannot comply)
+        suit = data.get("suit")
+        play.choose_premature_option(PrematureOption(data["premature"]),
+                                     None if suit is None else Suit.from_str(suit))
     elif kind == "lead_option":  # Laws 53A, 54A, 54B, 54D, 55, 56
         option = LeadOption(data["option"])
         faced = play.choose_lead_option(option)
@@ -368,6 +375,94 @@ def _play_ruling(table: TableState, board: BoardState | None, data: Mapping[str,
     try:
         board.apply_play_action(data, event.ts)
     except ValueError as error:  # the engine's refusal: the journal is not ours
+        raise StateError(f"event {event.seq}: {error}") from None
+
+
+def _revoke_transfer(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                     event: Event) -> None:
+    # Law 64C: at the end of play the director confirms the transfer Law 64A gives, or
+    # changes it to restore equity (64B7: both sides revoked; 64C: damage not made good).
+    from tabled.state import StateError
+
+    assert board is not None
+    play = board.play
+    if play is None or not play.is_over:
+        raise StateError(f"event {event.seq}: revoke_transfer before the end of play")
+    ruled = data["transferred"]
+    board.ruled_transfer = ruled
+    result = board.result
+    if result is not None and result.adjusted is None and result.transferred == ruled:
+        table.finish_if_confirmed(board)  # confirmed: the players' OKs stand
+        return
+    board.result = None  # changed: the table gives the result again, to be confirmed again
+    board.confirmed = set()
+
+
+def _change_of_call(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                    event: Event) -> None:
+    # Law 25B (2007): a change of call not allowed under 25A (made after a pause): the
+    # left-hand opponent may accept it (25B1: the second call stands) or not (25B2: the
+    # change is cancelled and the original call stands); Law 16D for what was withdrawn.
+    from tabled.state import StateError
+
+    assert board is not None
+    late = board.late_change
+    if late is None:
+        raise StateError(f"event {event.seq}: no change of call waits for an answer")
+    seat, index, original = late
+    board.late_change = None
+    if data["change"] == "cancel":
+        if board.auction.can_replace(seat) != index:
+            raise StateError(f"event {event.seq}: {seat}'s changed call is not the last")
+        board.auction.replace_call(seat, original, lho_withdraws=False)
+        del board.call_ts[index + 1:]
+        board.alerts = [a for a in board.alerts if a.index < index]
+        table.after_call(board)
+    _record(table, board, data, event)
+
+
+def _simultaneous(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                  event: Event) -> None:
+    # Law 58B: a second card seen from the hand that has just played to the trick: the
+    # player designates which is played (58B2); until then the play waits.
+    from tabled.state import StateError
+
+    assert board is not None
+    seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+    play = board.play
+    if play is None or not board.cards or board.cards[-1][0] is not seat \
+            or board.simultaneous is not None:
+        raise StateError(f"event {event.seq}: {seat} has not just played a card")
+    hand = play.remaining(seat)
+    if card in play.played_cards() or (hand is not None and card not in hand):
+        raise StateError(f"event {event.seq}: {card} is not in {seat}'s hand")
+    board.simultaneous = (seat, board.cards[-1][1], card)
+
+
+def _simultaneous_choice(table: TableState, board: BoardState | None,
+                         data: Mapping[str, Any], event: Event) -> None:
+    # Law 58B2: the card the player designates is played; for a defender the other card is
+    # a penalty card (Law 50B: major if an honour); declarer's goes back to the hand.
+    from tabled.state import StateError
+
+    assert board is not None
+    pending = board.simultaneous
+    if pending is None or board.play is None:
+        raise StateError(f"event {event.seq}: no two cards wait for a designation")
+    seat, first, second = pending
+    board.simultaneous = None
+    other = first
+    if data["played"] == "second":
+        board.cards[-1] = (seat, second)
+    else:
+        other = second
+    if seat.side is not board.play.declarer.side:
+        board.play_actions.append((len(board.cards), {
+            "kind": "penalty_card", "seat": str(seat), "card": str(other),
+            "major": "major" if is_honour(other) else "minor", "law": "58B2"}))
+    try:
+        board.replay_cards()
+    except ValueError as error:
         raise StateError(f"event {event.seq}: {error}") from None
 
 
@@ -493,6 +588,64 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
             Choice("refuse", Words(es="Se rechaza", en="Refused")))),),
         _play_ruling),
     RulingKind(
+        "change_of_call", "25B, 16D",
+        Words(es="Cambio de voz con pausa", en="Change of call after a pause"),
+        Words(es="cambio voz", en="call change"),
+        (Field("change", "choice", Words(es="El contrario de la izquierda",
+                                         en="Left-hand opponent"),
+               required=True, choices=(
+                   Choice("accept", Words(es="Acepta la segunda voz (25B1)",
+                                          en="Accepts the second call (25B1)")),
+                   Choice("cancel", Words(es="No: queda la voz original (25B2)",
+                                          en="Does not: the first call stands (25B2)")))),),
+        _change_of_call, before_play=True),
+    RulingKind(
+        "simultaneous", "58B",
+        Words(es="Dos cartas a la vez", en="Two cards at once"),
+        Words(es="dos cartas", en="two cards"),
+        (_SEAT, _CARD), _simultaneous),
+    RulingKind(
+        "simultaneous_choice", "58B2",
+        Words(es="Carta que se juega de las dos", en="Which of the two cards is played"),
+        Words(es="una de dos", en="one of two"),
+        (Field("played", "choice", Words(es="Se juega", en="Played"), required=True,
+               choices=(Choice("first", Words(es="La primera leída", en="The first read")),
+                        Choice("second", Words(es="La segunda", en="The second")))),),
+        _simultaneous_choice),
+    RulingKind(
+        "penalty_choice", "51A",
+        Words(es="Carta penalizada que se juega", en="Penalty card to play"),
+        Words(es="cual juega", en="which card"),
+        (_CARD,), _play_ruling),
+    RulingKind(
+        "premature_option", "57A, 59",
+        Words(es="Opción por juego prematuro", en="Option on a premature play"),
+        Words(es="prematuro", en="too soon"),
+        (Field("premature", "choice", Words(es="Al compañero del infractor",
+                                            en="Offender's partner"),
+               required=True, choices=(
+                   Choice("highest", Words(es="La más alta del palo salido",
+                                           en="Highest card of the suit led")),
+                   Choice("lowest", Words(es="La más baja del palo salido",
+                                          en="Lowest card of the suit led")),
+                   Choice("require", Words(es="Una carta de otro palo (el palo)",
+                                           en="A card of another suit (the suit)")),
+                   Choice("forbid", Words(es="Ninguna de otro palo (el palo)",
+                                          en="No card of another suit (the suit)")))),
+         Field("suit", "suit", Words(es="Palo", en="Suit"))),
+        _play_ruling),
+    RulingKind(
+        "revoke_transfer", "64A, 64B, 64C",
+        Words(es="Bazas transferidas por renuncio", en="Tricks transferred for a revoke"),
+        Words(es="renuncio", en="revoke"),
+        (Field("transferred", "count",
+               Words(es="Bazas al carteador (-: a la defensa)",
+                     en="Tricks to declarer (-: to the defence)"),
+               required=True, low=-13, high=13,
+               help=Words(es="la cifra de la mesa la confirma", en="the table's figure "
+                          "confirms it")),),
+        _revoke_transfer),
+    RulingKind(
         "end_round", "8B",
         Words(es="Terminar la ronda", en="End the round"),
         Words(es="fin ronda", en="round over"),
@@ -504,6 +657,12 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         (Field("call", "count", Words(es="Llamada", en="Call"), low=1, high=10**9),),
         _director_ack, needs_board=False, console=False),
 )}
+
+
+#: The kinds the table records as an ``option`` event that apply as their ruling does (Laws
+#: 16B2, 25B, 58B); the others are options of the play (``play_action``).
+TABLE_OPTIONS = frozenset({"unauthorised_information", "change_of_call", "simultaneous",
+                           "simultaneous_choice"})
 
 
 def kind_of(name: str) -> RulingKind:

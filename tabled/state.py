@@ -31,10 +31,17 @@ from tabled.rules.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
 from .roundclock import RoundClock
-from .rulings import KINDS, Recorded, play_action
+from .rulings import KINDS, TABLE_OPTIONS, Recorded, play_action
 from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
 from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
+
+#: Law 16B1: a call made after more than this many seconds of thought (since the call before
+#: it) is shown to the opponents as a hesitation they may reserve their rights on.
+HESITATION = 10.0
+#: Law 25A1: a change of call is made "without pause for thought"; one confirmed later than
+#: this after the call it replaces goes to the director under Law 25B.
+CHANGE_PAUSE = 5.0
 
 
 class StateError(RuntimeError):
@@ -134,6 +141,9 @@ class Result:
     tricks: int | None
     score_ns: int
     adjusted: str | None = None
+    # Law 64A: of ``tricks``, those transferred for a revoke (from declarer's view: positive
+    # won from the defenders, negative given to them); kept apart from the tricks won.
+    transferred: int = 0
 
     @property
     def contract_text(self) -> str:
@@ -176,9 +186,47 @@ class BoardState:
     # Penalty cards, leads out of turn and the options chosen (tabled.rulings.play_action),
     # each with how many cards had been played: the play is rebuilt with them.
     play_actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    # Law 64C: the tricks the director transferred for revokes, once ruled (revoke_transfer)
+    ruled_transfer: int | None = None
+    # Law 25B: a change of call made after a pause: (seat, index, the call it replaced),
+    # until the left-hand opponent accepts it (25B1) or it is cancelled (25B2)
+    late_change: tuple[Seat, int, Call] | None = None
+    # Law 58B: two cards from one hand at once: (seat, the card played, the card seen with
+    # it), until the player designates which is played (58B2)
+    simultaneous: tuple[Seat, Card, Card] | None = None
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)
+
+    @property
+    def revoke_pending(self) -> bool:
+        """Law 64C: a revoke came to light and the director has not yet confirmed or changed
+        the transfer: the board stays on the table (unless the director scored it)."""
+        play = self.play
+        return (play is not None and bool(play.revokes) and self.ruled_transfer is None
+                and (self.result is None or self.result.adjusted is None))
+
+    def hesitation_open(self, seat: Seat) -> int | None:
+        """Law 16B2: the index of the newest call made after a hesitation by an opponent of
+        ``seat``, while its partner has not called since and ``seat``'s side has not yet
+        reserved its rights on it; None otherwise. The first call (the hands were being
+        scanned) and calls behind screens (the tray hides the tempo) are not counted."""
+        if self.tray is not None or (self.play is not None and self.cards):
+            return None
+        entries = self.auction.entries
+        for index in range(len(self.call_ts) - 1, 0, -1):
+            if self.call_ts[index] - self.call_ts[index - 1] <= HESITATION:
+                continue
+            hesitator = entries[index].seat
+            if hesitator.side is seat.side:
+                return None
+            if any(e.seat is hesitator.partner for e in entries[index + 1:]):
+                return None
+            if any(r.kind == "unauthorised_information" and r.calls > index
+                   and r.data.get("side") == hesitator.side.name for r in self.records):
+                return None
+            return index
+        return None
 
     def alerted(self, index: int) -> list[AlertMark]:
         return [a for a in self.alerts if a.index == index]
@@ -408,6 +456,8 @@ class TableState:
             # Hands are recorded only whole: a half-scanned hand stays unknown.
             board.scans = {s: c if len(c) == 13 else [] for s, c in board.scans.items()}
         seat = Seat.from_str(data["seat"])
+        if board.late_change is not None and seat is board.late_change[0].lho:
+            board.late_change = None  # Law 25B1: the opponent calls over it: accepted
         board.auction.make_call(Call.from_str(data["call"]), seat,
                                 alert=bool(data.get("alert")))
         board.call_ts.append(event.ts)
@@ -432,6 +482,12 @@ class TableState:
         tray = board.tray
         if tray is not None and index < tray.crossed:
             raise StateError(f"event {event.seq}: {seat}'s call has crossed on the tray")
+        replaced = board.auction.entries[index].call
+        if tray is None and event.ts - board.call_ts[index] > CHANGE_PAUSE:
+            # Law 25B: not without pause for thought: the left-hand opponent may accept it.
+            board.late_change = (seat, index, replaced)
+        else:
+            board.late_change = None
         board.auction.replace_call(seat, Call.from_str(data["call"]),
                                    alert=bool(data.get("alert")))
         # The replaced call and any made over it are gone, with their alerts and timing.
@@ -503,7 +559,8 @@ class TableState:
         declarer = data.get("declarer")
         board.result = Result(board.number, parse_contract(data["contract"] or "Pass"),
                               Seat.from_str(declarer) if declarer else None, data["tricks"],
-                              data["score_ns"], data.get("adjusted"))
+                              data["score_ns"], data.get("adjusted"),
+                              data.get("transferred") or 0)
         board.confirmed = set()
 
     def _on_confirm(self, data: Mapping[str, Any], event: Event) -> None:
@@ -511,12 +568,21 @@ class TableState:
         if board.result is None:
             raise StateError(f"event {event.seq}: a confirmation before the result")
         board.confirmed.add(Seat.from_str(data["seat"]))
-        if {seat.side for seat in board.confirmed} == {Side.NS, Side.EW}:
+        self.finish_if_confirmed(board)
+
+    def finish_if_confirmed(self, board: BoardState) -> None:
+        """The board leaves the table once a player of each side confirmed its result, and
+        the director has ruled on a revoke (Law 64C)."""
+        if (board.result is not None and not board.revoke_pending
+                and {seat.side for seat in board.confirmed} == {Side.NS, Side.EW}):
             self.results[board.number] = board.result
             self.board = None
 
     def _on_option(self, data: Mapping[str, Any], event: Event) -> None:
         board = self._board(event)
+        if data["kind"] in TABLE_OPTIONS:  # Laws 16B, 25B, 58B: their own ruling's way
+            KINDS[data["kind"]].apply(self, board, data, event)
+            return
         self._play(event)
         try:
             board.apply_play_action(data, event.ts)
@@ -554,9 +620,14 @@ class TableState:
         if play is None or not play.is_over or auction.contract is None:
             return None
         declarer = play.declarer  # Law 54A: declarer may have become dummy
-        tricks = play.declarer_tricks()
+        # Law 64A gives the transfer; once the director has ruled (64C), the director's.
+        transferred = (play.revoke_transfer() if board.ruled_transfer is None
+                       else board.ruled_transfer)
+        tricks = play.declarer_tricks(transferred)
+        transferred = tricks - play.tricks_in_play()  # what the count could take
         return Result(board.number, auction.contract, declarer, tricks,
-                      score_ns(auction.contract, declarer, tricks, board.vulnerability))
+                      score_ns(auction.contract, declarer, tricks, board.vulnerability),
+                      transferred=transferred)
 
     def next_board(self) -> int | None:
         left = self.boards_left

@@ -18,7 +18,7 @@ from tabled.rules.play import Play
 from . import i18n, words
 from .control import DIGITS, Notice, SeatEntry
 from .roundclock import RoundClock
-from .state import BoardState, Guidance, Phase, TableState
+from .state import BoardState, Guidance, Phase, Result, TableState
 from .syscard import answer_text
 from .viewing import View, view_for
 
@@ -129,13 +129,27 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
         if view.tray_here is False or (view.tray_here and len(view.calls) < len(auction)):
             lines.append(_t("tray_other", language))
         elif turn is not None:
-            lines.append(_t("your_call", language) if turn is seat
-                         else _t("turn", language, seat=str(turn)))
+            hint = _auction_irregularity(seat, board, language)
+            lines.append(hint or (_t("your_call", language) if turn is seat
+                                  else _t("turn", language, seat=str(turn))))
     elif phase in (Phase.LEAD, Phase.PLAY):
         lines.extend(_play_lines(seat, board, language))
     elif phase is Phase.RESULT:
         lines.extend(_result_lines(seat, board, language))
     return lines
+
+
+def _auction_irregularity(seat: Seat, board: BoardState, language: str) -> str:
+    """Law 25B: the left-hand opponent of a change of call made after a pause is asked to
+    accept it; Law 16B2: the opponents of a player who hesitated may reserve their rights."""
+    late = board.late_change
+    if late is not None and seat is late[0].lho:
+        return _t("late_change", language)
+    index = board.hesitation_open(seat)
+    if index is not None:
+        who = words.seat_letter(board.auction.entries[index].seat, language)
+        return _t("hesitation", language, seat=who)
+    return ""
 
 
 def _call_name(board: BoardState, index: int, language: str) -> str:
@@ -216,6 +230,12 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
             return [first, _t("claim_director", language)]
         return [_t("claim_open", language, seat=str(claim.seat), tricks=claim.tricks),
                 _t("claim_ask", language)]
+    both = board.simultaneous
+    if both is not None:  # Law 58B2: the player designates which of two cards is played
+        who, one, two = both
+        if seat is play.controller(who):
+            return [first, _t("simultaneous_pick", language, first=str(one), second=str(two))]
+        return [first, _t("lead_chooser", language, seat=words.seat_letter(who, language))]
     faced = play.faced_lead
     if faced is not None:  # Laws 53-56: the card stays faced until the option
         line = _t("faced_lead", language, seat=words.seat_letter(faced.seat, language),
@@ -231,6 +251,15 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
     if leader is not None:  # Law 50D2: declarer chooses before the lead
         return [penalties, _t("penalty_lead", language) if seat is play.declarer
                 else _t("penalty_lead_wait", language)]
+    if play.premature is not None:  # Law 57A: declarer's option before partner plays
+        return [penalties or first, _t("premature_options", language)
+                if seat is play.declarer else _t("penalty_lead_wait", language)]
+    designer = play.penalty_choice_pending
+    if designer is not None:  # Law 51A: declarer designates the penalty card to play
+        listed = " ".join(f"{n} {p.card}" for n, p in
+                          enumerate(play.penalty_choices(designer), start=1))
+        return [penalties or first, _t("designate", language, cards=listed)
+                if seat is play.declarer else _t("penalty_lead_wait", language)]
     turn = play.turn
     if not board.cards:
         cue = (_t("your_lead", language) if turn is seat
@@ -281,6 +310,9 @@ def _result_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
                    declarer=words.seat_letter(result.declarer or "", language), tricks=tricks)
     line = f"{first} {score}" if len(first) + len(score) < WIDTH else first
     done = any(s.side is seat.side for s in board.confirmed)
+    revoke = _revoke_line(board, result, done, language)
+    if revoke:
+        return [line, revoke]
     return [line, _t("confirmed", language) if done else _t("confirm", language)]
 
 
@@ -297,6 +329,22 @@ def clock_line(state: TableState, clock: RoundClock | None, now: float,
     stage = clock.stage(now)
     key = {"running": "clock", "warning": "clock_warn", "over": "clock_over"}[stage]
     return _t(key, language, minutes=clock.minutes_left(now)), stage != "running"
+
+
+def _revoke_line(board: BoardState, result: Result, done: bool, language: str) -> str:
+    """Law 64A: the tricks transferred for a revoke, apart from the result's count, with
+    OK to agree to it (the director then confirms or changes it, 64C): ``Revoke: 1 to NS
+    OK``; once agreed, the director's call shows on the last line."""
+    play = board.play
+    if result.adjusted or play is None or not (play.revokes or result.transferred):
+        return ""
+    declarer = result.declarer or play.declarer
+    if result.transferred:
+        side = declarer.side if result.transferred > 0 else declarer.side.other
+    else:  # nothing moves (Law 64B): shown for the side that did not revoke
+        side = play.revokes[0].seat.side.other if play.revokes else declarer.side
+    return _t("revoke_agreed" if done else "revoke_agree", language,
+              tricks=abs(result.transferred), side=words.side(side, language))
 
 
 def seat_view(seat: Seat, state: TableState, entry: SeatEntry, notice: Notice | None = None,

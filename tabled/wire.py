@@ -361,7 +361,7 @@ EVENTS: dict[EventType, Schema] = {
     EventType.CLAIM_ANSWER: _schema(seat=SEAT, agree=_bool),
     EventType.RESULT: _schema(contract=_optional(_text(8)), declarer=_optional(SEAT),
                       tricks=_optional(TRICKS), score_ns=_count(-10000, 10000),
-                      adjusted=_opt(_text(16))),
+                      adjusted=_opt(_text(16)), transferred=_opt(_count(-13, 13))),
     EventType.CONFIRM: _schema(seat=SEAT),
     EventType.DIRECTOR: _schema(seat=_optional(SEAT), reason=_text(32), law=_opt(_text(16)),
                         detail=_opt(_text(200))),

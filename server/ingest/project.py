@@ -107,6 +107,7 @@ class Projections:
             "contract": contract_text, "declarer": declarer, "tricks": tricks,
             "lead": self._lead(conn, table, board), "score_ns": score,
             "table_score_ns": data.get("score_ns"), "adjusted": adjusted,
+            "transferred": data.get("transferred"),  # Law 64A, apart from the tricks
             "source_seq": event.seq, "finished_at": event.ts, "corrected_by": None,
         }
 

@@ -19,6 +19,10 @@ class AuctionInput(KeyEntry):
     def _calling(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
         board = self.state.board
         assert board is not None
+        if not entry.keys:
+            answer = self._answer_irregularity(seat, key, board)
+            if answer is not None:
+                return answer
         if key in LEVELS:
             entry.keys = [key]
         elif key in STRAINS:
@@ -34,6 +38,25 @@ class AuctionInput(KeyEntry):
         elif key == "OK":
             return self._confirm_call(seat, entry, board)
         return Outcome()
+
+    def _answer_irregularity(self, seat: Seat, key: str, board: BoardState) -> Outcome | None:
+        """With nothing typed: Law 25B, the left-hand opponent of a change made after a pause
+        accepts it (OK) or not (UNDO: the first call stands); Law 16B2, an opponent of a
+        player who hesitated reserves the side's rights (ALERT). Recorded for the director."""
+        late = board.late_change
+        if late is not None and seat is late[0].lho and key in ("OK", "UNDO"):
+            return Outcome([Proposed("option", board.number, {
+                "kind": "change_of_call", "change": "accept" if key == "OK" else "cancel",
+                "by": str(seat)})])
+        if key == "ALERT":
+            index = board.hesitation_open(seat)
+            if index is not None:
+                hesitator = board.auction.entries[index].seat
+                return Outcome([Proposed("option", board.number, {
+                    "kind": "unauthorised_information", "side": hesitator.side.name,
+                    "law": "16B2", "by": str(seat)})]).tell(
+                    [seat, seat.partner], Notice("reserved", error=False))
+        return None
 
     def _undo_call(self, seat: Seat, entry: SeatEntry, board: BoardState) -> Outcome:
         if entry.keys:

@@ -7,10 +7,11 @@ import copy
 from typing import Any
 
 from tabled.rules import Card, IllegalActionError, Seat, Suit
-from tabled.rules.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption
+from tabled.rules.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption, PrematureOption
 from tabled.rulings import play_action
 
 from ..state import BoardState, Phase
+from ..wire import Event, EventType
 from .auction import AuctionInput
 from .keys import CALL_KEYS, LEVELS, STRAINS, SeatEntry
 from .outcome import Notice, Outcome, Proposed, refusal
@@ -23,6 +24,16 @@ PENALTY_LEAD_OPTION_KEYS = {"1": PenaltyLeadOption.REQUIRE, "2": PenaltyLeadOpti
                             "3": PenaltyLeadOption.FREE}
 SUIT_KEYS = {str(suit): suit for suit in Suit}
 PENALTY_LEAD_KEYS = set(PENALTY_LEAD_OPTION_KEYS) | set(SUIT_KEYS)
+#: Law 57A on declarer's keypad: partner of the defender who played too soon plays the highest
+#: or lowest of the suit led, or (a suit key first) a card of that suit, or none of it.
+PREMATURE_OPTION_KEYS = {"1": PrematureOption.HIGHEST, "2": PrematureOption.LOWEST,
+                         "3": PrematureOption.REQUIRE, "4": PrematureOption.FORBID}
+PREMATURE_KEYS = set(PREMATURE_OPTION_KEYS) | set(SUIT_KEYS)
+#: Law 51A on declarer's keypad: the first, second, ... penalty card as the displays list them.
+DESIGNATE_KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
+#: Law 58B: a second card from the hand that has just played, read within this many seconds
+#: of the first, came with it (two cards at once); later it is a card played too soon (57A).
+SIMULTANEOUS = 1.5
 
 
 class PlayInput(AuctionInput):
@@ -38,11 +49,23 @@ class PlayInput(AuctionInput):
         claim = play.claim
         if claim is not None:
             return self._claim_answer(seat, key, board)
+        if board.simultaneous is not None:
+            return self._simultaneous_choice(seat, key, board)
         if play.faced_lead is not None:
             return self._lead_option(seat, key, board)
         if play.penalty_lead_pending is not None and seat is play.declarer \
                 and key in PENALTY_LEAD_KEYS:
             return self._penalty_lead(seat, key, entry, board)
+        if play.premature is not None and seat is play.declarer and key in PREMATURE_KEYS:
+            return self._premature_option(seat, key, entry, board)
+        chooser = play.penalty_choice_pending
+        if chooser is not None and seat is play.declarer and key in DESIGNATE_KEYS:
+            choices = play.penalty_choices(chooser)
+            index = DESIGNATE_KEYS[key]
+            if index >= len(choices):
+                return Outcome().tell([seat], Notice("designate_how", error=False))
+            return self._option(board, seat, {"kind": "penalty_choice",
+                                              "card": str(choices[index].card)})
         if not board.cards and key in ("UNDO", "OK") and (entry.replacing or key == "UNDO"):
             return self._calling(seat, key, entry)  # Law 25A3: until the lead is faced
         if entry.replacing and (key in LEVELS or key in STRAINS or key in CALL_KEYS):
@@ -75,6 +98,16 @@ class PlayInput(AuctionInput):
             return Outcome().tell([seat], refusal(error))
         return Outcome([Proposed("option", board.number, {**data, "by": str(seat)})])
 
+    def _trial_option(self, board: BoardState, data: dict[str, Any]) -> Proposed | None:
+        """An option event that applies through its ruling (tabled.rulings.TABLE_OPTIONS),
+        tried on a copy of the state first: None if it cannot be applied."""
+        trial = copy.deepcopy(self.state)
+        try:
+            trial.apply(Event(trial.seq + 1, EventType.OPTION, 0.0, board.number, data))
+        except (ValueError, RuntimeError):
+            return None
+        return Proposed("option", board.number, data)
+
     def _lead_option(self, seat: Seat, key: str, board: BoardState) -> Outcome:
         """Laws 53-56: the non-offending side chooses on the keypad what happens to the lead
         faced out of turn: 1 accept, 2 refuse, 3 declarer becomes dummy (54A)."""
@@ -97,6 +130,40 @@ class PlayInput(AuctionInput):
         option = PENALTY_LEAD_OPTION_KEYS[key]
         data: dict[str, Any] = {"kind": "penalty_lead", "lead": option.value}
         if entry.keys and entry.keys[0] in SUIT_KEYS and option is not PenaltyLeadOption.FREE:
+            data["suit"] = entry.keys[0]
+        entry.keys.clear()
+        return self._option(board, seat, data)
+
+    def _simultaneous_choice(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        """Law 58B2: the player who showed two cards at once designates on the keypad which
+        is played: 1 the first the reader took, 2 the second."""
+        assert board.simultaneous is not None
+        player = board.simultaneous[0]
+        if board.play is not None:
+            player = board.play.controller(player)
+        if seat is not player or key not in ("1", "2"):
+            return Outcome().tell([seat], Notice("lead_wait", error=False))
+        data = {"kind": "simultaneous_choice", "played": "first" if key == "1" else "second",
+                "by": str(seat)}
+        trial = copy.deepcopy(self.state)
+        try:
+            trial.apply(Event(trial.seq + 1, EventType.OPTION, 0.0, board.number, data))
+        except (ValueError, RuntimeError) as error:
+            return Outcome().tell([seat], Notice("law", {"reason": str(error)}, "58B2"))
+        return Outcome([Proposed("option", board.number, data)])
+
+    def _premature_option(self, seat: Seat, key: str, entry: SeatEntry,
+                          board: BoardState) -> Outcome:
+        """Law 57A: declarer, on the keypad: 1 highest, 2 lowest of the suit led; a suit key
+        then 3 to require or 4 to forbid a card of that suit."""
+        if key in SUIT_KEYS:
+            entry.keys[:] = [key]
+            return Outcome()
+        option = PREMATURE_OPTION_KEYS[key]
+        data: dict[str, Any] = {"kind": "premature_option", "premature": option.value}
+        if option in (PrematureOption.REQUIRE, PrematureOption.FORBID):
+            if not (entry.keys and entry.keys[0] in SUIT_KEYS):
+                return Outcome().tell([seat], Notice("premature_suit", error=False))
             data["suit"] = entry.keys[0]
         entry.keys.clear()
         return self._option(board, seat, data)
@@ -137,7 +204,10 @@ class PlayInput(AuctionInput):
             return Outcome()
         return Outcome([Proposed("confirm", board.number, {"seat": str(seat)})])
 
-    def card(self, card: Card | None, reader_seat: Seat | None) -> Outcome:
+    def card(self, card: Card | None, reader_seat: Seat | None, *,
+             now: float | None = None) -> Outcome:
+        """A card at the reader; ``now`` (the table's clock) tells two cards read together
+        (Law 58B) from a card played too soon."""
         phase = self.state.phase
         if card is None:
             return Outcome().tell(Seat, Notice("unknown_card"))
@@ -145,7 +215,7 @@ class PlayInput(AuctionInput):
         if phase is Phase.SETUP and board is not None:
             return self._hand_scan(card, reader_seat, board)
         if phase in (Phase.LEAD, Phase.PLAY) and board is not None:
-            return self._card_played(card, reader_seat, board)
+            return self._card_played(card, reader_seat, board, now)
         return Outcome().tell(Seat, Notice("no_card_now", {"card": str(card)}))
 
     def _hand_scan(self, card: Card, reader_seat: Seat | None, board: BoardState) -> Outcome:
@@ -176,13 +246,15 @@ class PlayInput(AuctionInput):
             outcome.events.append(self._director(seat, "fouled_board", "87", problem))
         return outcome
 
-    def _card_played(self, card: Card, reader_seat: Seat | None,
-                     board: BoardState) -> Outcome:
+    def _card_played(self, card: Card, reader_seat: Seat | None, board: BoardState,
+                     now: float | None = None) -> Outcome:
         play = board.play
         assert play is not None
         screens = self.state.conduct.screens
         if board.face_down:
             return Outcome().tell(Seat, Notice("face_down_wait", error=False))
+        if board.simultaneous is not None:
+            return Outcome().tell(Seat, Notice("lead_wait", error=False))
         if not board.cards and not board.auction_crossed:
             return Outcome().tell(Seat, Notice("tray_away"))
         # The known hands say whose card it is; otherwise the reader's slot, or the turn.
@@ -193,7 +265,9 @@ class PlayInput(AuctionInput):
             play.check(card, seat)
         except IllegalActionError as error:
             assert seat is not None
-            return self._seen_out_of_turn(card, seat, board, error)
+            together = (now is not None and bool(board.card_ts)
+                        and now - board.card_ts[-1] <= SIMULTANEOUS)
+            return self._seen_out_of_turn(card, seat, board, error, together)
         assert seat is not None
         data: dict[str, Any] = {"seat": str(seat), "card": str(card)}
         if not board.cards and screens is not None:
@@ -201,16 +275,35 @@ class PlayInput(AuctionInput):
         return Outcome([Proposed("card", board.number, data)])
 
     def _seen_out_of_turn(self, card: Card, seat: Seat, board: BoardState,
-                          error: IllegalActionError) -> Outcome:
+                          error: IllegalActionError, together: bool = False) -> Outcome:
         """A card refused by the play. If it was faced out of turn the table cannot undo
         that it was seen: a lead out of turn is kept for the opponents' option (Laws 54-56),
         a defender's card played out of turn becomes a major penalty card (Law 57A); the
         director is called either way (Law 9B1)."""
         outcome = Outcome().tell(Seat, refusal(error))
         data: dict[str, Any] | None = None
+        play = board.play
+        assert play is not None
+        if (together and error.law in ("54", "55", "56", "57") and board.cards
+                and board.cards[-1][0] is seat and play.current.cards
+                and play.current.cards[-1][0] is seat):
+            # Law 58B: the hand that has just played shows a second card to the trick: the
+            # two came together; the player designates which is played.
+            both = self._trial_option(board, {"kind": "simultaneous", "seat": str(seat),
+                                              "card": str(card)})
+            if both is not None:
+                return Outcome([both]).tell(Seat, Notice(
+                    "simultaneous", {"seat": str(seat), "card": str(card)}, "58B"))
+            return outcome
         if error.law in ("54", "55", "56"):
             data = {"kind": "lead_out_of_turn", "seat": str(seat), "card": str(card)}
             reason = "lead_out_of_turn"
+        elif error.law == "60B":
+            # Law 60B: a defender's card after declarer's lead from the wrong hand went back
+            # and before declarer led from the right one: a major penalty card.
+            data = {"kind": "penalty_card", "seat": str(seat), "card": str(card),
+                    "major": "major", "law": "60B"}
+            reason = "premature_play"
         elif error.law == "57":
             # Law 57A: before partner has played to the trick, a premature play; else a card
             # exposed through deliberate play (50B). A major penalty card either way.
@@ -256,13 +349,30 @@ class PlayInput(AuctionInput):
         board = state.board
         if board is None:
             return []
+        late = board.late_change
+        if late is not None:
+            # Law 25B: a change of call after a pause: the director, with its options.
+            detail = (f"{late[0]} changed {late[2]} (call {late[1] + 1}) after a pause; "
+                      f"{late[0].lho} may accept it (25B1) or not (25B2)")
+            if not any(c.detail == detail for c in state.director_calls):
+                return [self._director(late[0], "change_of_call", "25B", detail)]
         if board.result is None:
             result = state.board_result()
             if result is not None:
-                return [Proposed("result", board.number, {
+                data: dict[str, Any] = {
                     "contract": result.contract_text, "score_ns": result.score_ns,
                     "declarer": None if result.declarer is None else str(result.declarer),
-                    "tricks": result.tricks})]
+                    "tricks": result.tricks}
+                if result.transferred:
+                    data["transferred"] = result.transferred  # Law 64A, kept apart
+                return [Proposed("result", board.number, data)]
+        elif board.revoke_pending:
+            # Law 64C: at the end of play the director confirms or changes the transfer.
+            detail = (f"board {board.number}: revoke, {board.result.transferred:+d} "
+                      f"trick(s) to declarer")
+            if not any(c.reason == "revoke_transfer" and c.detail == detail
+                       for c in state.director_calls):
+                return [self._director(None, "revoke_transfer", "64C", detail)]
         play = board.play
         if play is not None:
             for revoke in play.revokes:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from .cards import Card, Seat
+from .cards import Card, Seat, Suit
 
 #: Law 50B: the honours are the ace, king, queen, jack and ten.
 HONOUR_RANK = 8  # Card.index % 13 of the ten
@@ -60,6 +60,27 @@ class PenaltyLeadOption(enum.Enum):
     REQUIRE = "require"   # 50D2(a): lead the suit; the penalty card is picked up
     FORBID = "forbid"     # 50D2(a): not the suit while the lead is kept; picked up
     FREE = "free"         # 50D2(b): any lead; the penalty card stays a penalty card
+
+
+class PrematureOption(enum.Enum):
+    """Law 57A: declarer's choice for the partner of a defender who led or played before
+    partner had played to the trick (the card itself is a major penalty card)."""
+
+    HIGHEST = "highest"   # 57A1: the highest card partner holds of the suit led
+    LOWEST = "lowest"     # 57A2: the lowest card partner holds of the suit led
+    REQUIRE = "require"   # 57A3: a card of another suit declarer names
+    FORBID = "forbid"     # 57A4: not a card of another suit declarer names
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRestriction:
+    """Law 57A: how ``seat`` must play to trick ``trick`` (0-based); Law 59 lets it play
+    any otherwise legal card when it cannot comply."""
+
+    seat: Seat
+    trick: int
+    option: PrematureOption
+    suit: Suit | None = None
 
 
 #: The options each law of a lead out of turn gives (Laws 54-56); who chooses is

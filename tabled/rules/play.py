@@ -22,6 +22,8 @@ from .penalty import (
     LeadOption,
     PenaltyCard,
     PenaltyLeadOption,
+    PlayRestriction,
+    PrematureOption,
     is_honour,
 )
 
@@ -162,6 +164,12 @@ class Play:
         self.penalty_cards: list[PenaltyCard] = []  # Law 50A: face up until played
         self.faced_lead: FacedLead | None = None    # Laws 54-56: waiting for an option
         self._penalty_lead_chosen: int | None = None  # the trick declarer chose for (50D2)
+        # Law 57A: (offender's partner, trick) waiting for declarer's option, and the options
+        # chosen; Law 51A: (cards played, card) the penalty card declarer designated.
+        self.premature: tuple[Seat, int] | None = None
+        self.play_restrictions: list[PlayRestriction] = []
+        self._designated: tuple[int, Card] | None = None
+        self._retracted: int | None = None  # Law 55B: the trick declarer's lead went back on
 
     # -- state -------------------------------------------------------------------------
 
@@ -269,6 +277,14 @@ class Play:
         if not trick.cards and self.penalty_lead_pending is seat:
             return IllegalCardError(f"{seat} leads once declarer has chosen the lead "
                                     f"(penalty card)", "50D2")
+        premature = self.premature
+        if premature is not None and premature == (seat, len(self.tricks) - 1):
+            # Law 57A (60C: the offending side's play does not take declarer's option away).
+            return IllegalCardError(f"{seat} plays once declarer has chosen (partner played "
+                                    f"too soon)", "57A")
+        if self.penalty_choice_pending is seat:
+            return IllegalCardError(f"{seat} plays the penalty card declarer designates",
+                                    "51A")
         hand = self._hands.get(seat)
         if hand is not None and self.lead_restrictions and not trick.cards:
             for restriction in self._restrictions_for(seat):
@@ -286,12 +302,55 @@ class Play:
                 and self._fails_to_follow(seat, card, trick.cards[0][1].suit)):
             led = trick.cards[0][1].suit
             return IllegalCardError(f"{seat} must follow suit in {led.name}", "44C")
+        if self.play_restrictions and trick.cards:
+            for bound in self.play_restrictions:
+                if bound.seat is seat and bound.trick == len(self.tricks) - 1:
+                    refused = self._play_restriction_refusal(bound, card, trick)
+                    if refused is not None:
+                        return refused
         if self.penalty_cards:
             return self._penalty_refusal(seat, card, trick)
         return None
 
+    def _play_restriction_refusal(self, restriction: PlayRestriction, card: Card,
+                                  trick: Trick) -> IllegalCardError | None:
+        """Law 57A as declarer chose it; Law 59: a player who cannot comply (no card of the
+        suit led for 57A1-2; obliged to follow suit, or none of the named suit, for 57A3;
+        only cards of the forbidden suit for 57A4) plays any otherwise legal card. An
+        unknown hand cannot be checked."""
+        seat = restriction.seat
+        hand = self._hands.get(seat)
+        led = trick.led_suit
+        if hand is None or led is None:
+            return None
+        of_led = sorted((c for c in hand if c.suit is led), key=lambda c: c.index)
+        option = restriction.option
+        if option in (PrematureOption.HIGHEST, PrematureOption.LOWEST):
+            if not of_led:
+                return None  # Law 59
+            wanted = of_led[-1] if option is PrematureOption.HIGHEST else of_led[0]
+            if card != wanted:
+                return IllegalCardError(f"{seat} must play the {option.value} {led.name}: "
+                                        f"{wanted}", "57A")
+            return None
+        named = restriction.suit
+        if of_led or named is None:
+            return None  # Law 59: obliged to follow suit
+        holds = any(c.suit is named for c in hand)
+        if option is PrematureOption.REQUIRE and holds and card.suit is not named:
+            return IllegalCardError(f"{seat} must play a {named.name}", "57A")
+        if (option is PrematureOption.FORBID and card.suit is named
+                and any(c.suit is not named for c in hand)):
+            return IllegalCardError(f"{seat} may not play a {named.name}", "57A")
+        return None
+
     def _penalty_refusal(self, seat: Seat, card: Card, trick: Trick) -> IllegalCardError | None:
         own = [p for p in self.penalty_cards if p.seat is seat]
+        designated = self._designated
+        if (designated is not None and designated[0] == len(self._played)
+                and any(p.card == designated[1] for p in own) and card != designated[1]):
+            # Law 51A: the penalty card declarer designated is the one played at this turn.
+            return IllegalCardError(f"{seat} must play the penalty card {designated[1]}", "51A")
         if not own or any(p.card == card for p in own):
             return None
         led = trick.led_suit
@@ -327,6 +386,9 @@ class Play:
         return card.suit is not led and counts is not None and counts[led._value_] > 0
 
     def _lead_out_of_turn_law(self, seat: Seat) -> str:
+        if (self._retracted == len(self.tricks) - 1 and not self.current.cards
+                and seat.side is not self.declarer.side):
+            return "60B"  # a defender plays before declarer leads from the right hand
         if self._completed == 0:
             return "54"  # the opening lead faced out of turn
         if seat.side is self.declarer.side:
@@ -441,6 +503,60 @@ class Play:
             return turn
         return None
 
+    def penalty_choices(self, seat: Seat) -> list[PenaltyCard]:
+        """Law 51A: ``seat``'s penalty cards that can legally be played now, when one of them
+        is major (so one must be played, 50D1); with two or more declarer designates."""
+        led = self.current.led_suit
+        counts = self._suit_counts.get(seat)
+        playable = [p for p in self.penalty_cards_of(seat)
+                    if led is None or p.card.suit is led
+                    or (counts is not None and counts[led._value_] == 0)]
+        return playable if any(p.major for p in playable) else []
+
+    @property
+    def penalty_choice_pending(self) -> Seat | None:
+        """Law 51A: the defender on turn with two or more penalty cards that can be played,
+        until declarer designates one."""
+        turn = self.turn
+        if (turn is None or self.faced_lead is not None or self.premature is not None
+                or turn.side is self.declarer.side or self.penalty_lead_pending is not None):
+            return None
+        designated = self._designated
+        if designated is not None and designated[0] == len(self._played):
+            return None
+        return turn if len(self.penalty_choices(turn)) >= 2 else None
+
+    def designate_penalty_card(self, card: Card) -> PenaltyCard:
+        """Law 51A: declarer designates which of the defender's penalty cards is played."""
+        seat = self.penalty_choice_pending
+        if seat is None:
+            raise IllegalCardError("no defender has a choice of penalty cards to play", "51A")
+        for penalty in self.penalty_choices(seat):
+            if penalty.card == card:
+                self._designated = (len(self._played), card)
+                return penalty
+        raise IllegalCardError(f"{card} is not a penalty card {seat} can play now", "51A")
+
+    def choose_premature_option(self, option: PrematureOption,
+                                suit: Suit | None = None) -> PlayRestriction:
+        """Law 57A: declarer's option for the partner of the defender who played too soon."""
+        pending = self.premature
+        if pending is None:
+            raise IllegalCardError("no premature play waits for declarer's option", "57A")
+        seat, index = pending
+        led = self.tricks[index].led_suit
+        if option in (PrematureOption.REQUIRE, PrematureOption.FORBID):
+            if suit is None:
+                raise IllegalCardError("name the suit", "57A")
+            if suit is led:
+                raise IllegalCardError("another suit than the suit led", "57A")
+        else:
+            suit = None
+        restriction = PlayRestriction(seat, index, option, suit)
+        self.play_restrictions.append(restriction)
+        self.premature = None
+        return restriction
+
     def _check_card_of(self, seat: Seat, card: Card, law: str) -> None:
         if self.is_over:
             raise IllegalCardError("the play is over", "44")
@@ -463,6 +579,11 @@ class Play:
             raise IllegalCardError(f"{card} is a penalty card already", "50A")
         penalty = PenaltyCard(seat, card, is_honour(card) if major is None else major, law)
         self.penalty_cards.append(penalty)
+        trick = self.current
+        if (law == "57A" and trick.cards and not trick.is_complete
+                and trick.card_of(seat.partner) is None):
+            # Law 57A: partner has still to play to this trick: declarer chooses how.
+            self.premature = (seat.partner, len(self.tricks) - 1)
         return penalty
 
     def pick_up(self, card: Card) -> PenaltyCard:
@@ -553,6 +674,8 @@ class Play:
             self._next = faced.seat
         elif faced.seat.side is not self.declarer.side:
             self.penalty_cards.append(PenaltyCard(faced.seat, faced.card, True, "56"))
+        else:
+            self._retracted = len(self.tricks) - 1  # Law 55B; Law 60B for a defender's card
         return faced
 
     # -- claims and concessions --------------------------------------------------------
@@ -674,10 +797,17 @@ class Play:
             total += -transfer if side is self.declarer.side else transfer
         return total
 
-    def declarer_tricks(self) -> int:
-        """Declarer's tricks at the end: tricks won, plus an agreed claim's or concession's,
-        plus the revoke adjustment of Law 64."""
+    def tricks_in_play(self) -> int:
+        """Declarer's tricks won in the play, with an agreed claim's or concession's, before
+        any revoke transfer (Law 64A)."""
         if not self.is_over:
             raise RulesError("the play is not over: no final count of tricks yet")
-        won = self.tricks_won(self.declarer.side) + self._claimed_by(self.declarer.side)
-        return max(0, min(13, won + self.revoke_transfer()))
+        return self.tricks_won(self.declarer.side) + self._claimed_by(self.declarer.side)
+
+    def declarer_tricks(self, transfer: int | None = None) -> int:
+        """Declarer's tricks at the end: tricks won, plus an agreed claim's or concession's,
+        plus the revoke adjustment of Law 64 (``transfer``: the director's, Law 64C, instead
+        of the one Law 64A gives)."""
+        if transfer is None:
+            transfer = self.revoke_transfer()
+        return max(0, min(13, self.tricks_in_play() + transfer))

@@ -507,3 +507,17 @@ def test_the_rulings_form_and_record_come_from_the_ruling_kinds(app: Flask,
     record = page(client, "/console/corrections")
     assert "Restricción de salida" in record
     assert "Palo: Diamantes" in record and "Restricción de salida: Prohibida" in record
+
+
+def test_the_record_shows_what_the_players_chose_at_the_table(app: Flask,
+                                                             director: Director) -> None:
+    """Law 16B2: a reservation of rights made on a keypad is on the director's record."""
+    client, _ = director
+    make_session(app)
+    services: Services = app.extensions["bidbox"]
+    outcome = services.ingest(table_topic(EVENT, 2, "events"), Event(
+        1, "option", 1_000.0, 3, {"kind": "unauthorised_information", "side": "NS",
+                                  "law": "16B2", "by": "W"}).to_payload())
+    assert outcome.rejected is None
+    record = page(client, "/console/corrections")
+    assert "Información no autorizada" in record and "Elegido en la mesa" in record

@@ -87,7 +87,7 @@ def test_upgrade_twice_changes_nothing(tmp_path: Path) -> None:
     db.upgrade()
     db.upgrade()
     with db.read() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0005"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
     db.dispose()
 
 
@@ -107,3 +107,19 @@ def test_0002_gives_an_existing_session_the_default_conduct(database: str) -> No
         conn.execute(text("SELECT count(*) FROM system_cards")).scalar_one()
     db.dispose()
     assert tuple(row) == ("Old", None, DEFAULT_TRAY_DELAY, DEFAULT_PROFILE.name)
+
+
+def test_0006_keeps_the_results_and_gives_them_no_transfer(database: str) -> None:
+    """A result stored before 0006 keeps its row; its revoke transfer is unknown (both DBs)."""
+    db = Database(database)
+    db.upgrade("0004")
+    with db.write() as conn:
+        conn.execute(text(
+            "INSERT INTO results (event, table_no, board, contract, declarer, tricks, "
+            "score_ns, source_seq, finished_at) VALUES ('old', 1, 1, '3NT', 'S', 9, 400, 7, 0)"))
+    db.upgrade()
+    with db.read() as conn:
+        row = conn.execute(text("SELECT tricks, score_ns, transferred FROM results"
+                                " WHERE event = 'old'")).one()
+    db.dispose()
+    assert tuple(row) == (9, 400, None)

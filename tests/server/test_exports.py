@@ -496,3 +496,35 @@ def test_results_the_field_cannot_score_still_export_their_play(fresh: Database)
         ("1", "", ""), ("2", "", "")]
     with pytest.raises(ExportError, match="field scores cannot be computed"):
         usebio(fresh, session)
+
+
+def test_a_revoke_transfer_has_its_own_column_and_comment(fresh: Database) -> None:
+    """Law 64A: the tricks transferred for a revoke are exported apart from the count."""
+    session = create_session(fresh, event="revoke", title="Revoke", kind="mitchell",
+                             participants=6, boards_per_round=2, clock=lambda: NOON)
+    first = session.plan.at(1, 1)
+    send = _start(fresh, "revoke", 1, 1, first)
+    number = first.boards[0]
+    board = Board(number)
+    send("board", number, board=number, dealer=str(board.dealer), vul=str(board.vulnerability))
+    for index, call in enumerate(("1NT", "Pass", "Pass", "Pass")):
+        send("call", number, seat=str(board.dealer.next(index)), call=call)
+    send("result", number, contract="1NT", declarer=str(board.dealer), tricks=8,
+         score_ns=0, transferred=-1)
+    [row] = csv.DictReader(io.StringIO(csv_text(fresh, session)))
+    assert (row["tricks"], row["transferred"]) == ("8", "-1")
+    [game] = loads(pbn(fresh, session))
+    assert game.tags["Result"] == "8"
+    assert ("Revoke: 1 trick(s) of the result transferred to the defenders (Law 64)"
+            in game.commentary)
+
+
+def test_what_the_table_recorded_for_the_director_is_in_the_commentary() -> None:
+    """Law 16B2: the opponents reserved their rights after a hesitation, on the keypad."""
+    record = board_record(_events(
+        _call("N", "1NT"), _call("E", "Pass"), _call("S", "3NT"),
+        ("option", {"kind": "unauthorised_information", "side": "NS", "law": "16B2",
+                    "by": "E"})))
+    assert record.problems == []
+    assert record.commentary == ["Recorded for the director: Unauthorised information "
+                                 "(Law 16B) after call 3: by E, law 16B2, side NS"]

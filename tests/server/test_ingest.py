@@ -473,3 +473,13 @@ def test_workers_sharing_the_stream_wait_before_asking(db: Database, clock: Cloc
     clock.now += SHARED_GAP_GRACE / 2
     [(_, command)] = second(topic(), payload(9, "player", seat="N", number=1)).commands
     assert dict(command.data) == {"since": 6, "until": 8}  # from the mark to the newest
+
+
+def test_a_revoke_transfer_is_stored_apart_from_the_tricks(ingest: Ingest, db: Database) -> None:
+    """Law 64A: the result's count includes the transfer; the row keeps it apart."""
+    ingest(topic(), result(1, board=1, contract="4H", declarer="S", tricks=10, score_ns=420,
+                           transferred=1))
+    row = stored_result(db, board=1)
+    assert (row.tricks, row.transferred, row.score_ns) == (10, 1, 420)
+    ingest(topic(), result(2, board=2, contract="4H", declarer="S", tricks=10, score_ns=420))
+    assert stored_result(db, board=2).transferred is None

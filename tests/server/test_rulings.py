@@ -299,3 +299,21 @@ def test_the_record_holds_rulings_with_their_answers_and_corrections_newest_firs
     assert entries[2].detail == {"kind": "undo_cards", "cards": 1}
     assert entries[0].detail["after"]["score_ns"] == -50
     assert entries[1].answer is None and not entries[1].sent
+
+
+def test_the_record_holds_what_the_players_chose_on_their_keypads(app: Flask) -> None:
+    """A penalty card seen at the reader, declarer's 57A option, a 16B reservation: the
+    director sees them with the rulings (kinds of tabled.rulings), by the seat that chose."""
+    make_session(app)
+    send(app, 1, 1, "option", 3, kind="penalty_card", seat="E", card="S5", major="major",
+         law="57A", by="E")
+    send(app, 1, 2, "option", 3, kind="premature_option", premature="highest", by="N")
+    send(app, 1, 3, "option", 3, kind="unauthorised_information", side="NS", law="16B2",
+         by="W")
+    entries = rulings.history(services(app).db, EVENT)
+    assert sorted((e.source, e.kind, e.by, e.board) for e in entries) == [
+        ("table", "penalty_card", "E", 3), ("table", "premature_option", "N", 3),
+        ("table", "unauthorised_information", "W", 3)]
+    reserved = next(e for e in entries if e.kind == "unauthorised_information")
+    assert reserved.detail == {"kind": "unauthorised_information", "side": "NS",
+                               "law": "16B2"}

@@ -97,7 +97,10 @@ LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1},
          "score": {"adjusted": "A60/40"}, "unauthorised_information": {"side": "EW"},
          "penalty_card": {"seat": "W", "card": "SQ", "major": "major"},
          "pick_up": {"card": "SQ"}, "penalty_lead": {"lead": "require"},
-         "lead_out_of_turn": {"seat": "W", "card": "D2"}, "lead_option": {"option": "dummy"}}
+         "lead_out_of_turn": {"seat": "W", "card": "D2"}, "lead_option": {"option": "dummy"},
+         "revoke_transfer": {"transferred": -1}, "penalty_choice": {"card": "DK"},
+         "premature_option": {"premature": "lowest"}, "change_of_call": {"change": "accept"},
+         "simultaneous": {"seat": "E", "card": "D7"}, "simultaneous_choice": {"played": "first"}}
 
 
 @pytest.mark.parametrize("kind", RULINGS)
