@@ -35,16 +35,32 @@ MICROPYTHON_MODULE = (TOOLS / "node_modules" / "@micropython" / "micropython-web
                       / "micropython.mjs")
 
 
+#: The project's own top-level packages (pyproject.toml's [tool.setuptools.packages.find]).
+PROJECT_PACKAGES = ("tabled", "hardware", "server", "firmware", "bidbox", "sim", "mqttlink")
+
+
 def missing_modules() -> list[str]:
     return [m for m in PYTHON_MODULES if importlib.util.find_spec(m) is None]
 
 
 def bidbox_installed() -> bool:
+    """bidbox is installed, from this checkout, with every package it has now: a checkout that
+    gained a package since its editable install (sim/ and mqttlink/ did) is installed again,
+    or `bidbox loadtest` run outside the checkout fails with a ModuleNotFoundError."""
     try:
         importlib.metadata.distribution("bidbox")
     except importlib.metadata.PackageNotFoundError:
         return False
-    return True
+    # Asked from outside the checkout, so that the current directory hides nothing.
+    found = subprocess.run(
+        [sys.executable, "-c", "import importlib.util, sys\n"
+         "for name in sys.argv[1:]:\n"
+         "    spec = importlib.util.find_spec(name)\n"
+         "    print(spec.origin if spec and spec.origin else '-')", *PROJECT_PACKAGES],
+        cwd=Path.home() if Path.home().is_dir() else "/", capture_output=True, text=True,
+        check=False).stdout.split()
+    return len(found) == len(PROJECT_PACKAGES) and all(
+        origin != "-" and Path(origin).resolve().is_relative_to(ROOT) for origin in found)
 
 
 def install_micropython() -> None:
