@@ -289,8 +289,9 @@ class PlayInput(AuctionInput):
                 and play.current.cards[-1][0] is seat):
             # Law 58B: the hand that has just played shows a second card to the trick: the
             # two came together; the player designates which is played.
+            # Nobody chose it: the table saw it ("by" null; the wire requires the field).
             both = self._trial_option(board, {"kind": "simultaneous", "seat": str(seat),
-                                              "card": str(card)})
+                                              "card": str(card), "by": None})
             if both is not None:
                 return Outcome([both]).tell(Seat, Notice(
                     "simultaneous", {"seat": str(seat), "card": str(card)}, "58B"))

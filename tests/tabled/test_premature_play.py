@@ -12,6 +12,7 @@ import pytest
 from tabled.rules import Card, Seat, Suit
 from tabled.rules.penalty import PenaltyCard, PlayRestriction, PrematureOption
 from tabled.state import Phase, TableState
+from tabled.wire import Event
 
 from .helpers import Table, reach
 
@@ -168,7 +169,8 @@ def two_cards(lead: Table) -> Table:
 def test_a_second_card_from_the_hand_that_just_played_waits_for_its_designation(
         two_cards: Table) -> None:
     [event] = two_cards.new_events()
-    assert dict(event.data) == {"kind": "simultaneous", "seat": "E", "card": "D7"}
+    assert dict(event.data) == {"kind": "simultaneous", "seat": "E", "card": "D7", "by": None}
+    assert Event.from_payload(event.to_payload()) == event  # the server takes it as it is
     assert two_cards.view(E)[2] == "Play 1 D4 2 D7"
     assert two_cards.view(N)[2] == "E chooses"
     assert refused_law(two_cards, "D6") is None    # nobody plays meanwhile
