@@ -26,7 +26,7 @@ from .journal import Journal, JournalError
 from .roundclock import RoundClock
 from .state import TableState
 from .views import seat_view
-from .wire import Command, Event
+from .wire import Command, Event, EventType, WireError
 
 log = logging.getLogger("bidbox.table")
 
@@ -61,6 +61,17 @@ Input = (KeyEvent | CardEvent | ReaderStatus | ReaderMessage | Command | BadComm
          | LinkStatus | RoundClock | Tick | Stop)
 """Everything that may be put on the table's inbox: the drivers' events, the uplink's commands
 and news, and the table's own ticks and stop."""
+
+
+def unpublishable(proposed: Proposed, seq: int, ts: float) -> str | None:
+    """Why the server would refuse ``proposed`` as event ``seq``, or None: the wire's own
+    decoder reads it as the server will (tabled.wire)."""
+    try:
+        Event.from_payload(Event(seq, EventType(proposed.type), ts, proposed.board,
+                                 proposed.data).to_payload())
+    except (WireError, ValueError) as error:
+        return f"{proposed.type} {dict(proposed.data)}: {error}"
+    return None
 
 
 class Publisher(Protocol):
@@ -251,7 +262,14 @@ class TableDaemon:
         pending = list(outcome.events)
         try:
             while pending:
-                self.append(pending.pop(0))
+                proposed = pending.pop(0)
+                reason = unpublishable(proposed, self.state.seq + 1, self.clock())
+                if reason is not None:
+                    # Never journal what the server would refuse: the director would lose it
+                    # and the table's journal would disagree with the server's record.
+                    log.error("table: an event the wire refuses was not recorded: %s", reason)
+                    break
+                self.append(proposed)
                 accepted += 1
                 pending.extend(self.controller.follow_up())
         except JournalError as error:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from hardware.events import KeyEvent, ReaderStatus
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
@@ -108,3 +110,18 @@ def test_lost_reader_stays_on_the_displays_until_it_is_back(journal: Journal) ->
     daemon.handle(ASSIGN)
     press(daemon, N, "1", "OK")
     assert {daemon.view(seat)[3] for seat in Seat} == {"Card reader lost"}
+
+
+def test_an_event_the_wire_refuses_is_never_journalled(journal: Journal,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    """A controller's mistake (an option without its ``by``) is logged and left out: the
+    journal holds only what the server will take, and the table goes on."""
+    from tabled.control import Outcome, Proposed
+
+    daemon = TableDaemon(journal)
+    daemon.apply(Outcome([Proposed("option", 1, {"kind": "simultaneous", "seat": "S",
+                                                   "card": "DT"})]))
+    assert journal.last_seq == 0
+    assert "the wire refuses was not recorded" in caplog.text
+    daemon.handle(KeyEvent(Seat.N, "DIR", True, 0.0))  # and the table goes on
+    assert [e.type for e in journal.events()] == ["director"]
