@@ -45,6 +45,7 @@ from tabled.journal import Journal
 from tabled.rules import PASS, Bid, Card, Deal, Seat
 from tabled.state import Phase
 from tabled.wire import MAX_PAYLOAD, Event, table_topic
+from tests.clock import Clock
 from tests.tabled.helpers import Table, number_keys
 
 EVENT = "fuzz"
@@ -57,18 +58,6 @@ SEED = int(os.environ.get("BIDBOX_FUZZ_SEED", "20240808"))
 def seed() -> int:
     print(f"fuzz seed {SEED} (BIDBOX_FUZZ_SEED={SEED} to run this case again)")
     return SEED
-
-
-class Clock:
-    """A clock that moves by hand: the story's times and the server's are the same each run."""
-
-    def __init__(self, now: float = 1_700_000_000.0, step: float = 0.0) -> None:
-        self.now = now
-        self.step = step
-
-    def __call__(self) -> float:
-        self.now += self.step
-        return self.now
 
 
 # -- the story: real tables playing real boards -------------------------------------------------
@@ -887,7 +876,7 @@ def derived(db: Database, tables: list[int]) -> dict[str, list[tuple[Any, ...]]]
 
 def clean_run(db: Database, fuzz: Fuzz) -> dict[str, list[tuple[Any, ...]]]:
     """The story's delivered events alone, each once, in order, one message at a time."""
-    ingest = Ingest(db, EVENT, clock=Clock(step=0.01))
+    ingest = Ingest(db, EVENT, clock=Clock(1_700_000_000.0, step=0.01))
     for table, events in fuzz.delivered.items():
         for event in events:
             outcome = ingest(topic(table), event.to_payload())
@@ -936,7 +925,7 @@ def fuzz_ingest(db: Database, clean: Database, story: Story, cases: int,
     fuzz = Fuzz(story.events, rng, cases, postgres=postgres, known=known)
     story.sent(db)
     story.sent(clean)
-    ingest = Ingest(db, EVENT, clock=Clock(step=0.01))
+    ingest = Ingest(db, EVENT, clock=Clock(1_700_000_000.0, step=0.01))
     caplog.set_level(logging.WARNING, logger="server.ingest")
     outcomes = feed(ingest, fuzz.messages, rng)
     logged = sum(1 for r in caplog.records

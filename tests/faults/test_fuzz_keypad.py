@@ -41,20 +41,13 @@ from tabled.rules import Card, Deal, Seat
 from tabled.state import Phase, TableState
 from tabled.views import seat_view
 from tabled.wire import Command, Event, WireError
+from tests.clock import Clock
 
 SEED = int(os.environ.get("BIDBOX_FUZZ_SEED", "20240808"))
 CASES = int(os.environ.get("BIDBOX_FUZZ_CASES", "10000"))
 LAYOUT = KeypadLayout.load()
 KEYS = [key for row in LAYOUT.keys for key in row]
 PERIOD = LAYOUT.scan.period
-
-
-class Clock:
-    def __init__(self, now: float = 100.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -75,7 +68,7 @@ class Pads:
 
     def __init__(self, factory: MockFactory, **options: Any) -> None:
         self.events: queue.Queue[KeyEvent] = queue.Queue()
-        self.clock = Clock()
+        self.clock = Clock(100.0)
         self.sim = MatrixSimulator(factory, LAYOUT, key_diodes=options.get("key_diodes"))
         self.keypad = MatrixKeypad(self.events, LAYOUT, clock=self.clock, settle=0.0,
                                    pin_factory=factory, **options)

@@ -14,16 +14,9 @@ from server import schema as s
 from server.db import Database
 from server.ingest import RESEND_AGAIN_AFTER, Ingest, Seated
 from tabled.wire import MAX_PAYLOAD, Event, table_topic
+from tests.clock import Clock
 
 EVENT = "test"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

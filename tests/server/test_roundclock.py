@@ -21,23 +21,16 @@ from tabled.roundclock import RoundClock
 from tabled.rules import Board, Seat, parse_contract
 from tabled.rules.scoring import score_ns
 from tabled.wire import Command, Event, table_topic
+from tests.clock import Clock
 from tests.server.conftest import EVENT, login, make_app, services
 from tests.server.test_display import Room
 
 START = 1_700_000_000.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(START)
 
 
 @pytest.fixture

@@ -16,23 +16,16 @@ from flask.testing import FlaskClient
 
 from server.headers import HEADERS
 from server.throttle import FREE, LOCK, LOCK_AT, MAX_WAIT, WINDOW, wait_after
+from tests.clock import Clock
 from tests.server.conftest import PASSWORD, make_app, services
 
 ATTACKER = "192.168.1.66"
 OTHER = "192.168.1.77"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(1_800_000_000.0)
 
 
 @pytest.fixture

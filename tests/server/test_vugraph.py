@@ -27,6 +27,7 @@ from server.session import Session, create_session, dealt, start_round
 from tabled.rules import Board, Card, Deal, Seat
 from tabled.syscard import example
 from tabled.wire import Event, table_topic
+from tests.clock import Clock
 from tests.server.conftest import EVENT, login, make_app
 
 T0 = 1_800_000_000.0
@@ -41,13 +42,6 @@ def services(app: Flask) -> Services:
 
 
 @dataclass
-class Clock:
-    now: float = T0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @dataclass
 class Played:
     app: Flask
@@ -58,7 +52,7 @@ class Played:
 
 @pytest.fixture
 def played(tmp_path: Any) -> Iterator[Played]:
-    clock = Clock()
+    clock = Clock(T0)
     app = make_app(str(tmp_path / "bidbox.db"), VUGRAPH_DELAY=DELAY, VUGRAPH_CLOCK=clock)
     services(app).ingest.clock = clock
     db = services(app).db

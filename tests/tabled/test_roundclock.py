@@ -16,22 +16,13 @@ from tabled.rules import Seat
 from tabled.state import Phase
 from tabled.views import WIDTH
 from tabled.wire import Command, WireError, clock_from_payload, clock_payload
+from tests.clock import Clock
 
 from .helpers import Table, reach
 
 N = Seat.N
 START = 1_800_000_000.0
 END = START + 20 * 60  # a 20-minute round
-
-
-class Clock:
-    """The table's clock, moved by the test."""
-
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class FakeDisplay:
@@ -44,7 +35,7 @@ class FakeDisplay:
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(START)
 
 
 @pytest.fixture

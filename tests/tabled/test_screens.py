@@ -18,21 +18,12 @@ from tabled.rules import Seat
 from tabled.state import Phase
 from tabled.syscard import example
 from tabled.viewing import DIRECTOR, PUBLIC, VIEWERS, Viewer, view_for
+from tests.clock import Clock
 
 from .helpers import PBN, Table
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 DELAY = 8.0
-
-
-class Clock:
-    """Simulated time: the test moves it; nothing sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from tabled.journal import Journal
 from tabled.rules import Card, Seat
 from tabled.rules.penalty import PenaltyCard
 from tabled.state import Phase, TableState
+from tests.clock import Clock
 
 from .helpers import Table, call_keys, reach
 
@@ -27,14 +28,6 @@ N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
 def c(text: str) -> Card:
     return Card.from_str(text)
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
