@@ -9,11 +9,12 @@ setup:
 test: setup lint typecheck
 	$(PYTHON) -m pytest -q
 
-# A developer's loop: the pure and unit tests (no broker, browser, PostgreSQL or slow test),
-# on every core; under 30 s on two. `make test` stays the whole proof.
+# A developer's loop: the pure and unit tests (no broker, browser, PostgreSQL, slow test or
+# the aggregator's app over a database), on every core; under 30 s on two. `make test` stays
+# the whole proof.
 test-fast: setup
 	$(PYTHON) -m pytest -q -p no:benchmark -n auto \
-		-m "not broker and not browser and not postgres and not slow"
+		--ignore=tests/server -m "not broker and not browser and not postgres and not slow"
 
 lint:
 	$(PYTHON) -m ruff check .

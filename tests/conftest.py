@@ -41,7 +41,9 @@ BY_FIXTURE: dict[str, frozenset[str]] = {
 BY_PATH: dict[str, tuple[str, ...]] = {
     "broker": ("tests/demo/", "tests/loadtest/", "tests/bidbox/test_signals.py"),
     "slow": ("tests/demo/", "tests/loadtest/", "tests/faults/", "tests/bidbox/test_signals.py",
-             "tests/table_system/test_power_cut.py", "tests/firmware/test_micropython.py"),
+             "tests/table_system/test_power_cut.py", "tests/firmware/test_micropython.py",
+             "tests/server/test_printouts.py"),
+    "server": ("tests/server/",),
 }
 
 

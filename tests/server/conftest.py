@@ -7,8 +7,12 @@ local 127.0.0.1:5432 with trust auth), dropped afterwards; it skips when no serv
 
 from __future__ import annotations
 
+import atexit
 import re
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +20,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server import create_app
+from server.db import Database
 from server.services import Services
 
 EVENT = "test"
@@ -36,7 +41,33 @@ FAST_HASH = "pbkdf2:sha256:1000"
 an app told nothing hashes with scrypt."""
 
 
+_MIGRATED: list[Path] = []  # this process's SQLite file at the schema's head, once made
+
+
+def _migrated_copy(database: str) -> None:
+    """A new SQLite file starts as a copy of one that Alembic migrated in this process: the
+    same file every app would make, without running every migration for each of a thousand
+    apps (the app's own upgrade then finds it at head)."""
+    if "://" in database or Path(database).exists():
+        return
+    if not _MIGRATED:
+        folder = Path(tempfile.mkdtemp(prefix="bidbox-migrated-"))
+        atexit.register(shutil.rmtree, folder, True)
+        made = Database(str(folder / "head.db"))
+        made.upgrade()
+        made.dispose()  # the last connection closes: the WAL is checkpointed into the file
+        if Path(f"{made_path(folder)}-wal").exists():
+            return  # not a plain file to copy: let the app migrate its own
+        _MIGRATED.append(made_path(folder))
+    shutil.copyfile(_MIGRATED[0], database)
+
+
+def made_path(folder: Path) -> Path:
+    return folder / "head.db"
+
+
 def make_app(database: str, **config: Any) -> Flask:
+    _migrated_copy(database)
     return create_app({"TESTING": True, "DATABASE": database, "EVENT": EVENT,
                        "SECRET_KEY": "test-secret", "DIRECTOR_PASSWORD": PASSWORD,
                        "ANALYSIS": False, "PASSWORD_METHOD": FAST_HASH, **config})
