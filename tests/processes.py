@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -119,3 +121,21 @@ def run(args: Sequence[str], *, timeout: float, grace: float = GRACE, input: Any
             raise subprocess.TimeoutExpired(process.args, timeout, out, err) from None
         return Finished(process.args, process.returncode, out, err,
                         group_members(process.pid))
+
+
+def output_lines(process: subprocess.Popen[str]) -> queue.Queue[str | None]:
+    """The lines ``process`` writes to its stdout, as they come, on a queue a test can wait on
+    with a bound; None once it closes. A thread drains the pipe, so the process never blocks
+    on a full one."""
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump() -> None:
+        assert process.stdout is not None
+        try:
+            for line in process.stdout:
+                lines.put(line)
+        except ValueError:  # the test closed the pipe on its way out
+            pass
+        lines.put(None)
+    threading.Thread(target=pump, daemon=True).start()
+    return lines

@@ -14,7 +14,6 @@ import queue
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -23,7 +22,7 @@ import pytest
 
 from bidbox.broker import find_mosquitto
 from bidbox.provision import Deployment, find_openssl, make_certificates
-from tests.processes import group_members, spawned
+from tests.processes import group_members, output_lines, spawned
 from tests.records import played_pbn
 
 QUALIFIER = played_pbn()  # the real qualifier, or the golden pairs session
@@ -34,21 +33,6 @@ SIGNALS = [pytest.param(signal.SIGTERM, "pid", id="SIGTERM-to-pid"),
 
 needs_mosquitto = pytest.mark.skipif(find_mosquitto() is None,
                                      reason="no mosquitto: scripts/setup.py installs it")
-
-
-def _reader(process: subprocess.Popen[str]) -> queue.Queue[str | None]:
-    lines: queue.Queue[str | None] = queue.Queue()
-
-    def pump() -> None:
-        assert process.stdout is not None
-        try:
-            for line in process.stdout:
-                lines.put(line)
-        except ValueError:  # closed by the clean-up
-            pass
-        lines.put(None)
-    threading.Thread(target=pump, daemon=True).start()
-    return lines
 
 
 def _until(lines: queue.Queue[str | None], ready: Callable[[str], bool],
@@ -76,7 +60,7 @@ def stopped_by(signum: int, target: str, args: list[str], ready: Callable[[str],
                  stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                  env={**os.environ, "PYTHONUNBUFFERED": "1"}) as process:
-        lines = _reader(process)
+        lines = output_lines(process)
         _until(lines, ready, seen)
         busy = group_members(process.pid)
         if target == "pid":

@@ -10,7 +10,6 @@ import queue
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -20,27 +19,12 @@ import pytest
 from bidbox.broker import find_mosquitto
 from sim.recorded import playable
 from tabled.rules.formats import load_path
-from tests.processes import group_members, run, spawned
+from tests.processes import group_members, output_lines, run, spawned
 from tests.records import played_pbn
 
 QUALIFIER = played_pbn()  # the real qualifier, or the golden pairs session
 DEADLINE = 240.0
 STOP = 60.0  # seconds for a stop: the tables, the server, then the broker
-
-
-def _lines(process: subprocess.Popen[str]) -> queue.Queue[str | None]:
-    lines: queue.Queue[str | None] = queue.Queue()
-
-    def pump() -> None:
-        assert process.stdout is not None
-        try:
-            for line in process.stdout:
-                lines.put(line)
-        except ValueError:  # the test closed the pipe after the demo ended
-            pass
-        lines.put(None)
-    threading.Thread(target=pump, daemon=True).start()
-    return lines
 
 
 def _until(lines: queue.Queue[str | None], text: str, deadline: float, seen: list[str]) -> str:
@@ -79,7 +63,7 @@ def test_the_demo_replays_real_records_end_to_end(tmp_path: Path) -> None:
             [sys.executable, "-m", "bidbox", "demo", "--tables", "4", "--records",
              str(QUALIFIER), "--speed", "0", "--port", "0", "--folder", str(folder)],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) as process:
-        lines = _lines(process)
+        lines = output_lines(process)
         deadline = time.monotonic() + DEADLINE
         base = _until(lines, "live results:", deadline, seen).split()[-1].rstrip("/")
         _until(lines, "the session is over", deadline, seen)
