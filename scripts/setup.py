@@ -51,16 +51,11 @@ def bidbox_installed() -> bool:
         importlib.metadata.distribution("bidbox")
     except importlib.metadata.PackageNotFoundError:
         return False
-    # Asked from outside the checkout, so that the current directory hides nothing.
-    found = subprocess.run(
-        [sys.executable, "-c", "import importlib.util, sys\n"
-         "for name in sys.argv[1:]:\n"
-         "    spec = importlib.util.find_spec(name)\n"
-         "    print(spec.origin if spec and spec.origin else '-')", *PROJECT_PACKAGES],
-        cwd=Path.home() if Path.home().is_dir() else "/", capture_output=True, text=True,
-        check=False).stdout.split()
-    return len(found) == len(PROJECT_PACKAGES) and all(
-        origin != "-" and Path(origin).resolve().is_relative_to(ROOT) for origin in found)
+    # Run as a script, this process's path starts at scripts/, not at the checkout: what it
+    # finds is what the install gives.
+    specs = [importlib.util.find_spec(name) for name in PROJECT_PACKAGES]
+    return all(spec is not None and spec.origin is not None
+               and Path(spec.origin).resolve().is_relative_to(ROOT) for spec in specs)
 
 
 def install_micropython() -> None:
