@@ -53,17 +53,14 @@ def _migrated_copy(database: str) -> None:
     if not _MIGRATED:
         folder = Path(tempfile.mkdtemp(prefix="bidbox-migrated-"))
         atexit.register(shutil.rmtree, folder, True)
-        made = Database(str(folder / "head.db"))
+        head = folder / "head.db"
+        made = Database(str(head))
         made.upgrade()
         made.dispose()  # the last connection closes: the WAL is checkpointed into the file
-        if Path(f"{made_path(folder)}-wal").exists():
+        if Path(f"{head}-wal").exists():
             return  # not a plain file to copy: let the app migrate its own
-        _MIGRATED.append(made_path(folder))
+        _MIGRATED.append(head)
     shutil.copyfile(_MIGRATED[0], database)
-
-
-def made_path(folder: Path) -> Path:
-    return folder / "head.db"
 
 
 def make_app(database: str, **config: Any) -> Flask:
