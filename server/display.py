@@ -59,10 +59,11 @@ RECENT_BOARDS = 6
 released board is a link there to its own page."""
 
 
-@bp.app_context_processor
-def table_names() -> dict[str, Any]:
-    """``table_name(n)`` for every page: "B3" in a session of sections, else the number."""
-    return {"table_name": table_name}
+@bp.record_once
+def _table_names(state: Any) -> None:
+    """``table_name(n)`` for every template, pages and streamed fragments alike: "B3" in a
+    session of sections, else the number."""
+    state.app.jinja_env.globals["table_name"] = table_name
 
 
 def table_name(table: int) -> str:
