@@ -105,6 +105,16 @@ class Session:
                 pass
         return str(table)
 
+    def table_in_section(self, table: int) -> int:
+        """The table's number within its section (B3 is 3); the number itself otherwise."""
+        plan = self.plan
+        if isinstance(plan, Sectioned):
+            try:
+                return plan.section_of_table(table)[1]
+            except MovementError:
+                pass
+        return table
+
     def section_of_table(self, table: int) -> str:
         """The letter of the table's section ("A" when the session has one)."""
         plan = self.plan
