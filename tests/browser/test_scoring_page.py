@@ -14,7 +14,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
 from server import adjusted, penalties
-from server.scoring_texts import _TEXTS as SCORING
+from server.i18n import PAGES
 from server.session import start_round
 from tests.browser.conftest import DIRECTOR_PASSWORD, Tables, services
 from tests.browser.test_screenshots import PLAYED, _folder
@@ -45,7 +45,7 @@ def test_the_scoring_page_takes_a_penalty_and_a_weighted_score(page: Any, tables
     page.fill("input[name=password]", DIRECTOR_PASSWORD)
     page.click("button[type=submit]")
     page.goto("/console/scoring?lang=en")
-    expect(page.locator("h2")).to_have_text(SCORING["scoring_title"].en)
+    expect(page.locator("h2")).to_have_text(PAGES.text("scoring_title", "en"))
 
     # Law 90: a quarter of a top from pair 3, through the form as the director gives it.
     form = page.locator("form.penalty")
@@ -76,11 +76,10 @@ def test_the_scoring_page_takes_a_penalty_and_a_weighted_score(page: Any, tables
 
     for language in ("es", "en"):
         page.goto(f"/console/scoring?lang={language}")
-        expect(page.locator("h2")).to_have_text(getattr(SCORING["scoring_title"], language))
-        expect(page.locator("#penalties")).to_have_text(
-            getattr(SCORING["scoring_penalties"], language))
+        expect(page.locator("h2")).to_have_text(PAGES.text("scoring_title", language))
+        expect(page.locator("#penalties")).to_have_text(PAGES.text("scoring_penalties", language))
         expect(page.locator("table.penalties")).to_contain_text(
-            getattr(SCORING["scoring_law_90"], language))
+            PAGES.text("scoring_law_90", language))
         picture = folder / f"console-scoring.{language}.png"
         page.screenshot(path=str(picture), full_page=True)
         assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
