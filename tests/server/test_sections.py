@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 from collections import defaultdict
-from fractions import Fraction
 
 import pytest
 from flask import Flask
@@ -28,6 +27,8 @@ from server.movements import (
 from server.session import SessionError, create_session, current, start_round
 from server.standings import all_results, field
 from tabled.wire import Command
+from tests import handscore
+from tests.handscore import Played
 from tests.server.conftest import EVENT, services
 
 A_MITCHELL = Section("A", "mitchell", 16, 2, arrow_rounds=(8,))
@@ -112,42 +113,6 @@ def test_a_session_of_sections_is_stored_and_its_tables_told_their_names(app: Fl
                        boards_per_round=0, sections=[A_MITCHELL], scope="room")
 
 
-def _law_78a(scores: list[int], index: int, expected: int) -> Fraction:
-    """NS matchpoints of result ``index``: 2 per score beaten, 1 per score equalled (Law
-    78A), factored to ``expected`` results by Neuberg: (raw + 1) * E / A - 1."""
-    mine = scores[index]
-    raw = sum(2 if mine > other else 1 if mine == other else 0
-              for j, other in enumerate(scores) if j != index)
-    return Fraction((raw + 1) * expected, len(scores)) - 1
-
-
-def _expected(plan: Sectioned, rows: list[tuple[int, int, int, int, int]], scope: str
-              ) -> dict[str, list[tuple[int, float]]]:
-    """Each group's ranking, (pair, percent) best first, from the raw results."""
-    units: dict[str, list[tuple[int, int, int, int, int]]] = defaultdict(list)
-    for row in rows:
-        units[plan.section_of_table(row[0])[0].letter if scope == "section" else ""].append(row)
-    percents: dict[int, list[Fraction]] = defaultdict(list)
-    for unit in units.values():
-        by_board: dict[int, list[tuple[int, int, int, int, int]]] = defaultdict(list)
-        for row in unit:
-            by_board[row[1]].append(row)
-        top = max(len(results) for results in by_board.values()) - 1
-        for results in by_board.values():
-            ns_scores = [r[4] for r in results]
-            for i, (_, _, ns, ew, _) in enumerate(results):
-                ns_mp = _law_78a(ns_scores, i, top + 1)
-                ew_mp = _law_78a([-x for x in ns_scores], i, top + 1)
-                percents[ns].append(100 * ns_mp / (2 * top))
-                percents[ew].append(100 * ew_mp / (2 * top))
-    groups = {p.number: p.group for p in plan.participants}
-    ranking: dict[str, list[tuple[int, float]]] = defaultdict(list)
-    for pair, values in percents.items():
-        group = groups[pair] if scope == "section" else groups[pair].partition(" ")[2]
-        ranking[group].append((pair, float(sum(values) / len(values))))
-    return {g: sorted(rows, key=lambda r: (-r[1], r[0])) for g, rows in ranking.items()}
-
-
 @pytest.mark.parametrize("scope", ["section", "field"])
 def test_rankings_within_sections_and_across_the_field(app: Flask, scope: str) -> None:
     db = services(app).db
@@ -172,7 +137,11 @@ def test_rankings_within_sections_and_across_the_field(app: Flask, scope: str) -
     for standing in field(db, session, public=False).standings:
         assert standing.percent is not None
         got[standing.group].append((standing.participant, standing.percent))
-    want = _expected(plan, rows, scope)
+    groups = {p.number: p.group if scope == "section" else p.group.partition(" ")[2]
+              for p in plan.participants}
+    want = handscore.rankings([Played(*row) for row in rows], groups,
+                              lambda row: plan.section_of_table(row.table)[0].letter
+                              if scope == "section" else "")
     assert set(got) == set(want)
     for group, ranking in want.items():
         assert [p for p, _ in got[group]] == [p for p, _ in ranking], group
