@@ -312,17 +312,19 @@ def run_rounds(services: Any, session: Any, stopping: threading.Event, *,
 def play_assigned_rounds(table: Any, players: Any,
                          play_board: Callable[[int, Any], None], *,
                          until: Callable[[], bool], stopping: Callable[[], bool],
-                         last_round: int | None = None) -> None:
+                         last_round: int | None = None,
+                         numbers: Callable[[int, int], dict[Seat, int]] | None = None) -> None:
     """A simulated table's players: each round the server assigns, enter the players' numbers
     and play the round's boards (``play_board(board, assignment)``), until ``until()``; after
-    ``last_round``, if given, stop by themselves."""
+    ``last_round``, if given, stop by themselves. ``numbers(ns, ew)``: the players' numbers
+    at each seat (default: made up from the pair numbers)."""
     last = 0
     while not until():
         if not table.daemon.wait_for(_new_round(last), 1.0):
             continue
         assignment = table.state.assignment
         last = assignment.round
-        players.enter_players(_player_numbers(assignment.ns, assignment.ew))
+        players.enter_players((numbers or _player_numbers)(assignment.ns, assignment.ew))
         for board in assignment.boards:
             if stopping():
                 return

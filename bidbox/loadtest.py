@@ -83,6 +83,22 @@ class LoadSettings:
     keep: bool = False
     journals: Path | None = None  # where the tables' journals go (default: the run's folder)
     linger: float | None = None  # the ingest worker's batching window (server.bus.LINGER)
+    section_tables: int = 25  # a run of more tables plays as sections of this many
+
+    def sections(self) -> list[int]:
+        """The tables of each section: one section up to ``section_tables`` tables, else
+        sections of that many, the few left over (fewer than a Mitchell's 3) joining the
+        last."""
+        size = max(3, self.section_tables)
+        if self.tables <= size:
+            return [self.tables]
+        counts = [size] * (self.tables // size)
+        left = self.tables % size
+        if left >= 3:
+            counts.append(left)
+        else:
+            counts[-1] += left
+        return counts
 
     def shard_count(self) -> int:
         """The lone table's shard, then enough for about TABLES_PER_SHARD tables each; never
@@ -449,15 +465,20 @@ def _database(settings: LoadSettings, folder: Path) -> str:
 
 def _set_up(url: str, event: str, settings: LoadSettings) -> None:
     from server.db import Database
+    from server.movements import Section, section_letters
     from server.session import create_session
 
     db = Database(url)
     try:
         db.upgrade()
         forget(db, event)
+        counts = settings.sections()
+        sections = [Section(letter, "mitchell", 2 * count, settings.boards, rounds=1)
+                    for letter, count in zip(section_letters(len(counts)), counts, strict=True)]
         create_session(db, event=event, title="bidbox loadtest", kind="mitchell",
                        participants=2 * settings.tables, boards_per_round=settings.boards,
-                       rounds=1, seed=settings.seed)
+                       rounds=1, seed=settings.seed,
+                       sections=sections if len(sections) > 1 else None)
     finally:
         db.dispose()
 
@@ -475,7 +496,7 @@ def forget(db: Any, event: str) -> None:
                 conn.execute(delete(table).where(table.c.event == event))
         ids = [r.id for r in conn.execute(select(s.sessions.c.id).where(
             s.sessions.c.event == event))]
-        for table in (s.participants, s.deals):
+        for table in (s.participants, s.deals, s.sections):
             conn.execute(delete(table).where(table.c.session_id.in_(ids)))
         conn.execute(delete(s.sessions).where(s.sessions.c.event == event))
 

@@ -50,6 +50,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--linger", type=float,
                         help="the ingest worker's batching window in seconds (default: the "
                              "server's, server.bus.LINGER)")
+    parser.add_argument("--section-tables", type=int, default=25,
+                        help="more tables than this play as sections of this many, each its "
+                             "own Mitchell (default 25: 1000 tables are sections A to AN)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     parser.set_defaults(run=run, extras=("table", "server"))
 
@@ -65,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                             seconds=args.seconds, shards=args.shards, workers=workers,
                             db=args.db, folder=folder, seed=args.seed, analysis=args.analysis,
                             drain_s=args.drain, linger=args.linger,
-                            journals=args.journals)
+                            journals=args.journals, section_tables=args.section_tables)
 
     def note(text: str) -> None:
         print(text, file=sys.stderr if args.json else sys.stdout, flush=True)

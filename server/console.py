@@ -50,6 +50,7 @@ from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
 from server.i18n import language, t
 from server.live import MAX_TABLES
+from server.movements import Section, section_letters
 from server.scorings import Method
 from server.services import services
 from server.session import Session, SessionError
@@ -111,7 +112,9 @@ def _number(name: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise FormError(t("console_not_a_number", what=t(f"console_{name}"), value=text)) from None
+        # A row's field ("section_pairs-2") is named by its column.
+        what = t(f"console_{name.partition('-')[0]}")
+        raise FormError(t("console_not_a_number", what=what, value=text)) from None
 
 
 def _seconds(name: str) -> float:
@@ -124,6 +127,39 @@ def _seconds(name: str) -> float:
     except ValueError:
         raise FormError(t("console_not_a_number", what=t(f"console_{name}"),
                           value=text)) from None
+
+
+def _rounds(name: str) -> tuple[int, ...]:
+    """Round numbers typed as "7, 8" or "7 8"; blank is none."""
+    text = request.form.get(name, "").replace(",", " ").split()
+    try:
+        return tuple(sorted({int(word) for word in text}))
+    except ValueError:
+        raise FormError(t("console_not_a_number", what=t(f"console_{name.split('-')[0]}"),
+                          value=" ".join(text))) from None
+
+
+#: How many rows for more sections the set-up form shows (its button adds more).
+SECTION_ROWS = 3
+
+
+def _more_sections(boards_per_round: int) -> list[Section]:
+    """Sections B, C, ... from the set-up form's rows (``section_movement-N`` and the
+    rest); a row with no pairs is left out. Every section plays the same boards per round,
+    from board 1, so that a board can be compared across the field."""
+    found: list[Section] = []
+    rows = sorted({int(key.rpartition("-")[2]) for key in request.form
+                   if key.startswith("section_pairs-") and key.rpartition("-")[2].isdigit()})
+    letters = section_letters(len(rows) + 1)
+    for row in rows:
+        if not request.form.get(f"section_pairs-{row}", "").strip():
+            continue
+        letter = letters[len(found) + 1]
+        found.append(Section(letter, request.form.get(f"section_movement-{row}", ""),
+                             _number(f"section_pairs-{row}"), boards_per_round,
+                             _optional(f"section_rounds-{row}"),
+                             arrow_rounds=_rounds(f"section_arrow_rounds-{row}")))
+    return found
 
 
 def _refused(error: Exception) -> None:
@@ -299,9 +335,20 @@ def index() -> Any:
     return _page("console/index.html", found, ("tables", "calls", "clock"))
 
 
+def _section_rows(form: Any) -> list[tuple[int, str]]:
+    """The rows of more sections the form shows, with their letters (B, C, ...): those the
+    director sent (kept when the form comes back refused), and at least SECTION_ROWS."""
+    sent = sorted({int(key.rpartition("-")[2]) for key in form
+                   if key.startswith("section_pairs-") and key.rpartition("-")[2].isdigit()})
+    rows = sent if len(sent) >= SECTION_ROWS else list(range(1, SECTION_ROWS + 1))
+    return list(zip(rows, section_letters(len(rows) + 1)[1:], strict=True))
+
+
 def _setup_page(form: Any) -> str:
     return _page("console/setup.html", None, ("tables",), form=form,
                  movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS,
+                 section_kinds=("mitchell", "howell"), scopes=sessions.SCOPES,
+                 section_rows=_section_rows(form),
                  screens=sessions.SCREENS, profiles=PROFILES,
                  default_tray_delay=DEFAULT_TRAY_DELAY)
 
@@ -406,10 +453,17 @@ def setup() -> Any:
         if not (upload and upload.filename):
             seed = _optional("seed")
             seed = secrets.randbelow(1_000_000) if seed is None else seed
+        kind = form.get("movement", "")
+        boards_per_round = _number("boards_per_round")
+        first = Section("A", kind, _number("participants"), boards_per_round,
+                        _optional("rounds"), arrow_rounds=_rounds("arrow_rounds"))
+        more = _more_sections(boards_per_round)
         found = sessions.create_session(
-            db, event=services().event, title=title, kind=form.get("movement", ""),
-            participants=_number("participants"), boards_per_round=_number("boards_per_round"),
-            rounds=_optional("rounds"), scoring=form.get("scoring") or None, seed=seed,
+            db, event=services().event, title=title, kind=kind,
+            participants=first.pairs, boards_per_round=boards_per_round,
+            rounds=first.rounds, sections=[first, *more] if more else None,
+            arrow_rounds=first.arrow_rounds, scope=form.get("scope") or "section",
+            scoring=form.get("scoring") or None, seed=seed,
             screens=form.get("screens") or None, tray_delay=_seconds("tray_delay"),
             profile=form.get("profile") or PROFILES["feb"].name,
             round_minutes=_optional("round_minutes"),

@@ -70,10 +70,44 @@ PAGES.add({
     "console_movement_howell": Words(es="Howell", en="Howell"),
     "console_movement_teams": Words(es="Equipos", en="Teams"),
     "console_movement_individual": Words(es="Individual", en="Individual"),
+    "console_movement_sections": Words(es="Secciones", en="Sections"),
+    "console_section_summary": Words(
+        es="Sección {letter}: {movement}, {pairs} parejas, {tables} mesas, {rounds} rondas",
+        en="Section {letter}: {movement}, {pairs} pairs, {tables} tables, {rounds} rounds"),
+    "console_section_arrow": Words(es="cambio de flecha en la ronda {rounds}",
+                                   en="arrow-switch in round {rounds}"),
+    "console_scope_is": Words(es="Cada tablero se puntúa {scope}.",
+                              en="Each board is scored {scope}."),
     "console_participants": Words(es="Parejas, equipos o jugadores", en="Pairs, teams or players"),
     "console_boards_per_round": Words(es="Tableros por ronda", en="Boards per round"),
     "console_rounds": Words(es="Rondas", en="Rounds"),
     "console_rounds_help": Words(es="vacío: las del movimiento", en="blank: the movement's own"),
+    "console_arrow_rounds": Words(es="Rondas con cambio de flecha",
+                                  en="Arrow-switch rounds"),
+    "console_arrow_rounds_help": Words(
+        es="solo Mitchell, p. ej. «8» o «7, 8»: en esas rondas NS juega EO y hay una sola "
+           "clasificación",
+        en="Mitchell only, e.g. \"8\" or \"7, 8\": in those rounds NS play EW, and one "
+           "ranking comes out"),
+    "console_sections": Words(es="Más secciones", en="More sections"),
+    "console_sections_help": Words(
+        es="La sección A es el movimiento de arriba. Cada fila con parejas es otra sección "
+           "(B, C...), con sus mesas y su movimiento; todas juegan los mismos tableros por "
+           "ronda, desde el 1.",
+        en="Section A is the movement above. Each row with pairs is one more section (B, "
+           "C...), with its own tables and movement; all play the same boards per round, "
+           "from board 1."),
+    "console_section": Words(es="Sección", en="Section"),
+    "console_section_pairs": Words(es="Parejas", en="Pairs"),
+    "console_section_rounds": Words(es="Rondas", en="Rounds"),
+    "console_section_arrow_rounds": Words(es="Cambio de flecha", en="Arrow-switch"),
+    "console_add_section": Words(es="Añadir una sección", en="Add a section"),
+    "console_scope": Words(es="Puntuar cada tablero", en="Score each board"),
+    "console_scope_section": Words(es="dentro de su sección", en="within its section"),
+    "console_scope_field": Words(es="en todo el campo (Neuberg si el número de resultados "
+                                    "difiere)",
+                                 en="across the field (Neuberg where the number of results "
+                                    "differs)"),
     "console_scoring": Words(es="Puntuación", en="Scoring"),
     "console_scoring_default": Words(es="La habitual del movimiento", en="The movement's usual"),
     "console_scoring_mp": Words(es="Puntos de match", en="Matchpoints"),

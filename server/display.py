@@ -21,7 +21,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, render_template, stream_with_context
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    g,
+    render_template,
+    stream_with_context,
+)
 from markupsafe import Markup, escape
 
 from server import (
@@ -51,6 +59,22 @@ RECENT_BOARDS = 6
 released board is a link there to its own page."""
 
 
+@bp.record_once
+def _table_names(state: Any) -> None:
+    """``table_name(n)`` for every template, pages and streamed fragments alike: "B3" in a
+    session of sections, else the number."""
+    state.app.jinja_env.globals["table_name"] = table_name
+
+
+def table_name(table: int) -> str:
+    names = g.get("table_names")
+    if names is None:  # once a request: a grid of a thousand tables asks a thousand times
+        session = services().session
+        names = g.table_names = {} if session is None or not session.sections else {
+            n: session.table_label(n) for n in range(1, session.tables + 1)}
+    return str(names.get(table, table))
+
+
 # -- the pages ----------------------------------------------------------------------------
 
 @bp.get("/")
@@ -66,7 +90,7 @@ def index() -> Any:
     return _render("display/index.html", session=session, method=scored.method,
                    groups=_ranking_groups(scored.standings), labels=labels,
                    boards=_boards_newest_first(rows)[:RECENT_BOARDS],
-                   released=sorted(released), texts=_script_texts(labels),
+                   released=sorted(released), texts=_script_texts(labels, session),
                    progress=session_progress(db, session, len(released), server_now()))
 
 
@@ -93,7 +117,7 @@ def board(number: int) -> Any:
     return _render(
         "display/board.html", session=session, number=number, method=scored.method,
         lines=lines, labels=labels, chart=frequency_chart(number, rows),
-        texts=_script_texts(labels),
+        texts=_script_texts(labels, session),
         record=record, analysing=services().analyser is not None,
         previous=ordered[at - 1] if at > 0 else None,
         following=ordered[at + 1] if at + 1 < len(ordered) else None)
@@ -183,11 +207,32 @@ GROUP_ORDER = {"NS": 0, "EW": 1}
 """North-South's ranking first, as the club's sheets put it; any other group after."""
 
 
+def group_key(group: str) -> tuple[int, str, int, str]:
+    """The order of ranking groups: section by section (A before B, Z before AA), and North-
+    South before East-West within each."""
+    section, _, direction = group.rpartition(" ") if " " in group else (
+        (group, "", "") if group not in GROUP_ORDER else ("", "", group))
+    return (len(section), section, GROUP_ORDER.get(direction, 2), direction)
+
+
+def group_caption(group: str) -> str:
+    """A ranking's caption: "North-South rankings", "Section A, North-South rankings",
+    "Section B rankings"; "" for a field ranked as one."""
+    section, _, direction = group.rpartition(" ") if " " in group else (
+        (group, "", "") if group not in GROUP_ORDER else ("", "", group))
+    if not section:
+        return t(f"display_group_{direction}") if direction else ""
+    if not direction:
+        return t("display_group_section", section=section)
+    return t("display_group_section_direction", section=section,
+             rankings=t(f"display_group_{direction}"))
+
+
 def _ranking_groups(rows: Sequence[Any]) -> list[tuple[str, list[Any]]]:
     groups: dict[str, list[Any]] = {}
     for row in rows:
         groups.setdefault(row.group, []).append(row)
-    return sorted(groups.items(), key=lambda item: (GROUP_ORDER.get(item[0], 2), item[0]))
+    return sorted(groups.items(), key=lambda item: group_key(item[0]))
 
 
 def _boards_newest_first(rows: Iterable[ResultRow]) -> list[tuple[int, list[ResultRow]]]:
@@ -411,7 +456,7 @@ def clock_text(clock: dict[str, Any]) -> str:
 
 
 HELPERS: dict[str, Any] = {
-    "clock_text": clock_text,
+    "clock_text": clock_text, "group_caption": group_caption,
     "seat_letter": seat_letter, "seat_name": seat_name, "contract_html": contract_html,
     "card_html": card_html, "suit_html": suit_html, "strain_html": strain_html, "decimal": decimal,
     "call_html": call_html, "holding": holding, "COLUMNS": vugraph.COLUMNS,
@@ -432,11 +477,15 @@ SCRIPT_TEXTS = (
     "display_clock", "display_clock_warning", "display_clock_over")
 
 
-def _script_texts(labels: dict[int, Label]) -> Markup:
+def _script_texts(labels: dict[int, Label], session: Session) -> Markup:
     """What display.js needs in the page's language, as JSON safe inside <script>."""
     texts: dict[str, Any] = {key: t(key) for key in SCRIPT_TEXTS}
     texts["language"] = language()
-    texts["groups"] = {"NS": t("display_group_NS"), "EW": t("display_group_EW")}
+    named = sorted({p.group for p in session.plan.participants}, key=group_key)
+    texts["groups"] = {group: group_caption(group) for group in named}
+    texts["group_order"] = named
+    texts["tables"] = {str(n): session.table_label(n) for n in range(1, session.tables + 1)
+                       } if session.sections else {}
     texts["labels"] = {str(number): label.text for number, label in labels.items()}
     texts["recent"] = RECENT_BOARDS
     text = json.dumps(texts, ensure_ascii=False)

@@ -401,7 +401,7 @@ def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
     session = data.session
     tags = {"Event": session.title, "Site": "?", "Date": data.date.strftime("%Y.%m.%d"),
             **_seat_names(data, row), "Scoring": session.scoring.pbn,
-            "Section": row.section, "Table": str(row.table)}
+            "Section": row.section, "Table": str(session.table_in_section(row.table))}
     if row.round is not None:
         tags["Round"] = str(row.round)
     if session.movement == "teams":
@@ -429,7 +429,8 @@ def csv_text(db: Database, session: Session) -> str:
     writer.writerow(CSV_COLUMNS)
     for row in data.rows:
         scored = data.scored.get((row.table, row.board))
-        writer.writerow([row.section, _text(row.round), row.board, row.table,
+        writer.writerow([row.section, _text(row.round), row.board,
+                         data.session.table_in_section(row.table),
                          _text(row.ns_pair), _text(row.ew_pair), _text(row.contract),
                          _text(row.declarer), _text(row.tricks), _text(row.lead),
                          _text(row.score_ns), _text(row.adjusted),

@@ -39,6 +39,7 @@ class Seating:
     next_boards: int | None  # the table these boards lie at next
     ns_players: tuple[int, int] | None = None  # the individual only: (North, South)
     ew_players: tuple[int, int] | None = None  # (East, West)
+    switched: bool = False  # an arrow-switch round: the pair numbered EW sits NS
 
     @property
     def sit_out(self) -> bool:
@@ -367,3 +368,147 @@ def movement(kind: str, participants: int, boards_per_round: int, rounds: int | 
                                 f"{rounds or 3} rounds of {boards_per_round}")
         return individual(first_board)
     raise MovementError(f"unknown movement {kind!r}: choose one of {', '.join(KINDS)}")
+
+
+# Sections and the arrow-switch ------------------------------------------------------------
+
+def arrow_switched(plan: Movement, rounds: Sequence[int]) -> Movement:
+    """A Mitchell played for one winner: in ``rounds`` every table turns its arrow, so the
+    EW pair sits North-South and the NS pair East-West for the round's boards. Every pair
+    then plays both directions, and one ranking covers the field: the participants lose
+    their NS/EW groups."""
+    if plan.kind != "mitchell":
+        raise MovementError(f"the arrow-switch is for a Mitchell, not a {plan.kind}")
+    chosen = set(rounds)
+    wrong = sorted(r for r in chosen if not 1 <= r <= plan.rounds)
+    if wrong:
+        raise MovementError(f"this Mitchell has rounds 1 to {plan.rounds}; it cannot switch "
+                            f"in round {', '.join(map(str, wrong))}")
+    if not chosen:
+        return plan
+    seatings = tuple(
+        Seating(seat.round, seat.table, ns=seat.ew, ew=seat.ns, boards=seat.boards,
+                next_ns=seat.next_ew, next_ew=seat.next_ns, next_boards=seat.next_boards,
+                switched=True)
+        if seat.round in chosen and not seat.sit_out else seat
+        for seat in plan.seatings)
+    participants = tuple(Participant(p.number, p.label, "", p.phantom)
+                         for p in plan.participants)
+    return Movement(plan.kind, plan.tables, plan.rounds, plan.boards_per_round, participants,
+                    seatings)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One section of a session as the director sets it up: its letter, its own movement
+    (kind, pairs, boards per round, rounds, first board) and the rounds a Mitchell plays with
+    the arrow switched."""
+
+    letter: str
+    kind: str
+    pairs: int
+    boards_per_round: int
+    rounds: int | None = None
+    first_board: int = 1
+    arrow_rounds: tuple[int, ...] = ()
+
+    def plan(self) -> Movement:
+        if self.kind not in ("mitchell", "howell"):
+            raise MovementError(f"section {self.letter}: a section plays a Mitchell or a "
+                                f"Howell, not a {self.kind}")
+        try:
+            plan = movement(self.kind, self.pairs, self.boards_per_round, self.rounds,
+                            self.first_board)
+            return arrow_switched(plan, self.arrow_rounds) if self.arrow_rounds else plan
+        except MovementError as error:
+            raise MovementError(f"section {self.letter}: {error}") from None
+
+
+def section_letters(count: int) -> list[str]:
+    """A, B, ... Z, then AA, AB, ...: the names sections go by."""
+    letters = []
+    for index in range(count):
+        name = ""
+        index += 1
+        while index:
+            index, rest = divmod(index - 1, 26)
+            name = chr(ord("A") + rest) + name
+        letters.append(name)
+    return letters
+
+
+@dataclass(frozen=True)
+class Sectioned(Movement):
+    """Several sections played as one session: tables and participants are numbered on
+    through the sections (section A's tables 1 to 8, B's 9 to 14...), so that topics, table
+    logins and the stored results keep one number each; ``table_sections`` and
+    ``participant_sections`` give each number its section, and the labels ("B3") are what the
+    people in the room see."""
+
+    sections: tuple[Section, ...] = ()
+    first_tables: tuple[int, ...] = ()  # each section's first table number, less one
+    first_numbers: tuple[int, ...] = ()  # each section's first participant number, less one
+
+    def section_of_table(self, table: int) -> tuple[Section, int]:
+        """The section of a table number, and the table's number within it."""
+        for section, offset, following in zip(self.sections, self.first_tables,
+                                              (*self.first_tables[1:], self.tables),
+                                              strict=True):
+            if offset < table <= following:
+                return section, table - offset
+        raise MovementError(f"this session has tables 1 to {self.tables}, not {table}")
+
+    def section_of(self, participant: int) -> str:
+        for section, offset in reversed(list(zip(self.sections, self.first_numbers,
+                                                 strict=True))):
+            if participant > offset:
+                return section.letter
+        return ""
+
+    def table_label(self, table: int) -> str:
+        section, number = self.section_of_table(table)
+        return f"{section.letter}{number}"
+
+
+def sectioned(sections: Sequence[Section]) -> Movement:
+    """One movement of several sections, each played on its own tables with its own pairs.
+    One section alone is that section's movement, numbered as always."""
+    if not sections:
+        raise MovementError("a session has at least one section")
+    letters = [section.letter for section in sections]
+    if len(set(letters)) != len(letters):
+        raise MovementError(f"two sections have the same letter: {', '.join(letters)}")
+    plans = [section.plan() for section in sections]
+    if len(sections) == 1:
+        return plans[0]
+    seatings: list[Seating] = []
+    participants: list[Participant] = []
+    first_tables: list[int] = []
+    first_numbers: list[int] = []
+    tables = numbers = 0
+    for section, plan in zip(sections, plans, strict=True):
+        first_tables.append(tables)
+        first_numbers.append(numbers)
+
+        def number(n: int, offset: int = numbers) -> int:
+            return PHANTOM if n == PHANTOM else n + offset
+
+        def table(t: int | None, offset: int = tables) -> int | None:
+            return None if t is None else t + offset
+
+        for seat in plan.seatings:
+            seatings.append(Seating(
+                seat.round, seat.table + tables, number(seat.ns), number(seat.ew), seat.boards,
+                table(seat.next_ns), table(seat.next_ew), table(seat.next_boards),
+                switched=seat.switched))
+        for p in plan.participants:
+            group = f"{section.letter} {p.group}".strip()
+            participants.append(Participant(number(p.number), f"{section.letter}{p.label}",
+                                            group, p.phantom))
+        tables += plan.tables
+        numbers += max(p.number for p in plan.participants)
+    seatings.sort(key=lambda seat: (seat.round, seat.table))
+    return Sectioned("sections", tables, max(plan.rounds for plan in plans),
+                     max(plan.boards_per_round for plan in plans), tuple(participants),
+                     tuple(seatings), tuple(sections), tuple(first_tables),
+                     tuple(first_numbers))

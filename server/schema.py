@@ -51,6 +51,9 @@ sessions = Table(
     # minutes (null: no clock), unless a round has its own in round_clocks.
     Column("round_minutes", Integer),
     Column("warning_minutes", Integer),
+    # With several sections: each board's results compared within its section ("section")
+    # or across the field on the same boards ("field", Neuberg where counts differ).
+    Column("scope", String(8), nullable=False, server_default="section"),
 )
 
 #: Each round's clock: its own length and warning (set before or during it), and, once it
@@ -66,6 +69,22 @@ round_clocks = Table(
     Column("extended", Integer, nullable=False, server_default="0"),  # minutes added
     Column("set_by", String(64)),
     Column("set_at", Float),
+)
+
+#: The sections of a session of several (server/movements.py Sectioned), or of one that
+#: switches arrows: each with its own movement, numbered on through the session's tables and
+#: participants in the order of ``position``.
+sections = Table(
+    "sections", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("letter", String(4), nullable=False),
+    Column("movement", String(16), nullable=False),  # mitchell or howell
+    Column("pairs", Integer, nullable=False),
+    Column("boards_per_round", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("first_board", Integer, nullable=False),
+    Column("arrow_rounds", String(200), nullable=False, server_default=""),  # "7,8"
 )
 
 #: The pairs, teams or players of a session, as the movement numbers them.

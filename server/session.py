@@ -14,7 +14,7 @@ import functools
 import json
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,16 @@ from sqlalchemy import Connection, delete, insert, select, update
 
 from server import schema as s
 from server.db import Database
-from server.movements import PHANTOM, Movement, MovementError, Seating, movement
+from server.movements import (
+    PHANTOM,
+    Movement,
+    MovementError,
+    Seating,
+    Section,
+    Sectioned,
+    movement,
+    sectioned,
+)
 from server.scorings import Scoring
 from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY, PROFILES, Screens
 from tabled.roundclock import RoundClock
@@ -33,6 +42,10 @@ from tabled.rules.scoring import club_dealer, club_vulnerability
 from tabled.wire import Command, WireError
 
 MOVEMENTS = ("mitchell", "howell", "teams", "individual")
+#: A session of several sections (server/movements.py Sectioned) has this for its movement.
+SECTIONS = "sections"
+SCOPES = ("section", "field")
+"""How a sectioned session compares a board: within each section, or across the field."""
 SCORINGS = tuple(Scoring)
 """mp: matchpoints; cross_imps/butler: IMPs pairs; teams: IMPs of a match; club, rubber,
 chicago: the engine's social schemes, each result scored on its own and totalled
@@ -44,9 +57,10 @@ ALLOWED_SCORING: dict[str, tuple[Scoring, ...]] = {
     "howell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
     "teams": (Scoring.TEAMS,),
     "individual": (Scoring.CLUB, Scoring.RUBBER, Scoring.CHICAGO),
+    SECTIONS: (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
 }
 DEFAULT_SCORING = {"mitchell": Scoring.MP, "howell": Scoring.MP, "teams": Scoring.TEAMS,
-                   "individual": Scoring.CLUB}
+                   "individual": Scoring.CLUB, SECTIONS: Scoring.MP}
 SCREENS = {"NE-SW": Seat.E, "NW-SE": Seat.W}
 """Screens, by the sides they make: North sits with East (the default) or with West."""
 
@@ -71,11 +85,45 @@ class Session:
     screens: str | None = None  # "NE-SW", "NW-SE", or None: no screens
     tray_delay: float = DEFAULT_TRAY_DELAY
     profile: str = DEFAULT_PROFILE.name
+    sections: tuple[Section, ...] = ()  # empty: one movement, as the columns above say
+    scope: str = "section"  # of several sections: "section" or "field" (SCOPES)
 
     @property
     def plan(self) -> Movement:
+        if self.sections:
+            return _sectioned(self.sections)
         return _movement(self.movement, self.participants, self.boards_per_round, self.rounds,
                          self.first_board)
+
+    def table_label(self, table: int) -> str:
+        """The table's name in the room: "B3" in a session of sections, else its number."""
+        plan = self.plan
+        if isinstance(plan, Sectioned):
+            try:
+                return plan.table_label(table)
+            except MovementError:
+                pass
+        return str(table)
+
+    def table_in_section(self, table: int) -> int:
+        """The table's number within its section (B3 is 3); the number itself otherwise."""
+        plan = self.plan
+        if isinstance(plan, Sectioned):
+            try:
+                return plan.section_of_table(table)[1]
+            except MovementError:
+                pass
+        return table
+
+    def section_of_table(self, table: int) -> str:
+        """The letter of the table's section ("A" when the session has one)."""
+        plan = self.plan
+        if isinstance(plan, Sectioned):
+            try:
+                return plan.section_of_table(table)[0].letter
+            except MovementError:
+                pass
+        return self.sections[0].letter if self.sections else "A"
 
 
 @functools.lru_cache(maxsize=32)
@@ -84,23 +132,45 @@ def _movement(kind: str, participants: int, boards_per_round: int, rounds: int,
     return movement(kind, participants, boards_per_round, rounds, first_board)
 
 
+@functools.lru_cache(maxsize=32)
+def _sectioned(sections: tuple[Section, ...]) -> Movement:
+    return sectioned(sections)
+
+
 def create_session(db: Database, *, event: str, title: str, kind: str, participants: int,
                    boards_per_round: int, rounds: int | None = None, scoring: str | None = None,
                    first_board: int = 1, names: Mapping[int, str] | None = None,
                    deals: Mapping[int, str] | None = None, seed: int | None = None,
                    screens: str | None = None, tray_delay: float = DEFAULT_TRAY_DELAY,
                    profile: str = DEFAULT_PROFILE.name, round_minutes: int | None = None,
-                   warning_minutes: int = 0, clock: Any = time.time) -> Session:
+                   warning_minutes: int = 0, sections: Sequence[Section] | None = None,
+                   arrow_rounds: Sequence[int] = (), scope: str = "section",
+                   clock: Any = time.time) -> Session:
     """Store a new session for ``event`` (replacing none: one event, one session).
 
     ``screens`` ("NE-SW", "NW-SE" or None), ``tray_delay`` (seconds the tray stays on a side
     at least) and ``profile`` (the alert norms, tabled.regulation.PROFILES) say how every
-    table of the session is conducted; each round's assignment carries them."""
+    table of the session is conducted; each round's assignment carries them.
+
+    ``sections``: several sections, each its own Mitchell or Howell (then ``kind``,
+    ``participants``, ``boards_per_round``, ``rounds`` and ``first_board`` are theirs, and
+    ``scope`` says whether a board is compared within its section or across the field).
+    ``arrow_rounds``: the rounds a one-section Mitchell plays with the arrow switched."""
     from server.roundclock import check  # it reads sessions: imported here, not at the top
 
     conduct_of(screens, tray_delay, profile)  # refuses what the tables would refuse
     check(round_minutes, warning_minutes)
-    if kind not in MOVEMENTS:
+    if scope not in SCOPES:
+        raise SessionError(f"scope {scope!r}: one of {', '.join(SCOPES)}")
+    if arrow_rounds and not sections:
+        sections = [Section("A", kind, participants, boards_per_round, rounds, first_board,
+                            tuple(arrow_rounds))]
+    parts = tuple(sections or ())
+    if parts:
+        kind = SECTIONS if len(parts) > 1 else parts[0].kind
+        participants = sum(section.pairs for section in parts)
+        first_board = min(section.first_board for section in parts)
+    if kind not in MOVEMENTS and not (parts and kind == SECTIONS):
         raise SessionError(f"unknown movement {kind!r}; one of {', '.join(MOVEMENTS)}")
     chosen = scoring or DEFAULT_SCORING[kind]
     if chosen not in SCORINGS:
@@ -110,7 +180,8 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
         raise SessionError(f"a {kind} session is scored with "
                            f"{' or '.join(ALLOWED_SCORING[kind])}, not {scoring}")
     try:
-        plan = movement(kind, participants, boards_per_round, rounds, first_board)
+        plan = (sectioned(parts) if parts else
+                movement(kind, participants, boards_per_round, rounds, first_board))
     except MovementError as error:
         raise SessionError(str(error)) from None
     with db.write() as conn:
@@ -122,7 +193,15 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
             first_board=first_board, participants=participants, current_round=0,
             created_at=clock(), screens=screens, tray_delay=float(tray_delay),
             profile=profile, round_minutes=round_minutes,
-            warning_minutes=warning_minutes)).scalar_one()
+            warning_minutes=warning_minutes, scope=scope)).scalar_one()
+        if parts:
+            conn.execute(insert(s.sections), [
+                {"session_id": session_id, "position": position, "letter": section.letter,
+                 "movement": section.kind, "pairs": section.pairs,
+                 "boards_per_round": section.boards_per_round,
+                 "rounds": section.plan().rounds, "first_board": section.first_board,
+                 "arrow_rounds": ",".join(map(str, section.arrow_rounds))}
+                for position, section in enumerate(parts)])
         conn.execute(insert(s.participants), [
             {"session_id": session_id, "number": p.number, "label": p.label, "grp": p.group,
              "names": (names or {}).get(p.number, ""), "phantom": p.phantom}
@@ -140,11 +219,18 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
 def current(db: Database, event: str) -> Session | None:
     with db.read() as conn:
         row = conn.execute(select(s.sessions).where(s.sessions.c.event == event)).first()
-    if row is None:
-        return None
+        if row is None:
+            return None
+        parts = conn.execute(select(s.sections).where(
+            s.sections.c.session_id == row.id).order_by(s.sections.c.position)).all()
+    sections = tuple(Section(p.letter, p.movement, p.pairs, p.boards_per_round, p.rounds,
+                             p.first_board,
+                             tuple(int(r) for r in p.arrow_rounds.split(",") if r))
+                     for p in parts)
     return Session(row.id, row.event, row.title, row.movement, Scoring(row.scoring), row.tables,
                    row.rounds, row.boards_per_round, row.first_board, row.participants,
-                   row.current_round, row.screens, row.tray_delay, row.profile)
+                   row.current_round, row.screens, row.tray_delay, row.profile, sections,
+                   row.scope)
 
 
 def conduct_of(screens: str | None, tray_delay: float, profile: str) -> dict[str, Any]:
@@ -238,6 +324,11 @@ def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
     the round's end and warning (server/roundclock.py), when the round has a length."""
     data: dict[str, Any] = {"round": seating.round, "ns": seating.ns, "ew": seating.ew,
                             "boards": list(seating.boards)}
+    if session.sections:
+        data["section"] = session.section_of_table(seating.table)
+        data["label"] = session.table_label(seating.table)
+    if seating.switched:
+        data["switch"] = True  # the arrow-switch: the pair numbered EW sits North-South
     conduct = conduct_of(session.screens, session.tray_delay, session.profile)
     if session.movement != "individual" and cards:
         sides = {side: cards[number] for side, number in (("NS", seating.ns),

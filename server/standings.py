@@ -23,7 +23,7 @@ from server import fieldscore as fs
 from server import penalties as penalty_book
 from server import schema as s
 from server.db import Database
-from server.movements import PHANTOM
+from server.movements import PHANTOM, Sectioned
 from server.scorings import Method, Scoring
 from server.session import Session, board_conditions, participants_of
 from tabled.rules import RulesError, Seat, parse_contract
@@ -60,14 +60,12 @@ class ResultRow:
                 "lead": self.lead, "score_ns": self.score_ns, "adjusted": self.adjusted}
 
 
-SECTION = "A"  # one section per event for now; the field is in every payload for the future
-
-
 def all_results(db: Database, session: Session) -> list[ResultRow]:
     with db.read() as conn:
         rows = conn.execute(select(s.results).where(s.results.c.event == session.event)
                             .order_by(s.results.c.board, s.results.c.table_no)).all()
-    return [ResultRow(SECTION, r.round, r.board, r.table_no, r.ns, r.ew, r.contract,
+    return [ResultRow(session.section_of_table(r.table_no), r.round, r.board, r.table_no,
+                      r.ns, r.ew, r.contract,
                       r.declarer, r.tricks, r.lead, r.score_ns, r.adjusted, r.table_score_ns,
                       r.finished_at, r.corrected_by, r.transferred) for r in rows]
 
@@ -152,21 +150,52 @@ def _board_result(row: ResultRow, averages: Mapping[str, int] | None = None,
 
 def field(db: Database, session: Session, *, public: bool) -> Field:
     rows = public_results(db, session) if public else all_results(db, session)
+    groups = {number: p.grp for number, p in participants_of(db, session).items()}
     if session.scoring.social:
-        groups = {number: p.grp for number, p in participants_of(db, session).items()}
         return _social(session, rows, groups)
     rules = adjusted_scores.rules_of(db, session)
+    assigned = adjusted_scores.assigned_of(db, session)
+    given = penalty_book.given(db, session)
+    scored: dict[int, list[fs.Scored]] = defaultdict(list)
+    standings: list[fs.Standing] = []
+    for unit_rows, unit_groups in _units(session, rows, groups):
+        unit = _field(session, unit_rows, unit_groups, rules, assigned, given)
+        for board, lines in unit.scored.items():
+            scored[board].extend(lines)
+        standings.extend(unit.standings)
+    return Field(dict(sorted(scored.items())), standings, session.scoring.method)
+
+
+def _units(session: Session, rows: list[ResultRow], groups: dict[int, str]
+           ) -> list[tuple[list[ResultRow], dict[int, str]]]:
+    """What is scored on its own: the whole session; or, in a session of sections scored
+    within each section, each section's results and pairs (each with its own top). Scored
+    across the field, every board's results from all sections are compared together, and the
+    pairs are ranked by direction across the sections ("A NS" and "B NS" are one group)."""
+    if len(session.sections) < 2:
+        return [(rows, groups)]
+    plan = session.plan
+    if session.scope == "field":
+        return [(rows, {n: group.partition(" ")[2] for n, group in groups.items()})]
+    assert isinstance(plan, Sectioned)
+    return [([r for r in rows if r.section == section.letter],
+             {n: g for n, g in groups.items() if plan.section_of(n) == section.letter})
+            for section in session.sections]
+
+
+def _field(session: Session, rows: list[ResultRow], groups: dict[int, str],
+           rules: adjusted_scores.ScoringRules,
+           assigned: Mapping[tuple[int, int], adjusted_scores.Assigned],
+           given: list[penalty_book.Penalty]) -> Field:
     # The club's own figures are percentages: matchpoints only (IMPs take Law 86A's +3/-3).
     averages = rules.averages if session.scoring is Scoring.MP else None
-    assigned = adjusted_scores.assigned_of(db, session)
     by_board: dict[int, list[fs.BoardResult]] = defaultdict(list)
     for row in rows:
         result = _board_result(row, averages, assigned)
         if result is not None:
             by_board[result.board].append(result)
-    groups = {number: p.grp for number, p in participants_of(db, session).items()}
     method = session.scoring.method
-    # The session's top: the most results any board has, less one (Neuberg scales the rest).
+    # The top: the most results any board has, less one (Neuberg scales the rest).
     top = max((len(v) for v in by_board.values()), default=1) - 1
     scorer = {Scoring.MP: _matchpoints(top), Scoring.CROSS_IMPS: fs.cross_imps,
               Scoring.BUTLER: fs.butler, Scoring.TEAMS: fs.team_match}[session.scoring]
@@ -180,9 +209,9 @@ def field(db: Database, session: Session, *, public: bool) -> Field:
         for line in lines:
             scored[line.result.board].append(line)
         scored = dict(scored)
-    given = penalty_book.deductions(penalty_book.given(db, session), mp_top)
+    deductions = penalty_book.deductions(given, mp_top)
     standings = fs.rankings([x for board in scored.values() for x in board], groups,
-                            method=method, penalties=given, mp_top=mp_top)
+                            method=method, penalties=deductions, mp_top=mp_top)
     return Field(scored, standings, method)
 
 

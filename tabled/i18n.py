@@ -20,6 +20,8 @@ TEXTS: TextTable[str] = table("seat display", {
     "waiting2": Words(es="director (ronda)", en="director's round"),
     "round": Words(es="Ronda {round}", en="Round {round}"),
     "pairs": Words(es="NS {ns}  EO {ew}", en="NS {ns}  EW {ew}"),
+    "round_table": Words(es="Ronda {round} Mesa {table}", en="Round {round} Table {table}"),
+    "arrow_switch": Words(es="Cambio: NS juega EO", en="Switch: NS play EW"),
     "player_number": Words(es="Su n. de jugador", en="Your player number"),
     "player_done": Words(es="Jugador {number}", en="Player {number}"),
     "player_skip": Words(es="Jugador -", en="Player -"),

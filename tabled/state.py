@@ -96,6 +96,8 @@ class Assignment:
     conditions: dict[int, tuple[Seat, Vulnerability]] = field(default_factory=dict)
     conduct: Conduct = field(default_factory=Conduct)
     clock: RoundClock | None = None  # the round's end and warning, if the director set one
+    label: str = ""  # the table's name in a session of sections ("B3")
+    switch: bool = False  # an arrow-switch round: the pair numbered EW sits North-South
 
 
 @dataclass(frozen=True)
@@ -421,7 +423,8 @@ class TableState:
             {int(b): (Seat.from_str(c["dealer"]), Vulnerability.from_str(c["vul"]))
              for b, c in (data.get("conditions") or {}).items()},
             Conduct.from_json(data.get("conduct")),
-            RoundClock.from_json(data["round"], data["clock"]) if data.get("clock") else None)
+            RoundClock.from_json(data["round"], data["clock"]) if data.get("clock") else None,
+            data.get("label") or "", bool(data.get("switch")))
         self.players = {}
         self.results = {}
         self.board = None

@@ -100,15 +100,19 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
     if phase is Phase.WAITING or assignment is None:
         return [_t("waiting", language), _t("waiting2", language)]
     if phase is Phase.PLAYERS:
-        head = [_t("round", language, round=assignment.round),
+        head = [_t("round", language, round=assignment.round) if not assignment.label else
+                _t("round_table", language, round=assignment.round, table=assignment.label),
                 _t("pairs", language, ns=assignment.ns, ew=assignment.ew)]
+        if assignment.switch:  # the arrow-switch: the pairs sit the other way this round
+            head.append(_t("arrow_switch", language))
         if seat in state.players:
             number = state.players[seat]
             return [*head, _t("player_skip", language) if number is None
                     else _t("player_done", language, number=number)]
         return [*head, _t("player_number", language)]
     if phase is Phase.BOARD:
-        return [_t("round", language, round=assignment.round),
+        switch = [_t("arrow_switch", language)] if assignment.switch else []
+        return [_t("round", language, round=assignment.round), *switch,
                 _t("board_ask", language, board=state.next_board())]
     if phase is Phase.ROUND_END:
         return _guidance(assignment.guidance, language)

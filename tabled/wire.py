@@ -315,7 +315,8 @@ CLOCK = _schema(round=_opt(_count(1, 999)), ends_at=_timestamp,
 
 _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
-    section=_opt(_text(16)), deals=_opt(_deals), next=_opt(_guidance),
+    section=_opt(_text(16)), label=_opt(_text(8)), switch=_opt(_bool),
+    deals=_opt(_deals), next=_opt(_guidance),
     conditions=_opt(_conditions), conduct=_opt(_conduct), clock=_opt(_round_clock))
 
 class EventType(enum.StrEnum):

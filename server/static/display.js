@@ -51,6 +51,11 @@
     return out;
   }
 
+  function tableName(table) {
+    // A session of sections names its tables "B3"; otherwise the number.
+    return (texts.tables || {})[String(table)] || String(table);
+  }
+
   function label(pair) {
     if (pair === null || pair === undefined) return "";
     return (texts.labels || {})[pair] || String(pair);
@@ -65,7 +70,8 @@
     }
     if (groups.size === 0) out.append(el("p", {class: "empty"}, texts.display_no_rankings));
     const mp = data.method === "mp";
-    const order = (group) => ({NS: 0, EW: 1})[group] ?? 2;  // as _ranking_groups orders them
+    // As _ranking_groups orders them: section by section, North-South first (group_order).
+    const order = (group) => { const at = (texts.group_order || []).indexOf(group); return at < 0 ? 1e6 : at; };
     const sorted = [...groups].sort((a, b) => order(a[0]) - order(b[0]) || (a[0] < b[0] ? -1 : 1));
     // Laws 90, 91: a penalty has its own column, shown once anyone in the group has one.
     for (const [group, rows] of sorted) {
@@ -88,7 +94,7 @@
           fined ? el("td", {class: "penalty"}, row.penalty ? number(-row.penalty) : "") : null));
       }
       out.append(el("table", {class: "ranking", "data-group": group},
-        group ? el("caption", {}, texts.groups[group] || group) : null,
+        texts.groups[group] ? el("caption", {}, texts.groups[group]) : null,
         el("thead", {}, head), body));
     }
     document.getElementById("rankings").replaceChildren(out);
@@ -146,7 +152,7 @@
     const list = el("ul", {class: "tables-progress"});
     for (const row of data.tables) {
       list.append(el("li", {class: "stage-" + row.stage, "data-table": row.table},
-        el("span", {class: "table-name"}, texts.display_table + " " + row.table),
+        el("span", {class: "table-name"}, texts.display_table + " " + tableName(row.table)),
         el("span", {class: "stage"}, t("display_stage_" + row.stage, {board: row.board})),
         row.scheduled ? el("span", {class: "table-boards"}, t("display_table_boards",
           {finished: row.finished, scheduled: row.scheduled})) : null));

@@ -18,6 +18,7 @@ from sim.recorded import BoardScript, RecordedPlayers
 from sim.simtable import SimulatedTable
 from tabled.rules import Board, Card, Deal, Seat
 from tabled.rules.auction import Auction
+from tabled.rules.calls import DOUBLE, PASS
 from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem
 from tabled.state import Phase
@@ -25,6 +26,23 @@ from tabled.state import Phase
 from .bidding import choose_call
 from .card_play import choose_card, sure_claim
 from .irregular import Steps, kind_for, play_out
+
+
+def varied(board: int, calls: list[AuctionItem], rng: random.Random,
+           rate: float) -> list[AuctionItem] | None:
+    """Another auction than ``calls`` with probability ``rate``: all pass, or the last bid
+    doubled by the opponent next to call (always legal there, Law 19A1); None: keep it."""
+    if rate <= 0 or rng.random() >= rate:
+        return None
+    del board  # the same rate on every board; the seed already differs by board
+    passes = [AuctionItem(PASS) for _ in range(3)]
+    bids = [i for i, item in enumerate(calls) if item.call.is_bid]
+    if not bids or rng.random() < 0.5:
+        return [AuctionItem(PASS), *passes]
+    last = bids[-1]
+    if last + 1 < len(calls) and calls[last + 1].call != PASS:
+        return None  # doubled already
+    return [*calls[:last + 1], AuctionItem(DOUBLE), *passes]
 
 
 def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
@@ -86,9 +104,14 @@ class SimulatedPlayers:
 
     def __init__(self, table: SimulatedTable, *, seed: int = 0, speed: float = 0.0,
                  director_rate: float = 0.02, claim_rate: float = 0.1,
-                 sleep: Callable[[float], None] = time.sleep, irregular: bool = False) -> None:
+                 sleep: Callable[[float], None] = time.sleep, irregular: bool = False,
+                 variety: float = 0.0) -> None:
         self.table = table
         self.seed = seed
+        # With probability ``variety`` (seeded by seed and board) the table's auction departs
+        # from the bots' own: passed out, or the final contract doubled. The bots alone bid
+        # and play a deal the same at every table; a field's results differ.
+        self.variety = variety
         self.irregular = irregular
         self.director_rate = director_rate
         self.claim_rate = claim_rate
@@ -103,6 +126,11 @@ class SimulatedPlayers:
         """Bid and play ``board`` through the table to its confirmed result."""
         plan = script(board, deal, seed=self.seed, claim_rate=self.claim_rate,
                       irregular=self.irregular)
+        other = varied(board, plan.calls, random.Random(f"{self.seed}:{board}:variety"),
+                       self.variety)
+        if other is not None:
+            plan = script(board, deal, seed=self.seed, claim_rate=self.claim_rate,
+                          calls=other)
         rng = random.Random(f"{self.seed}:{board}:director")
         # With probability director_rate the board has one director call, at a moment of
         # the auction or the play drawn with the same seed.
