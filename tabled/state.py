@@ -36,13 +36,6 @@ from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
 from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
 
-#: Law 16B1: a call made after more than this many seconds of thought (since the call before
-#: it) is shown to the opponents as a hesitation they may reserve their rights on.
-HESITATION = 10.0
-#: Law 25A1: a change of call is made "without pause for thought"; one confirmed later than
-#: this after the call it replaces goes to the director under Law 25B.
-CHANGE_PAUSE = 5.0
-
 
 class StateError(RuntimeError):
     """An event that cannot follow the state: the journal is not a log this code wrote."""
@@ -206,16 +199,18 @@ class BoardState:
         return (play is not None and bool(play.revokes) and self.ruled_transfer is None
                 and (self.result is None or self.result.adjusted is None))
 
-    def hesitation_open(self, seat: Seat) -> int | None:
-        """Law 16B2: the index of the newest call made after a hesitation by an opponent of
-        ``seat``, while its partner has not called since and ``seat``'s side has not yet
-        reserved its rights on it; None otherwise. The first call (the hands were being
-        scanned) and calls behind screens (the tray hides the tempo) are not counted."""
+    def hesitation_open(self, seat: Seat, hesitation: float) -> int | None:
+        """Law 16B2: the index of the newest call made after a hesitation (more than
+        ``hesitation`` seconds since the call before it, Law 16B1: the profile's) by an
+        opponent of ``seat``, while its partner has not called since and ``seat``'s side has
+        not yet reserved its rights on it; None otherwise. The first call (the hands were
+        being scanned) and calls behind screens (the tray hides the tempo) are not
+        counted."""
         if self.tray is not None or (self.play is not None and self.cards):
             return None
         entries = self.auction.entries
         for index in range(len(self.call_ts) - 1, 0, -1):
-            if self.call_ts[index] - self.call_ts[index - 1] <= HESITATION:
+            if self.call_ts[index] - self.call_ts[index - 1] <= hesitation:
                 continue
             hesitator = entries[index].seat
             if hesitator.side is seat.side:
@@ -483,8 +478,10 @@ class TableState:
         if tray is not None and index < tray.crossed:
             raise StateError(f"event {event.seq}: {seat}'s call has crossed on the tray")
         replaced = board.auction.entries[index].call
-        if tray is None and event.ts - board.call_ts[index] > CHANGE_PAUSE:
-            # Law 25B: not without pause for thought: the left-hand opponent may accept it.
+        pause = self.conduct.profile.change_pause
+        if tray is None and event.ts - board.call_ts[index] > pause:
+            # Law 25B: not without pause for thought (Law 25A1, the profile's tempo): the
+            # left-hand opponent may accept it.
             board.late_change = (seat, index, replaced)
         else:
             board.late_change = None

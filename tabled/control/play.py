@@ -31,9 +31,6 @@ PREMATURE_OPTION_KEYS = {"1": PrematureOption.HIGHEST, "2": PrematureOption.LOWE
 PREMATURE_KEYS = set(PREMATURE_OPTION_KEYS) | set(SUIT_KEYS)
 #: Law 51A on declarer's keypad: the first, second, ... penalty card as the displays list them.
 DESIGNATE_KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
-#: Law 58B: a second card from the hand that has just played, read within this many seconds
-#: of the first, came with it (two cards at once); later it is a card played too soon (57A).
-SIMULTANEOUS = 1.5
 
 
 class PlayInput(AuctionInput):
@@ -266,7 +263,8 @@ class PlayInput(AuctionInput):
         except IllegalActionError as error:
             assert seat is not None
             together = (now is not None and bool(board.card_ts)
-                        and now - board.card_ts[-1] <= SIMULTANEOUS)
+                        and now - board.card_ts[-1]
+                        <= self.state.conduct.profile.simultaneous)  # Law 58B's tempo
             return self._seen_out_of_turn(card, seat, board, error, together)
         assert seat is not None
         data: dict[str, Any] = {"seat": str(seat), "card": str(card)}
