@@ -376,7 +376,14 @@ class PlayInput(AuctionInput):
         if play is not None:
             for revoke in play.revokes:
                 detail = f"{revoke.seat} revoked on trick {revoke.trick + 1} ({revoke.card})"
+                law = "61"
+                if revoke.law != "61":
+                    # Law 61A: the hand unknown, a later card shows it could have complied
+                    # with the option of Law 57A (or the lead restriction of 26, 50D2).
+                    detail = (f"{revoke.seat} did not comply with Law {revoke.law} on trick "
+                              f"{revoke.trick + 1} ({revoke.card}) when able: a revoke")
+                    law = "61A"
                 if not any(c.detail == detail for c in state.director_calls):
                     # Law 64: the director settles the rectification at the end of play.
-                    return [self._director(None, "revoke", "61", detail)]
+                    return [self._director(None, "revoke", law, detail)]
         return []
