@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tabled.rules import Card, Seat, Suit
+from tabled.rules import Card, IllegalActionError, Seat, Suit
 from tabled.rules.auction import PassScope
 from tabled.rules.penalty import LeadOption, PenaltyLeadOption, PrematureOption, is_honour
 from tabled.rules.play import ClaimState, LeadRestriction, Play
@@ -211,6 +211,7 @@ def _take_back(table: TableState, board: BoardState | None, data: Mapping[str, A
     board.cards.clear()
     board.card_ts.clear()
     board.play_actions.clear()
+    board.out_of_turn = None
     board.face_down = False
     board.result = None
     board.confirmed = set()
@@ -241,6 +242,7 @@ def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, 
     # Laws 45C4(b), 47: cards designated by mistake or retracted go back to the hand.
     assert board is not None
     board.simultaneous = None  # Law 58B: the cards it waited on are taken back too
+    board.out_of_turn = None
     del board.cards[len(board.cards) - data["cards"]:]
     del board.card_ts[len(board.cards):]
     board.play_actions = [(at, action) for at, action in board.play_actions
@@ -466,6 +468,77 @@ def _simultaneous_choice(table: TableState, board: BoardState | None,
         raise StateError(f"event {event.seq}: {error}") from None
 
 
+#: The laws of a penalty card that come from a card played (out of turn, too soon), not one
+#: dropped: such a card may have been played at the same time as a legal one (Law 58A).
+SEEN_PLAYED = frozenset({"57A", "50B", "60B"})
+
+
+def out_of_turn_action(play: Play, seat: Seat, card: Card,
+                       law: str) -> dict[str, Any] | None:
+    """What a card the play refuses (with ``law``) becomes once it has been seen: a lead out
+    of turn kept for the opponents' option (Laws 54-56), a defender's card a major penalty
+    card (57A before partner has played to the trick, else 50B; 60B after declarer's lead
+    went back); None for declarer's or dummy's, which goes back to the hand (Law 48A)."""
+    if law in ("54", "55", "56"):
+        return {"kind": "lead_out_of_turn", "seat": str(seat), "card": str(card)}
+    if seat.side is play.declarer.side:
+        return None
+    if law == "60B":
+        return {"kind": "penalty_card", "seat": str(seat), "card": str(card),
+                "major": "major", "law": "60B"}
+    trick = play.current
+    early = bool(trick.cards) and trick.card_of(seat.partner) is None
+    return {"kind": "penalty_card", "seat": str(seat), "card": str(card), "major": "major",
+            "law": "57A" if early else "50B"}
+
+
+def _simultaneous_play(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                       event: Event) -> None:
+    # Law 58A: a lead or play made at the same time as another player's legal one counts as
+    # made after it. The card the table kept as seen out of turn (the reader took it first)
+    # gives way to the legal card of ``seat``, then is played if it is now in turn, or is what
+    # a card out of turn is (Laws 53-57: a lead out of turn, a defender's penalty card).
+    from tabled.state import StateError
+
+    assert board is not None
+    seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+    kept = board.out_of_turn
+    if board.play is None or kept is None or kept[0] is seat or not board.play_actions:
+        raise StateError(f"event {event.seq}: no card of another player seen out of turn "
+                         f"to have been played with {seat}'s {card}")
+    other, other_card, _ = kept
+    at, action = board.play_actions[-1]
+    if at != len(board.cards) or action.get("card") != str(other_card) \
+            or action["kind"] not in ("lead_out_of_turn", "penalty_card"):
+        raise StateError(f"event {event.seq}: {other}'s {other_card} is no longer the last "
+                         f"thing the table kept (an option was chosen on it)")
+    del board.play_actions[-1]
+    board.out_of_turn = None
+    try:
+        board.replay_cards()
+        play = board.play
+        assert play is not None
+        play.play(card, seat)
+    except ValueError as error:
+        raise StateError(f"event {event.seq}: {error}") from None
+    board.cards.append((seat, card))
+    board.card_ts.append(event.ts)
+    try:
+        play.check(other_card, other)
+    except IllegalActionError as error:
+        after = out_of_turn_action(play, other, other_card, error.law)
+        if after is not None:
+            try:
+                board.apply_play_action(after, event.ts)
+            except ValueError as refused:
+                raise StateError(f"event {event.seq}: {refused}") from None
+            board.out_of_turn = None  # judged once: it is after the legal card, for good
+        return
+    play.play(other_card, other)  # now in turn: simply its play
+    board.cards.append((other, other_card))
+    board.card_ts.append(event.ts)
+
+
 def _default_scope(data: dict[str, Any]) -> None:
     data.setdefault("scope", "auction")  # Law 30-32: the rest of the auction, unless said
 
@@ -613,6 +686,12 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
                         Choice("second", Words(es="La segunda", en="The second")))),),
         _simultaneous_choice),
     RulingKind(
+        "simultaneous_play", "58A",
+        Words(es="Jugada simultánea de dos jugadores",
+              en="Two players' cards at the same time"),
+        Words(es="a la vez", en="same time"),
+        (_SEAT, _CARD), _simultaneous_play),
+    RulingKind(
         "penalty_choice", "51A",
         Words(es="Carta penalizada que se juega", en="Penalty card to play"),
         Words(es="cual juega", en="which card"),
@@ -660,9 +739,9 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
 
 
 #: The kinds the table records as an ``option`` event that apply as their ruling does (Laws
-#: 16B2, 25B, 58B); the others are options of the play (``play_action``).
+#: 16B2, 25B, 58A, 58B); the others are options of the play (``play_action``).
 TABLE_OPTIONS = frozenset({"unauthorised_information", "change_of_call", "simultaneous",
-                           "simultaneous_choice"})
+                           "simultaneous_choice", "simultaneous_play"})
 
 
 def kind_of(name: str) -> RulingKind:

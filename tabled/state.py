@@ -31,7 +31,7 @@ from tabled.rules.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
 from .roundclock import RoundClock
-from .rulings import KINDS, TABLE_OPTIONS, Recorded, play_action
+from .rulings import KINDS, SEEN_PLAYED, TABLE_OPTIONS, Recorded, play_action
 from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
 from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
@@ -187,6 +187,10 @@ class BoardState:
     # Law 58B: two cards from one hand at once: (seat, the card played, the card seen with
     # it), until the player designates which is played (58B2)
     simultaneous: tuple[Seat, Card, Card] | None = None
+    # Law 58A: the card the table kept last as seen out of turn (a lead out of turn, a card
+    # played too soon), and when, until the next card is played: a legal card read with it
+    # was played at the same time, and the other counts as played after it.
+    out_of_turn: tuple[Seat, Card, float] | None = None
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)
@@ -311,11 +315,15 @@ class BoardState:
         action = {k: v for k, v in data.items() if k not in ("cmd", "by") and v is not None}
         lead = play_action(play, action)
         self.play_actions.append((len(self.cards), action))
+        if action["kind"] == "lead_out_of_turn" or (
+                action["kind"] == "penalty_card" and action.get("law") in SEEN_PLAYED):
+            self.out_of_turn = (Seat.from_str(action["seat"]), Card.from_str(action["card"]), ts)
         if lead is not None:
             seat, card = lead
             play.play(card, seat)
             self.cards.append((seat, card))
             self.card_ts.append(ts)
+            self.out_of_turn = None
 
 
 @dataclass
@@ -542,6 +550,7 @@ class TableState:
         self._play(event).play(card, seat)
         board.cards.append((seat, card))
         board.card_ts.append(event.ts)
+        board.out_of_turn = None
         if data.get("face_down"):
             board.face_down = True
 

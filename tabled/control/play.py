@@ -256,6 +256,18 @@ class PlayInput(AuctionInput):
             return Outcome().tell(Seat, Notice("tray_away"))
         # The known hands say whose card it is; otherwise the reader's slot, or the turn.
         seat = play.owner(card) or reader_seat or play.turn
+        kept = board.out_of_turn
+        if (kept is not None and now is not None and seat is not None and seat is play.turn
+                and kept[0] is not seat
+                and now - kept[2] <= self.state.conduct.profile.simultaneous):
+            # Law 58A: the legal card of the hand on turn, read with another player's card
+            # that the table took first as out of turn: that one counts as played after it.
+            both = self._trial_option(board, {"kind": "simultaneous_play", "seat": str(seat),
+                                              "card": str(card), "by": None})
+            if both is not None:
+                return Outcome([both]).tell(Seat, Notice(
+                    "simultaneous_play", {"seat": str(kept[0]), "card": str(kept[1])},
+                    "58A", error=False))
         if play.faced_lead is not None and seat is not None:
             return self._after_faced_lead(card, seat, board)
         try:

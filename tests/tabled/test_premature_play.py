@@ -64,6 +64,7 @@ def test_a_card_before_partners_is_a_penalty_card_and_declarer_is_offered_the_op
     assert play.premature == (W, 1)
     assert too_soon.view(N)[2] == "1hi 2lo 3req 4bar"
     assert too_soon.view(W)[2] == "Declarer chooses"
+    too_soon.wait(5)                                # later than at the same time (58A)
     assert refused_law(too_soon, "S7") == "57A"     # West waits for declarer
 
 

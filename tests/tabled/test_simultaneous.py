@@ -1,0 +1,188 @@
+"""Law 58, simultaneous leads or plays, at the table: the cards at the readers with their
+times first, then what each player may do on the keypad, the state and the displays.
+
+58A: a lead or play made at the same time as another player's legal lead or play counts as
+made after it. The reader takes one card first; when that one was another player's, out of
+turn, and the legal card of the hand on turn follows within the profile's tempo (1.5 s by
+default, tabled.regulation), the legal card is played and the other is judged as played after
+it: in turn now, it is simply played; still out of turn, it is what a card out of turn is (a
+defender's: a major penalty card, Laws 50B and 57A; a lead out of turn: Laws 53-56).
+
+Board 1: 1NT by North (South is dummy), East to lead, the deal known from the assignment:
+N KT8.A96.A95.7542  E Q5.KJ52.KQ874.T8  S AJ92.874.JT6.AQ3  W 7643.QT3.32.KJ96
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tabled.daemon import TableDaemon
+from tabled.journal import Journal
+from tabled.rules import Card, Seat
+from tabled.rules.penalty import FacedLead, PenaltyCard
+from tabled.rules.play import Play
+from tabled.state import Phase, TableState
+from tests.clock import Clock
+
+from .helpers import Table, reach
+
+N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
+
+
+def c(text: str) -> Card:
+    return Card.from_str(text)
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def lead(tmp_path: Path, clock: Clock) -> Iterator[Table]:
+    """1NT by North, East to lead, at second 1000 of the table's clock."""
+    journal = Journal(tmp_path / "journal.db")
+    table = Table(TableDaemon(journal, language="en", clock=clock))
+    reach(table, Phase.LEAD)
+    yield table
+    journal.close()
+
+
+def play_of(table: Table) -> Play:
+    board = table.state.board
+    assert board is not None and board.play is not None
+    return board.play
+
+
+def played(table: Table) -> list[tuple[Seat, Card]]:
+    board = table.state.board
+    assert board is not None
+    return board.cards
+
+
+def same_when_replayed(table: Table) -> None:
+    again = TableState.replay(table.events())
+    board, now = again.board, table.state.board
+    assert board is not None and now is not None and board.play is not None
+    assert board.cards == now.cards
+    assert board.play.penalty_cards == play_of(table).penalty_cards
+    assert board.play.faced_lead == play_of(table).faced_lead
+
+
+# -- 58A: the opening lead and the leader's partner at the same time -----------------------------
+
+@pytest.fixture
+def both_led(lead: Table, clock: Clock) -> Table:
+    """East leads the D4 and West, at the same moment, faces the D2; the reader takes the D2
+    first (a lead out of turn, 54), the D4 half a second later."""
+    clock.now = 1100
+    lead.scan("D2")
+    assert play_of(lead).faced_lead == FacedLead(W, c("D2"), "54", 0)
+    lead.mark()
+    clock.now = 1100.5
+    lead.scan("D4")
+    return lead
+
+
+def test_the_legal_lead_stands_and_partners_card_counts_after_it(both_led: Table) -> None:
+    [event] = both_led.new_events()
+    assert (event.type, dict(event.data)) == ("option", {
+        "kind": "simultaneous_play", "seat": "E", "card": "D4", "by": None})
+    assert played(both_led) == [(E, c("D4"))]
+    play = play_of(both_led)
+    assert play.faced_lead is None
+    # West's D2, after East's lead and before South: played out of turn after partner has
+    # played, a card exposed through deliberate play: a major penalty card (Laws 49, 50B).
+    assert play.penalty_cards == [PenaltyCard(W, c("D2"), True, "50B")]
+    notice = both_led.notice(N)
+    assert notice is not None and (notice.key, notice.law) == ("simultaneous_play", "58A")
+    assert both_led.view(N)[3] == "At once: W D2 later"
+    same_when_replayed(both_led)
+
+
+def test_after_the_simultaneous_lead_the_play_goes_on_with_the_penalty_card(
+        both_led: Table) -> None:
+    both_led.play("DJ")                      # dummy (South) second
+    both_led.play("D2")                      # West: the penalty card, at the first chance
+    assert play_of(both_led).penalty_cards == []
+
+
+# -- 58A: the card counted after the legal one is in turn then: no irregularity left -------------
+
+def test_a_card_that_comes_next_in_turn_is_simply_played(lead: Table, clock: Clock) -> None:
+    lead.play("D4 DJ D3 D5")                 # dummy wins and is to lead
+    clock.now = 1200
+    lead.scan("S3")                          # West's card first: a lead out of turn (56)
+    assert play_of(lead).faced_lead == FacedLead(W, c("S3"), "56", 1)
+    lead.mark()
+    clock.now = 1201
+    lead.scan("S2")                          # dummy's S2, led with it
+    assert [e.type for e in lead.new_events()] == ["option"]
+    assert played(lead)[-2:] == [(S, c("S2")), (W, c("S3"))]
+    assert play_of(lead).faced_lead is None and play_of(lead).penalty_cards == []
+    assert play_of(lead).turn is N
+    same_when_replayed(lead)
+
+
+# -- 58A: a defender's card too soon and partner's legal card at once ----------------------------
+
+@pytest.fixture
+def spade_lead(lead: Table, clock: Clock) -> Table:
+    lead.play("D4 DJ D3 D5 S2")              # dummy leads the S2; West is to play
+    clock.now = 1300
+    lead.scan("S5")                          # East's S5 first: a premature play (57A)
+    assert play_of(lead).premature == (W, 1)
+    lead.mark()
+    return lead
+
+
+def test_partners_legal_card_read_with_it_takes_the_premature_play_away(
+        spade_lead: Table, clock: Clock) -> None:
+    clock.now = 1301.2
+    spade_lead.scan("S3")                    # West's S3 with it
+    play = play_of(spade_lead)
+    assert played(spade_lead)[-1] == (W, c("S3"))
+    assert play.premature is None and play.play_restrictions == []
+    # East's S5 now comes after West's card and before North's: out of turn after partner
+    # has played: a major penalty card (50B), no option for declarer (57A is gone).
+    assert play.penalty_cards == [PenaltyCard(E, c("S5"), True, "50B")]
+    assert play.turn is N
+    same_when_replayed(spade_lead)
+
+
+def test_a_legal_card_read_later_waits_for_declarers_option(spade_lead: Table,
+                                                            clock: Clock) -> None:
+    clock.now = 1302                         # past the profile's 1.5 s: not at the same time
+    spade_lead.scan("S3")
+    assert spade_lead.new_types() == []
+    assert play_of(spade_lead).premature == (W, 1)
+
+
+def test_declarers_option_chosen_first_leaves_nothing_to_undo(spade_lead: Table,
+                                                               clock: Clock) -> None:
+    spade_lead.press(N, "1")                 # 57A1 chosen at once
+    clock.now = 1300.5
+    spade_lead.scan("S3")                    # refused: West must play the highest spade
+    assert played(spade_lead)[-1] == (S, c("S2"))
+    assert play_of(spade_lead).penalty_cards == [PenaltyCard(E, c("S5"), True, "57A")]
+
+
+def test_the_director_rules_it_from_the_console(spade_lead: Table, clock: Clock) -> None:
+    clock.now = 1350                         # the director, called, finds it was at once
+    spade_lead.command("r-1", "ruling", {"kind": "simultaneous_play", "seat": "W",
+                                         "card": "S3"})
+    assert played(spade_lead)[-1] == (W, c("S3"))
+    assert play_of(spade_lead).penalty_cards == [PenaltyCard(E, c("S5"), True, "50B")]
+    same_when_replayed(spade_lead)
+
+
+def test_a_ruling_with_no_card_kept_out_of_turn_is_refused(lead: Table) -> None:
+    lead.play("D4")
+    lead.mark()
+    lead.command("r-1", "ruling", {"kind": "simultaneous_play", "seat": "S", "card": "DJ"})
+    assert lead.new_types() == ["refused"]
+    assert "no card of another player seen out of turn" in lead.new_events()[0].data["reason"]
+    assert played(lead) == [(E, c("D4"))]
