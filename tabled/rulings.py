@@ -212,6 +212,8 @@ def _take_back(table: TableState, board: BoardState | None, data: Mapping[str, A
     board.card_ts.clear()
     board.play_actions.clear()
     board.out_of_turn = None
+    board.simultaneous = None
+    board.may_substitute = []
     board.face_down = False
     board.result = None
     board.confirmed = set()
@@ -242,6 +244,7 @@ def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, 
     # Laws 45C4(b), 47: cards designated by mistake or retracted go back to the hand.
     assert board is not None
     board.simultaneous = None  # Law 58B: the cards it waited on are taken back too
+    board.may_substitute = []
     board.out_of_turn = None
     del board.cards[len(board.cards) - data["cards"]:]
     del board.card_ts[len(board.cards):]
@@ -423,28 +426,51 @@ def _change_of_call(table: TableState, board: BoardState | None, data: Mapping[s
     _record(table, board, data, event)
 
 
+def _simultaneous_position(board: BoardState, seat: Seat, event: Event) -> int:
+    """Where in ``board.cards`` is the card of ``seat`` that came with another: its last
+    card, if the trick it went to is not behind both sides' cards to the next trick (58B4)."""
+    from tabled.state import StateError
+
+    index = next((i for i in range(len(board.cards) - 1, -1, -1)
+                  if board.cards[i][0] is seat), None)
+    if index is None:
+        raise StateError(f"event {event.seq}: {seat} has not played a card")
+    trick_end = (index // 4 + 1) * 4
+    later = {who.side for who, _ in board.cards[trick_end:]}
+    if len(later) == 2:
+        # Law 58B4: undiscovered until both sides have played to the next trick: Law 67.
+        raise StateError(f"event {event.seq}: Law 58B4: both sides have played to the next "
+                         f"trick: a defective trick (Law 67B: rule defective_trick)")
+    return index
+
+
 def _simultaneous(table: TableState, board: BoardState | None, data: Mapping[str, Any],
                   event: Event) -> None:
-    # Law 58B: a second card seen from the hand that has just played to the trick: the
-    # player designates which is played (58B2); until then the play waits.
+    # Law 58B: a second card seen from a hand with the card it played: the player designates
+    # which is played (58B2); until then the play waits. The table sees it with the hand's
+    # last card; the director may rule it for an earlier card of the trick (58B3 then lets
+    # the opponents who played after it change their card), or of the trick before, until
+    # both sides have played to the next (58B4, Law 67A2).
     from tabled.state import StateError
 
     assert board is not None
     seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
     play = board.play
-    if play is None or not board.cards or board.cards[-1][0] is not seat \
-            or board.simultaneous is not None:
-        raise StateError(f"event {event.seq}: {seat} has not just played a card")
+    if play is None or board.simultaneous is not None or board.may_substitute:
+        raise StateError(f"event {event.seq}: the play is waiting for another choice")
+    index = _simultaneous_position(board, seat, event)
     hand = play.remaining(seat)
     if card in play.played_cards() or (hand is not None and card not in hand):
         raise StateError(f"event {event.seq}: {card} is not in {seat}'s hand")
-    board.simultaneous = (seat, board.cards[-1][1], card)
+    board.simultaneous = (seat, board.cards[index][1], card)
 
 
 def _simultaneous_choice(table: TableState, board: BoardState | None,
                          data: Mapping[str, Any], event: Event) -> None:
     # Law 58B2: the card the player designates is played; for a defender the other card is
-    # a penalty card (Law 50B: major if an honour); declarer's goes back to the hand.
+    # a penalty card (Law 50B: major if an honour); declarer's goes back to the hand. 58B1
+    # (the director's): only one card's face was visible: it is played, the other picked up,
+    # no rectification. 58B3: the opponents who played to the trick after it may change.
     from tabled.state import StateError
 
     assert board is not None
@@ -452,20 +478,70 @@ def _simultaneous_choice(table: TableState, board: BoardState | None,
     if pending is None or board.play is None:
         raise StateError(f"event {event.seq}: no two cards wait for a designation")
     seat, first, second = pending
+    index = board.cards.index((seat, first))
     board.simultaneous = None
-    other = first
-    if data["played"] == "second":
-        board.cards[-1] = (seat, second)
-    else:
-        other = second
-    if seat.side is not board.play.declarer.side:
+    played = data["played"]
+    kept, other = (second, first) if played in ("second", "second_only") else (first, second)
+    board.cards[index] = (seat, kept)
+    if seat.side is not board.play.declarer.side and played in ("first", "second"):
         board.play_actions.append((len(board.cards), {
             "kind": "penalty_card", "seat": str(seat), "card": str(other),
             "major": "major" if is_honour(other) else "minor", "law": "58B2"}))
+    if played in ("first", "second"):  # 58B3: a visible card was withdrawn
+        trick_end = (index // 4 + 1) * 4
+        board.may_substitute = [who for who, _ in board.cards[index + 1:trick_end]
+                                if who.side is not seat.side]
     try:
         board.replay_cards()
     except ValueError as error:
         raise StateError(f"event {event.seq}: {error}") from None
+
+
+def _substitute(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                event: Event) -> None:
+    # Law 58B3: an opponent who played to the trick after the 58B offender's card takes it
+    # back and plays ``card`` instead, without further rectification (16C for what was
+    # seen); with no card, keeps the one played.
+    from tabled.state import StateError
+
+    assert board is not None
+    seat = Seat.from_str(data["seat"])
+    if seat not in board.may_substitute:
+        raise StateError(f"event {event.seq}: {seat} may not change its card (Law 58B3)")
+    board.may_substitute.remove(seat)
+    card = data.get("card")
+    if card is None:
+        return
+    index = max(i for i, (who, _) in enumerate(board.cards) if who is seat)
+    board.cards[index] = (seat, Card.from_str(card))
+    try:
+        board.replay_cards()
+    except ValueError as error:
+        raise StateError(f"event {event.seq}: {error}") from None
+
+
+def _defective_trick(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                     event: Event) -> None:
+    # Law 58B4, 67B2: two cards from one hand found after both sides played to the next
+    # trick: the card faced (the one the table recorded) stays played, ownership of the
+    # trick does not change, the extra card goes back to the hand (if the table took it as
+    # a penalty card, it is picked up). Recorded: a failure to play it since may be a revoke.
+    from tabled.state import StateError
+
+    assert board is not None
+    seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+    play = board.play
+    if play is None:
+        raise StateError(f"event {event.seq}: defective_trick before the play")
+    if play.played_cards().get(card) is seat:
+        raise StateError(f"event {event.seq}: {card} is the card {seat} played; name the "
+                         f"extra card that goes back to the hand")
+    if any(p.card == card and p.seat is seat for p in play.penalty_cards):
+        board.apply_play_action({"kind": "pick_up", "card": str(card)}, event.ts)
+    elif card in play.played_cards():
+        raise StateError(f"event {event.seq}: {card} was played by "
+                         f"{play.played_cards()[card]}")
+    _record(table, board, data, event)
 
 
 #: The laws of a penalty card that come from a card played (out of turn, too soon), not one
@@ -683,8 +759,26 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         Words(es="una de dos", en="one of two"),
         (Field("played", "choice", Words(es="Se juega", en="Played"), required=True,
                choices=(Choice("first", Words(es="La primera leída", en="The first read")),
-                        Choice("second", Words(es="La segunda", en="The second")))),),
+                        Choice("second", Words(es="La segunda", en="The second")),
+                        Choice("first_only", Words(
+                            es="Solo se vio la primera (58B1): la otra se recoge",
+                            en="Only the first was seen (58B1): the other goes back")),
+                        Choice("second_only", Words(
+                            es="Solo se vio la segunda (58B1): la otra se recoge",
+                            en="Only the second was seen (58B1): the other goes back")))),),
         _simultaneous_choice),
+    RulingKind(
+        "substitute", "58B3, 16C",
+        Words(es="Cambio de carta tras dos a la vez", en="Card changed after two at once"),
+        Words(es="cambia", en="changes"),
+        (_SEAT, Field("card", "card", Words(es="Carta", en="Card"), placeholder="SQ",
+                      help=Words(es="vacío: mantiene la suya", en="blank: keeps its card"))),
+        _substitute),
+    RulingKind(
+        "defective_trick", "58B4, 67B2",
+        Words(es="Baza defectuosa: carta de más", en="Defective trick: an extra card"),
+        Words(es="baza def", en="defect trick"),
+        (_SEAT, _CARD), _defective_trick),
     RulingKind(
         "simultaneous_play", "58A",
         Words(es="Jugada simultánea de dos jugadores",
@@ -741,7 +835,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
 #: The kinds the table records as an ``option`` event that apply as their ruling does (Laws
 #: 16B2, 25B, 58A, 58B); the others are options of the play (``play_action``).
 TABLE_OPTIONS = frozenset({"unauthorised_information", "change_of_call", "simultaneous",
-                           "simultaneous_choice", "simultaneous_play"})
+                           "simultaneous_choice", "simultaneous_play", "substitute"})
 
 
 def kind_of(name: str) -> RulingKind:

@@ -191,6 +191,10 @@ class BoardState:
     # played too soon), and when, until the next card is played: a legal card read with it
     # was played at the same time, and the other counts as played after it.
     out_of_turn: tuple[Seat, Card, float] | None = None
+    # Law 58B3: once the offender of 58B withdrew a visible card, the opponents who had played
+    # to that trick after it may each take their card back and play another (or keep it, OK);
+    # the play waits for them.
+    may_substitute: list[Seat] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)

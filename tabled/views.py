@@ -237,6 +237,12 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
         if seat is play.controller(who):
             return [first, _t("simultaneous_pick", language, first=str(one), second=str(two))]
         return [first, _t("lead_chooser", language, seat=words.seat_letter(who, language))]
+    changers = board.may_substitute
+    if changers:  # Law 58B3: the opponents who played after the offender may change
+        if any(play.controller(s) is seat for s in changers):
+            return [first, _t("substitute_how", language)]
+        letters = "/".join(words.seat_letter(s, language) for s in changers)
+        return [first, _t("lead_chooser", language, seat=letters)]
     faced = play.faced_lead
     if faced is not None:  # Laws 53-56: the card stays faced until the option
         line = _t("faced_lead", language, seat=words.seat_letter(faced.seat, language),

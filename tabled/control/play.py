@@ -48,6 +48,8 @@ class PlayInput(AuctionInput):
             return self._claim_answer(seat, key, board)
         if board.simultaneous is not None:
             return self._simultaneous_choice(seat, key, board)
+        if board.may_substitute:
+            return self._substitute_key(seat, key, board)
         if play.faced_lead is not None:
             return self._lead_option(seat, key, board)
         if play.penalty_lead_pending is not None and seat is play.declarer \
@@ -147,6 +149,36 @@ class PlayInput(AuctionInput):
             trial.apply(Event(trial.seq + 1, EventType.OPTION, 0.0, board.number, data))
         except (ValueError, RuntimeError) as error:
             return Outcome().tell([seat], Notice("law", {"reason": str(error)}, "58B2"))
+        return Outcome([Proposed("option", board.number, data)])
+
+    def _substitute_key(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        """Law 58B3: an opponent who played to the trick after the 58B offender's card keeps
+        it with OK; another card of theirs at the reader replaces it (``_card_played``)."""
+        play = board.play
+        assert play is not None
+        # Declarer keeps or changes dummy's card (Law 45B).
+        changer = next((s for s in board.may_substitute if play.controller(s) is seat), None)
+        if changer is None:
+            return Outcome().tell([seat], Notice("lead_wait", error=False))
+        if key != "OK":
+            return Outcome().tell([seat], Notice("substitute_how", error=False))
+        return Outcome([Proposed("option", board.number, {
+            "kind": "substitute", "seat": str(changer), "by": str(seat)})])
+
+    def _substitute_card(self, card: Card, seat: Seat | None, board: BoardState) -> Outcome:
+        """Law 58B3: the card that replaces the one an opponent played after the offender's;
+        anybody else's card waits."""
+        if seat is None or seat not in board.may_substitute:
+            return Outcome().tell(Seat, Notice("lead_wait", error=False))
+        assert board.play is not None
+        data = {"kind": "substitute", "seat": str(seat), "card": str(card),
+                "by": str(board.play.controller(seat))}
+        trial = copy.deepcopy(self.state)
+        try:
+            trial.apply(Event(trial.seq + 1, EventType.OPTION, 0.0, board.number, data))
+        except (ValueError, RuntimeError) as error:
+            return Outcome().tell([board.play.controller(seat)],
+                                  Notice("law", {"reason": str(error)}, "58B3"))
         return Outcome([Proposed("option", board.number, data)])
 
     def _premature_option(self, seat: Seat, key: str, entry: SeatEntry,
@@ -252,6 +284,8 @@ class PlayInput(AuctionInput):
             return Outcome().tell(Seat, Notice("face_down_wait", error=False))
         if board.simultaneous is not None:
             return Outcome().tell(Seat, Notice("lead_wait", error=False))
+        if board.may_substitute:
+            return self._substitute_card(card, play.owner(card) or reader_seat, board)
         if not board.cards and not board.auction_crossed:
             return Outcome().tell(Seat, Notice("tray_away"))
         # The known hands say whose card it is; otherwise the reader's slot, or the turn.

@@ -186,3 +186,117 @@ def test_a_ruling_with_no_card_kept_out_of_turn_is_refused(lead: Table) -> None:
     assert lead.new_types() == ["refused"]
     assert "no card of another player seen out of turn" in lead.new_events()[0].data["reason"]
     assert played(lead) == [(E, c("D4"))]
+
+
+# -- 58B1-3: two cards from one hand found after the next player has played ----------------------
+
+@pytest.fixture
+def two_found(lead: Table, clock: Clock) -> Table:
+    """East leads the D4 with the D7 stuck to it, face up; the reader took the D4 alone, and
+    dummy (South) has played the DJ when the director, called, finds the D7 (Law 58B)."""
+    lead.play("D4")
+    clock.now = 1010
+    lead.play("DJ")
+    lead.command("r-1", "ruling", {"kind": "simultaneous", "seat": "E", "card": "D7"})
+    board = lead.state.board
+    assert board is not None and board.simultaneous == (E, c("D4"), c("D7"))
+    return lead
+
+
+def test_the_offender_designates_and_the_opponent_who_played_since_may_change(
+        two_found: Table) -> None:
+    assert two_found.view(E)[2] == "Play 1 D4 2 D7"
+    two_found.press(E, "2")                       # 58B2: East plays the D7
+    board = two_found.state.board
+    assert board is not None
+    assert played(two_found) == [(E, c("D7")), (S, c("DJ"))]
+    assert play_of(two_found).penalty_cards == [PenaltyCard(E, c("D4"), False, "58B2")]
+    # 58B3: dummy played after East's card: declarer may take the DJ back.
+    assert board.may_substitute == [S]
+    assert two_found.view(N)[2] == "New card or OK"
+    assert two_found.view(W)[2] == "S chooses"
+    two_found.scan("D3")                          # West's card waits
+    assert len(played(two_found)) == 2
+    two_found.mark()
+    two_found.scan("D6")                          # declarer changes dummy's DJ for the D6
+    [event] = two_found.new_events()
+    assert dict(event.data) == {"kind": "substitute", "seat": "S", "card": "D6", "by": "N"}
+    assert played(two_found) == [(E, c("D7")), (S, c("D6"))]
+    assert board.may_substitute == [] and play_of(two_found).turn is W
+    same_when_replayed(two_found)
+
+
+def test_the_opponent_keeps_its_card_with_ok(two_found: Table) -> None:
+    two_found.press(E, "1")                       # 58B2: the D4 stays played
+    two_found.press(W, "OK")                      # not West's choice
+    board = two_found.state.board
+    assert board is not None and board.may_substitute == [S]
+    two_found.press(N, "OK")
+    assert board.may_substitute == []
+    assert played(two_found) == [(E, c("D4")), (S, c("DJ"))]
+    assert play_of(two_found).penalty_cards == [PenaltyCard(E, c("D7"), False, "58B2")]
+    two_found.play("D3")
+
+
+def test_a_substitute_the_laws_refuse_is_explained(two_found: Table) -> None:
+    two_found.press(E, "2")
+    two_found.mark()
+    two_found.scan("S2")                          # dummy holds diamonds: must follow (44C)
+    assert two_found.new_types() == []
+    notice = two_found.notice(N)
+    assert notice is not None and notice.law == "58B3"
+    assert played(two_found)[-1] == (S, c("DJ"))
+
+
+@pytest.mark.parametrize(("played_text", "card"), [("first_only", "D4"),
+                                                   ("second_only", "D7")])
+def test_only_one_face_seen_the_other_card_goes_back(two_found: Table, played_text: str,
+                                                     card: str) -> None:
+    """58B1, the director's finding: only one card's face was visible: it is played, the
+    other goes back to the hand with no rectification (no penalty card, no change)."""
+    two_found.command("r-2", "ruling", {"kind": "simultaneous_choice", "played": played_text})
+    board = two_found.state.board
+    assert board is not None and board.simultaneous is None and board.may_substitute == []
+    assert played(two_found) == [(E, c(card)), (S, c("DJ"))]
+    assert play_of(two_found).penalty_cards == []
+
+
+# -- 58B4, 67B2: found after both sides have played to the next trick ------------------------------
+
+@pytest.fixture
+def next_trick(lead: Table) -> Table:
+    lead.play("D4 DJ D3 D5 S2 S3")               # both sides have played to trick 2
+    lead.mark()
+    return lead
+
+
+def test_too_late_for_58b_the_director_is_told_law_67(next_trick: Table) -> None:
+    next_trick.command("r-1", "ruling", {"kind": "simultaneous", "seat": "E", "card": "D7"})
+    [event] = next_trick.new_events()
+    assert event.type == "refused" and "58B4" in event.data["reason"]
+    assert "defective_trick" in event.data["reason"]
+    board = next_trick.state.board
+    assert board is not None and board.simultaneous is None
+
+
+def test_the_extra_card_goes_back_to_the_hand(next_trick: Table) -> None:
+    """Law 67B2: the card faced (the D4 the table recorded) stays; the extra D7, which the
+    director had first made a penalty card, goes back to East's hand; it is recorded."""
+    next_trick.command("r-1", "ruling", {"kind": "penalty_card", "seat": "E", "card": "D7",
+                                         "major": "minor"})
+    next_trick.command("r-2", "ruling", {"kind": "defective_trick", "seat": "E",
+                                         "card": "D7"})
+    assert play_of(next_trick).penalty_cards == []
+    assert played(next_trick)[0] == (E, c("D4"))
+    board = next_trick.state.board
+    assert board is not None
+    assert [(r.kind, dict(r.data)) for r in board.records] == [
+        ("defective_trick", {"seat": "E", "card": "D7"})]
+    same_when_replayed(next_trick)
+
+
+def test_the_card_played_is_not_the_extra_card(next_trick: Table) -> None:
+    next_trick.command("r-1", "ruling", {"kind": "defective_trick", "seat": "E",
+                                         "card": "D4"})
+    [event] = next_trick.new_events()
+    assert event.type == "refused" and "name the extra card" in event.data["reason"]

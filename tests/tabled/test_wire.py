@@ -101,7 +101,8 @@ LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1},
          "revoke_transfer": {"transferred": -1}, "penalty_choice": {"card": "DK"},
          "premature_option": {"premature": "lowest"}, "change_of_call": {"change": "accept"},
          "simultaneous": {"seat": "E", "card": "D7"}, "simultaneous_choice": {"played": "first"},
-         "simultaneous_play": {"seat": "E", "card": "D4"}}
+         "simultaneous_play": {"seat": "E", "card": "D4"}, "substitute": {"seat": "S"},
+         "defective_trick": {"seat": "E", "card": "D7"}}
 
 
 @pytest.mark.parametrize("kind", RULINGS)
