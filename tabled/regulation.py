@@ -91,8 +91,6 @@ class Profile:
         if not 0 < self.simultaneous <= 10:
             raise ValueError("two cards at once are read more than 0 and at most 10 seconds "
                              "apart")
-        if self.change_pause > self.hesitation:
-            raise ValueError("a change of call's pause is no longer than a hesitation")
 
     def alerter(self, caller: Seat, screens: Screens | None) -> Seat:
         """Who alerts ``caller``'s call to whom it concerns, first of all."""

@@ -37,6 +37,12 @@ class PlayInput(AuctionInput):
     """What a key and a card mean in the play and after it. A call key still goes to the
     auction (Law 25A3 until the lead is faced, Law 39 after), so this builds on it."""
 
+    # Law 58A: the card out of turn last read at a seat's own reader. Only two cards read at
+    # two seats' readers can tell the table they were played at the same time: one reader for
+    # the table reads the cards one after the other whenever they were played (then the
+    # director rules 58A). Not journalled: it only matters for the next second or so.
+    _read_at_seat: tuple[Seat, Card] | None = None
+
     def _playing(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
         board = self.state.board
         assert board is not None and board.play is not None
@@ -292,6 +298,7 @@ class PlayInput(AuctionInput):
         seat = play.owner(card) or reader_seat or play.turn
         kept = board.out_of_turn
         if (kept is not None and now is not None and seat is not None and seat is play.turn
+                and reader_seat is not None and self._read_at_seat == kept[:2]
                 and kept[0] is not seat
                 and now - kept[2] <= self.state.conduct.profile.simultaneous):
             # Law 58A: the legal card of the hand on turn, read with another player's card
@@ -308,6 +315,7 @@ class PlayInput(AuctionInput):
             play.check(card, seat)
         except IllegalActionError as error:
             assert seat is not None
+            self._read_at_seat = None if reader_seat is None else (seat, card)
             together = (now is not None and bool(board.card_ts)
                         and now - board.card_ts[-1]
                         <= self.state.conduct.profile.simultaneous)  # Law 58B's tempo

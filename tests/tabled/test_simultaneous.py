@@ -2,11 +2,13 @@
 times first, then what each player may do on the keypad, the state and the displays.
 
 58A: a lead or play made at the same time as another player's legal lead or play counts as
-made after it. The reader takes one card first; when that one was another player's, out of
-turn, and the legal card of the hand on turn follows within the profile's tempo (1.5 s by
-default, tabled.regulation), the legal card is played and the other is judged as played after
-it: in turn now, it is simply played; still out of turn, it is what a card out of turn is (a
-defender's: a major penalty card, Laws 50B and 57A; a lead out of turn: Laws 53-56).
+made after it. With a reader at each seat, one card is read first; when that one was another
+player's, out of turn, and the legal card of the hand on turn follows at its own reader within
+the profile's tempo (1.5 s by default, tabled.regulation), the legal card is played and the
+other is judged as played after it: in turn now, it is simply played; still out of turn, it
+is what a card out of turn is (a defender's: a major penalty card, Laws 50B and 57A; a lead
+out of turn: Laws 53-56). One reader for the table reads cards one after the other however
+they were played: the director rules 58A then.
 
 Board 1: 1NT by North (South is dummy), East to lead, the deal known from the assignment:
 N KT8.A96.A95.7542  E Q5.KJ52.KQ874.T8  S AJ92.874.JT6.AQ3  W 7643.QT3.32.KJ96
@@ -79,11 +81,11 @@ def both_led(lead: Table, clock: Clock) -> Table:
     """East leads the D4 and West, at the same moment, faces the D2; the reader takes the D2
     first (a lead out of turn, 54), the D4 half a second later."""
     clock.now = 1100
-    lead.scan("D2")
+    lead.scan("D2", W)
     assert play_of(lead).faced_lead == FacedLead(W, c("D2"), "54", 0)
     lead.mark()
     clock.now = 1100.5
-    lead.scan("D4")
+    lead.scan("D4", E)
     return lead
 
 
@@ -115,11 +117,11 @@ def test_after_the_simultaneous_lead_the_play_goes_on_with_the_penalty_card(
 def test_a_card_that_comes_next_in_turn_is_simply_played(lead: Table, clock: Clock) -> None:
     lead.play("D4 DJ D3 D5")                 # dummy wins and is to lead
     clock.now = 1200
-    lead.scan("S3")                          # West's card first: a lead out of turn (56)
+    lead.scan("S3", W)                       # West's card first: a lead out of turn (56)
     assert play_of(lead).faced_lead == FacedLead(W, c("S3"), "56", 1)
     lead.mark()
     clock.now = 1201
-    lead.scan("S2")                          # dummy's S2, led with it
+    lead.scan("S2", S)                       # dummy's S2, led with it
     assert [e.type for e in lead.new_events()] == ["option"]
     assert played(lead)[-2:] == [(S, c("S2")), (W, c("S3"))]
     assert play_of(lead).faced_lead is None and play_of(lead).penalty_cards == []
@@ -133,7 +135,7 @@ def test_a_card_that_comes_next_in_turn_is_simply_played(lead: Table, clock: Clo
 def spade_lead(lead: Table, clock: Clock) -> Table:
     lead.play("D4 DJ D3 D5 S2")              # dummy leads the S2; West is to play
     clock.now = 1300
-    lead.scan("S5")                          # East's S5 first: a premature play (57A)
+    lead.scan("S5", E)                       # East's S5 first: a premature play (57A)
     assert play_of(lead).premature == (W, 1)
     lead.mark()
     return lead
@@ -142,7 +144,7 @@ def spade_lead(lead: Table, clock: Clock) -> Table:
 def test_partners_legal_card_read_with_it_takes_the_premature_play_away(
         spade_lead: Table, clock: Clock) -> None:
     clock.now = 1301.2
-    spade_lead.scan("S3")                    # West's S3 with it
+    spade_lead.scan("S3", W)                 # West's S3 with it
     play = play_of(spade_lead)
     assert played(spade_lead)[-1] == (W, c("S3"))
     assert play.premature is None and play.play_restrictions == []
@@ -156,7 +158,7 @@ def test_partners_legal_card_read_with_it_takes_the_premature_play_away(
 def test_a_legal_card_read_later_waits_for_declarers_option(spade_lead: Table,
                                                             clock: Clock) -> None:
     clock.now = 1302                         # past the profile's 1.5 s: not at the same time
-    spade_lead.scan("S3")
+    spade_lead.scan("S3", W)
     assert spade_lead.new_types() == []
     assert play_of(spade_lead).premature == (W, 1)
 
@@ -165,9 +167,23 @@ def test_declarers_option_chosen_first_leaves_nothing_to_undo(spade_lead: Table,
                                                                clock: Clock) -> None:
     spade_lead.press(N, "1")                 # 57A1 chosen at once
     clock.now = 1300.5
-    spade_lead.scan("S3")                    # refused: West must play the highest spade
+    spade_lead.scan("S3", W)                 # refused: West must play the highest spade
     assert played(spade_lead)[-1] == (S, c("S2"))
     assert play_of(spade_lead).penalty_cards == [PenaltyCard(E, c("S5"), True, "57A")]
+
+
+def test_one_reader_for_the_table_cannot_tell_cards_played_at_once(lead: Table,
+                                                                   clock: Clock) -> None:
+    """One reader reads cards one after the other whenever they were played: the cards stay
+    as the table took them, and the director rules 58A if called."""
+    lead.play("D4 DJ D3 D5 S2")
+    clock.now = 1300
+    lead.scan("S5")                          # the known hands say it is East's
+    lead.mark()
+    clock.now = 1300.3
+    lead.scan("S3")                          # West's, at once: it waits for declarer (57A)
+    assert lead.new_types() == []
+    assert play_of(lead).premature == (W, 1)
 
 
 def test_the_director_rules_it_from_the_console(spade_lead: Table, clock: Clock) -> None:
