@@ -478,23 +478,38 @@ def _simultaneous_choice(table: TableState, board: BoardState | None,
     if pending is None or board.play is None:
         raise StateError(f"event {event.seq}: no two cards wait for a designation")
     seat, first, second = pending
-    index = board.cards.index((seat, first))
+    index = next((i for i, played in enumerate(board.cards) if played == (seat, first)), None)
+    if index is None:
+        raise StateError(f"event {event.seq}: {seat}'s {first} is no longer played")
     board.simultaneous = None
     played = data["played"]
     kept, other = (second, first) if played in ("second", "second_only") else (first, second)
     board.cards[index] = (seat, kept)
+    penalty: dict[str, Any] | None = None
     if seat.side is not board.play.declarer.side and played in ("first", "second"):
-        board.play_actions.append((len(board.cards), {
-            "kind": "penalty_card", "seat": str(seat), "card": str(other),
-            "major": "major" if is_honour(other) else "minor", "law": "58B2"}))
+        penalty = {"kind": "penalty_card", "seat": str(seat), "card": str(other),
+                   "major": "major" if is_honour(other) else "minor", "law": "58B2"}
+        board.play_actions.append((len(board.cards), penalty))
     if played in ("first", "second"):  # 58B3: a visible card was withdrawn
         trick_end = (index // 4 + 1) * 4
         board.may_substitute = [who for who, _ in board.cards[index + 1:trick_end]
                                 if who.side is not seat.side]
     try:
         board.replay_cards()
-    except ValueError as error:
-        raise StateError(f"event {event.seq}: {error}") from None
+    except ValueError:
+        # The card designated makes a card played after it illegal (another suit led, say):
+        # the cards after it go back to their hands and are played again.
+        del board.cards[index + 1:]
+        del board.card_ts[index + 1:]
+        board.play_actions = [(at, action) for at, action in board.play_actions
+                              if at <= index + 1 and action is not penalty]
+        if penalty is not None:
+            board.play_actions.append((index + 1, penalty))
+        board.may_substitute = []
+        try:
+            board.replay_cards()
+        except ValueError as error:
+            raise StateError(f"event {event.seq}: {error}") from None
 
 
 def _substitute(table: TableState, board: BoardState | None, data: Mapping[str, Any],

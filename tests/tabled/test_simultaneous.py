@@ -316,3 +316,20 @@ def test_the_card_played_is_not_the_extra_card(next_trick: Table) -> None:
                                          "card": "D4"})
     [event] = next_trick.new_events()
     assert event.type == "refused" and "name the extra card" in event.data["reason"]
+
+
+def test_a_designation_that_changes_the_suit_led_sends_the_later_cards_back(
+        lead: Table) -> None:
+    """East led the D4 with the HK stuck to it; dummy followed with the DJ before anyone saw
+    the HK. East designates the HK: a heart is led, dummy's DJ no longer follows suit (South
+    holds hearts), so it goes back to the hand and dummy plays again."""
+    lead.play("D4 DJ")
+    lead.command("r-1", "ruling", {"kind": "simultaneous", "seat": "E", "card": "HK"})
+    lead.press(E, "2")
+    board = lead.state.board
+    assert board is not None and board.simultaneous is None
+    assert played(lead) == [(E, c("HK"))]
+    assert board.may_substitute == []
+    assert play_of(lead).penalty_cards == [PenaltyCard(E, c("D4"), False, "58B2")]
+    lead.play("H4")
+    same_when_replayed(lead)
