@@ -95,6 +95,11 @@ TEXTS: TextTable[str] = table("seat display", {
     # Law 58B: two cards from one hand at once; the player designates which is played
     "simultaneous": Words(es="Dos cartas {seat} {card}", en="Two cards {seat} {card}"),
     "simultaneous_pick": Words(es="Juega 1 {first} 2 {second}", en="Play 1 {first} 2 {second}"),
+    # Law 58B3: after the other card was withdrawn, an opponent who played since may change
+    "substitute_how": Words(es="Otra carta u OK", en="New card or OK"),
+    # Law 58A: two players at once: the other card counts as played after the legal one
+    "simultaneous_play": Words(es="A la vez: {seat} {card} luego",
+                               en="At once: {seat} {card} later"),
     # Law 57A: declarer's option after a defender played too soon; Law 51A: which card
     "premature_options": Words(es="1alt 2baj 3exi 4pro", en="1hi 2lo 3req 4bar"),
     "premature_suit": Words(es="Palo y luego 3 o 4", en="Suit, then 3 or 4"),
@@ -164,6 +169,7 @@ LAW_TEXTS: TextTable[str] = table("seat display laws", {
     "60B": Words(es="Penalizada", en="Penalty card"),
     "58B": Words(es="Dos cartas", en="Two cards"),
     "58B2": Words(es="No se puede", en="Not possible"),
+    "58B3": Words(es="No se puede", en="Not possible"),
     "68": Words(es="Reclamo malo", en="Bad claim"),
     "68D": Words(es="Juego parado", en="Play stopped"),
     "69": Words(es="Sin reclamo", en="No claim"),

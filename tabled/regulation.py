@@ -13,6 +13,13 @@ federation's (AEB norms on the alert procedure, in ../shared/seeds):
   to the screenmate (the usual screen regulations), so self-alerting under screens always.
 - Who alerts without screens: the caller's partner (Law 20F and the federation's practice), or
   the caller in a self-alerting profile.
+
+A profile also carries the tempo the table measures the laws of timing by, since the laws
+leave the figures to the regulating authority and the director: how long a pause before a
+call is a hesitation the opponents may reserve their rights on (Law 16B1), how soon a change
+of call is still "without pause for thought" (Law 25A1; later it is Law 25B's), and how close
+together two cards from one hand are read to count as played at once (Law 58B; a later one is
+a card played too soon, 57A).
 """
 
 from __future__ import annotations
@@ -24,6 +31,11 @@ from tabled.rules.auction import Auction
 
 THREE_NT = Bid(3, Strain.NT)
 DEFAULT_TRAY_DELAY = 8.0
+#: The default tempo, in seconds: a hesitation (16B1), a change of call without pause (25A1),
+#: two cards at once (58B).
+DEFAULT_HESITATION = 10.0
+DEFAULT_CHANGE_PAUSE = 5.0
+DEFAULT_SIMULTANEOUS = 1.5
 
 
 @dataclass(frozen=True)
@@ -60,6 +72,25 @@ class Profile:
     name: str
     title: str
     self_alert: bool  # without screens: the caller alerts (True) or the caller's partner
+    # Law 16B1: a call made more than this many seconds after the call before it is shown to
+    # the opponents as a hesitation they may reserve their rights on (16B2).
+    hesitation: float = DEFAULT_HESITATION
+    # Law 25A1: a change of call confirmed later than this after the call it replaces was
+    # not made without pause for thought; it goes to the director under Law 25B.
+    change_pause: float = DEFAULT_CHANGE_PAUSE
+    # Law 58B: a second card from the hand that has just played, read within this many
+    # seconds of the first, came with it; later it is a card played too soon (57A).
+    simultaneous: float = DEFAULT_SIMULTANEOUS
+
+    def __post_init__(self) -> None:
+        if not 0 < self.hesitation <= 300:
+            raise ValueError("a hesitation is more than 0 and at most 300 seconds")
+        if not 0 < self.change_pause <= 60:
+            raise ValueError("the pause of a change of call is more than 0 and at most 60 "
+                             "seconds")
+        if not 0 < self.simultaneous <= 10:
+            raise ValueError("two cards at once are read more than 0 and at most 10 seconds "
+                             "apart")
 
     def alerter(self, caller: Seat, screens: Screens | None) -> Seat:
         """Who alerts ``caller``'s call to whom it concerns, first of all."""

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tabled.rules import Card, Seat, Suit
+from tabled.rules import Card, IllegalActionError, Seat, Suit
 from tabled.rules.auction import PassScope
 from tabled.rules.penalty import LeadOption, PenaltyLeadOption, PrematureOption, is_honour
 from tabled.rules.play import ClaimState, LeadRestriction, Play
@@ -211,6 +211,9 @@ def _take_back(table: TableState, board: BoardState | None, data: Mapping[str, A
     board.cards.clear()
     board.card_ts.clear()
     board.play_actions.clear()
+    board.out_of_turn = None
+    board.simultaneous = None
+    board.may_substitute = []
     board.face_down = False
     board.result = None
     board.confirmed = set()
@@ -241,6 +244,8 @@ def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, 
     # Laws 45C4(b), 47: cards designated by mistake or retracted go back to the hand.
     assert board is not None
     board.simultaneous = None  # Law 58B: the cards it waited on are taken back too
+    board.may_substitute = []
+    board.out_of_turn = None
     del board.cards[len(board.cards) - data["cards"]:]
     del board.card_ts[len(board.cards):]
     board.play_actions = [(at, action) for at, action in board.play_actions
@@ -421,28 +426,51 @@ def _change_of_call(table: TableState, board: BoardState | None, data: Mapping[s
     _record(table, board, data, event)
 
 
+def _simultaneous_position(board: BoardState, seat: Seat, event: Event) -> int:
+    """Where in ``board.cards`` is the card of ``seat`` that came with another: its last
+    card, if the trick it went to is not behind both sides' cards to the next trick (58B4)."""
+    from tabled.state import StateError
+
+    index = next((i for i in range(len(board.cards) - 1, -1, -1)
+                  if board.cards[i][0] is seat), None)
+    if index is None:
+        raise StateError(f"event {event.seq}: {seat} has not played a card")
+    trick_end = (index // 4 + 1) * 4
+    later = {who.side for who, _ in board.cards[trick_end:]}
+    if len(later) == 2:
+        # Law 58B4: undiscovered until both sides have played to the next trick: Law 67.
+        raise StateError(f"event {event.seq}: Law 58B4: both sides have played to the next "
+                         f"trick: a defective trick (Law 67B: rule defective_trick)")
+    return index
+
+
 def _simultaneous(table: TableState, board: BoardState | None, data: Mapping[str, Any],
                   event: Event) -> None:
-    # Law 58B: a second card seen from the hand that has just played to the trick: the
-    # player designates which is played (58B2); until then the play waits.
+    # Law 58B: a second card seen from a hand with the card it played: the player designates
+    # which is played (58B2); until then the play waits. The table sees it with the hand's
+    # last card; the director may rule it for an earlier card of the trick (58B3 then lets
+    # the opponents who played after it change their card), or of the trick before, until
+    # both sides have played to the next (58B4, Law 67A2).
     from tabled.state import StateError
 
     assert board is not None
     seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
     play = board.play
-    if play is None or not board.cards or board.cards[-1][0] is not seat \
-            or board.simultaneous is not None:
-        raise StateError(f"event {event.seq}: {seat} has not just played a card")
+    if play is None or board.simultaneous is not None or board.may_substitute:
+        raise StateError(f"event {event.seq}: the play is waiting for another choice")
+    index = _simultaneous_position(board, seat, event)
     hand = play.remaining(seat)
     if card in play.played_cards() or (hand is not None and card not in hand):
         raise StateError(f"event {event.seq}: {card} is not in {seat}'s hand")
-    board.simultaneous = (seat, board.cards[-1][1], card)
+    board.simultaneous = (seat, board.cards[index][1], card)
 
 
 def _simultaneous_choice(table: TableState, board: BoardState | None,
                          data: Mapping[str, Any], event: Event) -> None:
     # Law 58B2: the card the player designates is played; for a defender the other card is
-    # a penalty card (Law 50B: major if an honour); declarer's goes back to the hand.
+    # a penalty card (Law 50B: major if an honour); declarer's goes back to the hand. 58B1
+    # (the director's): only one card's face was visible: it is played, the other picked up,
+    # no rectification. 58B3: the opponents who played to the trick after it may change.
     from tabled.state import StateError
 
     assert board is not None
@@ -450,20 +478,156 @@ def _simultaneous_choice(table: TableState, board: BoardState | None,
     if pending is None or board.play is None:
         raise StateError(f"event {event.seq}: no two cards wait for a designation")
     seat, first, second = pending
+    index = next((i for i, played in enumerate(board.cards) if played == (seat, first)), None)
+    if index is None:
+        raise StateError(f"event {event.seq}: {seat}'s {first} is no longer played")
     board.simultaneous = None
-    other = first
-    if data["played"] == "second":
-        board.cards[-1] = (seat, second)
-    else:
-        other = second
-    if seat.side is not board.play.declarer.side:
-        board.play_actions.append((len(board.cards), {
-            "kind": "penalty_card", "seat": str(seat), "card": str(other),
-            "major": "major" if is_honour(other) else "minor", "law": "58B2"}))
+    played = data["played"]
+    kept, other = (second, first) if played in ("second", "second_only") else (first, second)
+    board.cards[index] = (seat, kept)
+    penalty: dict[str, Any] | None = None
+    if seat.side is not board.play.declarer.side and played in ("first", "second"):
+        penalty = {"kind": "penalty_card", "seat": str(seat), "card": str(other),
+                   "major": "major" if is_honour(other) else "minor", "law": "58B2"}
+        board.play_actions.append((len(board.cards), penalty))
+    if played in ("first", "second"):  # 58B3: a visible card was withdrawn
+        trick_end = (index // 4 + 1) * 4
+        board.may_substitute = [who for who, _ in board.cards[index + 1:trick_end]
+                                if who.side is not seat.side]
+    try:
+        board.replay_cards()
+    except ValueError:
+        # The card designated makes a card played after it illegal (another suit led, say):
+        # the cards after it go back to their hands and are played again.
+        del board.cards[index + 1:]
+        del board.card_ts[index + 1:]
+        board.play_actions = [(at, action) for at, action in board.play_actions
+                              if at <= index + 1 and action is not penalty]
+        if penalty is not None:
+            board.play_actions.append((index + 1, penalty))
+        board.may_substitute = []
+        try:
+            board.replay_cards()
+        except ValueError as error:
+            raise StateError(f"event {event.seq}: {error}") from None
+
+
+def _substitute(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                event: Event) -> None:
+    # Law 58B3: an opponent who played to the trick after the 58B offender's card takes it
+    # back and plays ``card`` instead, without further rectification (16C for what was
+    # seen); with no card, keeps the one played.
+    from tabled.state import StateError
+
+    assert board is not None
+    seat = Seat.from_str(data["seat"])
+    if seat not in board.may_substitute:
+        raise StateError(f"event {event.seq}: {seat} may not change its card (Law 58B3)")
+    board.may_substitute.remove(seat)
+    card = data.get("card")
+    if card is None:
+        return
+    index = max(i for i, (who, _) in enumerate(board.cards) if who is seat)
+    board.cards[index] = (seat, Card.from_str(card))
     try:
         board.replay_cards()
     except ValueError as error:
         raise StateError(f"event {event.seq}: {error}") from None
+
+
+def _defective_trick(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                     event: Event) -> None:
+    # Law 58B4, 67B2: two cards from one hand found after both sides played to the next
+    # trick: the card faced (the one the table recorded) stays played, ownership of the
+    # trick does not change, the extra card goes back to the hand (if the table took it as
+    # a penalty card, it is picked up). Recorded: a failure to play it since may be a revoke.
+    from tabled.state import StateError
+
+    assert board is not None
+    seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+    play = board.play
+    if play is None:
+        raise StateError(f"event {event.seq}: defective_trick before the play")
+    if play.played_cards().get(card) is seat:
+        raise StateError(f"event {event.seq}: {card} is the card {seat} played; name the "
+                         f"extra card that goes back to the hand")
+    if any(p.card == card and p.seat is seat for p in play.penalty_cards):
+        board.apply_play_action({"kind": "pick_up", "card": str(card)}, event.ts)
+    elif card in play.played_cards():
+        raise StateError(f"event {event.seq}: {card} was played by "
+                         f"{play.played_cards()[card]}")
+    _record(table, board, data, event)
+
+
+#: The laws of a penalty card that come from a card played (out of turn, too soon), not one
+#: dropped: such a card may have been played at the same time as a legal one (Law 58A).
+SEEN_PLAYED = frozenset({"57A", "50B", "60B"})
+
+
+def out_of_turn_action(play: Play, seat: Seat, card: Card,
+                       law: str) -> dict[str, Any] | None:
+    """What a card the play refuses (with ``law``) becomes once it has been seen: a lead out
+    of turn kept for the opponents' option (Laws 54-56), a defender's card a major penalty
+    card (57A before partner has played to the trick, else 50B; 60B after declarer's lead
+    went back); None for declarer's or dummy's, which goes back to the hand (Law 48A)."""
+    if law in ("54", "55", "56"):
+        return {"kind": "lead_out_of_turn", "seat": str(seat), "card": str(card)}
+    if seat.side is play.declarer.side:
+        return None
+    if law == "60B":
+        return {"kind": "penalty_card", "seat": str(seat), "card": str(card),
+                "major": "major", "law": "60B"}
+    trick = play.current
+    early = bool(trick.cards) and trick.card_of(seat.partner) is None
+    return {"kind": "penalty_card", "seat": str(seat), "card": str(card), "major": "major",
+            "law": "57A" if early else "50B"}
+
+
+def _simultaneous_play(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                       event: Event) -> None:
+    # Law 58A: a lead or play made at the same time as another player's legal one counts as
+    # made after it. The card the table kept as seen out of turn (the reader took it first)
+    # gives way to the legal card of ``seat``, then is played if it is now in turn, or is what
+    # a card out of turn is (Laws 53-57: a lead out of turn, a defender's penalty card).
+    from tabled.state import StateError
+
+    assert board is not None
+    seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+    kept = board.out_of_turn
+    if board.play is None or kept is None or kept[0] is seat or not board.play_actions:
+        raise StateError(f"event {event.seq}: no card of another player seen out of turn "
+                         f"to have been played with {seat}'s {card}")
+    other, other_card, _ = kept
+    at, action = board.play_actions[-1]
+    if at != len(board.cards) or action.get("card") != str(other_card) \
+            or action["kind"] not in ("lead_out_of_turn", "penalty_card"):
+        raise StateError(f"event {event.seq}: {other}'s {other_card} is no longer the last "
+                         f"thing the table kept (an option was chosen on it)")
+    del board.play_actions[-1]
+    board.out_of_turn = None
+    try:
+        board.replay_cards()
+        play = board.play
+        assert play is not None
+        play.play(card, seat)
+    except ValueError as error:
+        raise StateError(f"event {event.seq}: {error}") from None
+    board.cards.append((seat, card))
+    board.card_ts.append(event.ts)
+    try:
+        play.check(other_card, other)
+    except IllegalActionError as error:
+        after = out_of_turn_action(play, other, other_card, error.law)
+        if after is not None:
+            try:
+                board.apply_play_action(after, event.ts)
+            except ValueError as refused:
+                raise StateError(f"event {event.seq}: {refused}") from None
+            board.out_of_turn = None  # judged once: it is after the legal card, for good
+        return
+    play.play(other_card, other)  # now in turn: simply its play
+    board.cards.append((other, other_card))
+    board.card_ts.append(event.ts)
 
 
 def _default_scope(data: dict[str, Any]) -> None:
@@ -610,8 +774,32 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         Words(es="una de dos", en="one of two"),
         (Field("played", "choice", Words(es="Se juega", en="Played"), required=True,
                choices=(Choice("first", Words(es="La primera leída", en="The first read")),
-                        Choice("second", Words(es="La segunda", en="The second")))),),
+                        Choice("second", Words(es="La segunda", en="The second")),
+                        Choice("first_only", Words(
+                            es="Solo se vio la primera (58B1): la otra se recoge",
+                            en="Only the first was seen (58B1): the other goes back")),
+                        Choice("second_only", Words(
+                            es="Solo se vio la segunda (58B1): la otra se recoge",
+                            en="Only the second was seen (58B1): the other goes back")))),),
         _simultaneous_choice),
+    RulingKind(
+        "substitute", "58B3, 16C",
+        Words(es="Cambio de carta tras dos a la vez", en="Card changed after two at once"),
+        Words(es="cambia", en="changes"),
+        (_SEAT, Field("card", "card", Words(es="Carta", en="Card"), placeholder="SQ",
+                      help=Words(es="vacío: mantiene la suya", en="blank: keeps its card"))),
+        _substitute),
+    RulingKind(
+        "defective_trick", "58B4, 67B2",
+        Words(es="Baza defectuosa: carta de más", en="Defective trick: an extra card"),
+        Words(es="baza def", en="defect trick"),
+        (_SEAT, _CARD), _defective_trick),
+    RulingKind(
+        "simultaneous_play", "58A",
+        Words(es="Jugada simultánea de dos jugadores",
+              en="Two players' cards at the same time"),
+        Words(es="a la vez", en="same time"),
+        (_SEAT, _CARD), _simultaneous_play),
     RulingKind(
         "penalty_choice", "51A",
         Words(es="Carta penalizada que se juega", en="Penalty card to play"),
@@ -660,9 +848,9 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
 
 
 #: The kinds the table records as an ``option`` event that apply as their ruling does (Laws
-#: 16B2, 25B, 58B); the others are options of the play (``play_action``).
+#: 16B2, 25B, 58A, 58B); the others are options of the play (``play_action``).
 TABLE_OPTIONS = frozenset({"unauthorised_information", "change_of_call", "simultaneous",
-                           "simultaneous_choice"})
+                           "simultaneous_choice", "simultaneous_play", "substitute"})
 
 
 def kind_of(name: str) -> RulingKind:

@@ -31,17 +31,10 @@ from tabled.rules.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
 from .roundclock import RoundClock
-from .rulings import KINDS, TABLE_OPTIONS, Recorded, play_action
+from .rulings import KINDS, SEEN_PLAYED, TABLE_OPTIONS, Recorded, play_action
 from .syscard import STANDARD_ANSWERS, SystemCard
 from .wire import Event
 from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
-
-#: Law 16B1: a call made after more than this many seconds of thought (since the call before
-#: it) is shown to the opponents as a hesitation they may reserve their rights on.
-HESITATION = 10.0
-#: Law 25A1: a change of call is made "without pause for thought"; one confirmed later than
-#: this after the call it replaces goes to the director under Law 25B.
-CHANGE_PAUSE = 5.0
 
 
 class StateError(RuntimeError):
@@ -196,6 +189,14 @@ class BoardState:
     # Law 58B: two cards from one hand at once: (seat, the card played, the card seen with
     # it), until the player designates which is played (58B2)
     simultaneous: tuple[Seat, Card, Card] | None = None
+    # Law 58A: the card the table kept last as seen out of turn (a lead out of turn, a card
+    # played too soon), and when, until the next card is played: a legal card read with it
+    # was played at the same time, and the other counts as played after it.
+    out_of_turn: tuple[Seat, Card, float] | None = None
+    # Law 58B3: once the offender of 58B withdrew a visible card, the opponents who had played
+    # to that trick after it may each take their card back and play another (or keep it, OK);
+    # the play waits for them.
+    may_substitute: list[Seat] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.auction = Auction(self.dealer)
@@ -208,16 +209,18 @@ class BoardState:
         return (play is not None and bool(play.revokes) and self.ruled_transfer is None
                 and (self.result is None or self.result.adjusted is None))
 
-    def hesitation_open(self, seat: Seat) -> int | None:
-        """Law 16B2: the index of the newest call made after a hesitation by an opponent of
-        ``seat``, while its partner has not called since and ``seat``'s side has not yet
-        reserved its rights on it; None otherwise. The first call (the hands were being
-        scanned) and calls behind screens (the tray hides the tempo) are not counted."""
+    def hesitation_open(self, seat: Seat, hesitation: float) -> int | None:
+        """Law 16B2: the index of the newest call made after a hesitation (more than
+        ``hesitation`` seconds since the call before it, Law 16B1: the profile's) by an
+        opponent of ``seat``, while its partner has not called since and ``seat``'s side has
+        not yet reserved its rights on it; None otherwise. The first call (the hands were
+        being scanned) and calls behind screens (the tray hides the tempo) are not
+        counted."""
         if self.tray is not None or (self.play is not None and self.cards):
             return None
         entries = self.auction.entries
         for index in range(len(self.call_ts) - 1, 0, -1):
-            if self.call_ts[index] - self.call_ts[index - 1] <= HESITATION:
+            if self.call_ts[index] - self.call_ts[index - 1] <= hesitation:
                 continue
             hesitator = entries[index].seat
             if hesitator.side is seat.side:
@@ -318,11 +321,15 @@ class BoardState:
         action = {k: v for k, v in data.items() if k not in ("cmd", "by") and v is not None}
         lead = play_action(play, action)
         self.play_actions.append((len(self.cards), action))
+        if action["kind"] == "lead_out_of_turn" or (
+                action["kind"] == "penalty_card" and action.get("law") in SEEN_PLAYED):
+            self.out_of_turn = (Seat.from_str(action["seat"]), Card.from_str(action["card"]), ts)
         if lead is not None:
             seat, card = lead
             play.play(card, seat)
             self.cards.append((seat, card))
             self.card_ts.append(ts)
+            self.out_of_turn = None
 
 
 @dataclass
@@ -486,8 +493,10 @@ class TableState:
         if tray is not None and index < tray.crossed:
             raise StateError(f"event {event.seq}: {seat}'s call has crossed on the tray")
         replaced = board.auction.entries[index].call
-        if tray is None and event.ts - board.call_ts[index] > CHANGE_PAUSE:
-            # Law 25B: not without pause for thought: the left-hand opponent may accept it.
+        pause = self.conduct.profile.change_pause
+        if tray is None and event.ts - board.call_ts[index] > pause:
+            # Law 25B: not without pause for thought (Law 25A1, the profile's tempo): the
+            # left-hand opponent may accept it.
             board.late_change = (seat, index, replaced)
         else:
             board.late_change = None
@@ -548,6 +557,7 @@ class TableState:
         self._play(event).play(card, seat)
         board.cards.append((seat, card))
         board.card_ts.append(event.ts)
+        board.out_of_turn = None
         if data.get("face_down"):
             board.face_down = True
 

@@ -133,7 +133,7 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
         if view.tray_here is False or (view.tray_here and len(view.calls) < len(auction)):
             lines.append(_t("tray_other", language))
         elif turn is not None:
-            hint = _auction_irregularity(seat, board, language)
+            hint = _auction_irregularity(seat, state, board, language)
             lines.append(hint or (_t("your_call", language) if turn is seat
                                   else _t("turn", language, seat=str(turn))))
     elif phase in (Phase.LEAD, Phase.PLAY):
@@ -143,13 +143,14 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
     return lines
 
 
-def _auction_irregularity(seat: Seat, board: BoardState, language: str) -> str:
+def _auction_irregularity(seat: Seat, state: TableState, board: BoardState,
+                          language: str) -> str:
     """Law 25B: the left-hand opponent of a change of call made after a pause is asked to
     accept it; Law 16B2: the opponents of a player who hesitated may reserve their rights."""
     late = board.late_change
     if late is not None and seat is late[0].lho:
         return _t("late_change", language)
-    index = board.hesitation_open(seat)
+    index = board.hesitation_open(seat, state.conduct.profile.hesitation)
     if index is not None:
         who = words.seat_letter(board.auction.entries[index].seat, language)
         return _t("hesitation", language, seat=who)
@@ -240,6 +241,12 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
         if seat is play.controller(who):
             return [first, _t("simultaneous_pick", language, first=str(one), second=str(two))]
         return [first, _t("lead_chooser", language, seat=words.seat_letter(who, language))]
+    changers = board.may_substitute
+    if changers:  # Law 58B3: the opponents who played after the offender may change
+        if any(play.controller(s) is seat for s in changers):
+            return [first, _t("substitute_how", language)]
+        letters = "/".join(words.seat_letter(s, language) for s in changers)
+        return [first, _t("lead_chooser", language, seat=letters)]
     faced = play.faced_lead
     if faced is not None:  # Laws 53-56: the card stays faced until the option
         line = _t("faced_lead", language, seat=words.seat_letter(faced.seat, language),

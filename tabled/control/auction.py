@@ -49,7 +49,8 @@ class AuctionInput(KeyEntry):
                 "kind": "change_of_call", "change": "accept" if key == "OK" else "cancel",
                 "by": str(seat)})])
         if key == "ALERT":
-            index = board.hesitation_open(seat)
+            # Law 16B1: the profile says how long a pause is a hesitation.
+            index = board.hesitation_open(seat, self.state.conduct.profile.hesitation)
             if index is not None:
                 hesitator = board.auction.entries[index].seat
                 return Outcome([Proposed("option", board.number, {

@@ -31,14 +31,17 @@ PREMATURE_OPTION_KEYS = {"1": PrematureOption.HIGHEST, "2": PrematureOption.LOWE
 PREMATURE_KEYS = set(PREMATURE_OPTION_KEYS) | set(SUIT_KEYS)
 #: Law 51A on declarer's keypad: the first, second, ... penalty card as the displays list them.
 DESIGNATE_KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
-#: Law 58B: a second card from the hand that has just played, read within this many seconds
-#: of the first, came with it (two cards at once); later it is a card played too soon (57A).
-SIMULTANEOUS = 1.5
 
 
 class PlayInput(AuctionInput):
     """What a key and a card mean in the play and after it. A call key still goes to the
     auction (Law 25A3 until the lead is faced, Law 39 after), so this builds on it."""
+
+    # Law 58A: the card out of turn last read at a seat's own reader. Only two cards read at
+    # two seats' readers can tell the table they were played at the same time: one reader for
+    # the table reads the cards one after the other whenever they were played (then the
+    # director rules 58A). Not journalled: it only matters for the next second or so.
+    _read_at_seat: tuple[Seat, Card] | None = None
 
     def _playing(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
         board = self.state.board
@@ -51,6 +54,8 @@ class PlayInput(AuctionInput):
             return self._claim_answer(seat, key, board)
         if board.simultaneous is not None:
             return self._simultaneous_choice(seat, key, board)
+        if board.may_substitute:
+            return self._substitute_key(seat, key, board)
         if play.faced_lead is not None:
             return self._lead_option(seat, key, board)
         if play.penalty_lead_pending is not None and seat is play.declarer \
@@ -150,6 +155,36 @@ class PlayInput(AuctionInput):
             trial.apply(Event(trial.seq + 1, EventType.OPTION, 0.0, board.number, data))
         except (ValueError, RuntimeError) as error:
             return Outcome().tell([seat], Notice("law", {"reason": str(error)}, "58B2"))
+        return Outcome([Proposed("option", board.number, data)])
+
+    def _substitute_key(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        """Law 58B3: an opponent who played to the trick after the 58B offender's card keeps
+        it with OK; another card of theirs at the reader replaces it (``_card_played``)."""
+        play = board.play
+        assert play is not None
+        # Declarer keeps or changes dummy's card (Law 45B).
+        changer = next((s for s in board.may_substitute if play.controller(s) is seat), None)
+        if changer is None:
+            return Outcome().tell([seat], Notice("lead_wait", error=False))
+        if key != "OK":
+            return Outcome().tell([seat], Notice("substitute_how", error=False))
+        return Outcome([Proposed("option", board.number, {
+            "kind": "substitute", "seat": str(changer), "by": str(seat)})])
+
+    def _substitute_card(self, card: Card, seat: Seat | None, board: BoardState) -> Outcome:
+        """Law 58B3: the card that replaces the one an opponent played after the offender's;
+        anybody else's card waits."""
+        if seat is None or seat not in board.may_substitute:
+            return Outcome().tell(Seat, Notice("lead_wait", error=False))
+        assert board.play is not None
+        data = {"kind": "substitute", "seat": str(seat), "card": str(card),
+                "by": str(board.play.controller(seat))}
+        trial = copy.deepcopy(self.state)
+        try:
+            trial.apply(Event(trial.seq + 1, EventType.OPTION, 0.0, board.number, data))
+        except (ValueError, RuntimeError) as error:
+            return Outcome().tell([board.play.controller(seat)],
+                                  Notice("law", {"reason": str(error)}, "58B3"))
         return Outcome([Proposed("option", board.number, data)])
 
     def _premature_option(self, seat: Seat, key: str, entry: SeatEntry,
@@ -255,18 +290,35 @@ class PlayInput(AuctionInput):
             return Outcome().tell(Seat, Notice("face_down_wait", error=False))
         if board.simultaneous is not None:
             return Outcome().tell(Seat, Notice("lead_wait", error=False))
+        if board.may_substitute:
+            return self._substitute_card(card, play.owner(card) or reader_seat, board)
         if not board.cards and not board.auction_crossed:
             return Outcome().tell(Seat, Notice("tray_away"))
         # The known hands say whose card it is; otherwise the reader's slot, or the turn.
         seat = play.owner(card) or reader_seat or play.turn
+        kept = board.out_of_turn
+        if (kept is not None and now is not None and seat is not None and seat is play.turn
+                and reader_seat is not None and self._read_at_seat == kept[:2]
+                and kept[0] is not seat
+                and now - kept[2] <= self.state.conduct.profile.simultaneous):
+            # Law 58A: the legal card of the hand on turn, read with another player's card
+            # that the table took first as out of turn: that one counts as played after it.
+            both = self._trial_option(board, {"kind": "simultaneous_play", "seat": str(seat),
+                                              "card": str(card), "by": None})
+            if both is not None:
+                return Outcome([both]).tell(Seat, Notice(
+                    "simultaneous_play", {"seat": str(kept[0]), "card": str(kept[1])},
+                    "58A", error=False))
         if play.faced_lead is not None and seat is not None:
             return self._after_faced_lead(card, seat, board)
         try:
             play.check(card, seat)
         except IllegalActionError as error:
             assert seat is not None
+            self._read_at_seat = None if reader_seat is None else (seat, card)
             together = (now is not None and bool(board.card_ts)
-                        and now - board.card_ts[-1] <= SIMULTANEOUS)
+                        and now - board.card_ts[-1]
+                        <= self.state.conduct.profile.simultaneous)  # Law 58B's tempo
             return self._seen_out_of_turn(card, seat, board, error, together)
         assert seat is not None
         data: dict[str, Any] = {"seat": str(seat), "card": str(card)}
@@ -378,7 +430,14 @@ class PlayInput(AuctionInput):
         if play is not None:
             for revoke in play.revokes:
                 detail = f"{revoke.seat} revoked on trick {revoke.trick + 1} ({revoke.card})"
+                law = "61"
+                if revoke.law != "61":
+                    # Law 61A: the hand unknown, a later card shows it could have complied
+                    # with the option of Law 57A (or the lead restriction of 26, 50D2).
+                    detail = (f"{revoke.seat} did not comply with Law {revoke.law} on trick "
+                              f"{revoke.trick + 1} ({revoke.card}) when able: a revoke")
+                    law = "61A"
                 if not any(c.detail == detail for c in state.director_calls):
                     # Law 64: the director settles the rectification at the end of play.
-                    return [self._director(None, "revoke", "61", detail)]
+                    return [self._director(None, "revoke", law, detail)]
         return []

@@ -83,6 +83,33 @@ class PlayRestriction:
     suit: Suit | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Unverified:
+    """A card played under a restriction (Law 57A, or a lead restriction of 26 or 50D2) by a
+    hand the table does not know: it may be the Law 59 exception or a failure to comply.
+    A later card of the same hand proves which (the hand held it then): a card of ``suit``
+    above ``card`` (``proof`` "higher", 57A1), below it ("lower", 57A2), any card of
+    ``suit`` ("suit": 57A3, a lead required), or any card of another suit ("other": 57A4, a
+    lead forbidden). Law 61A: failing to play, when able, a card or suit an opponent
+    specified in rectification is a revoke."""
+
+    seat: Seat
+    trick: int
+    card: Card
+    suit: Suit
+    proof: str
+    law: str
+
+    def proven_by(self, later: Card) -> bool:
+        if self.proof == "higher":
+            return later.suit is self.suit and later.index > self.card.index
+        if self.proof == "lower":
+            return later.suit is self.suit and later.index < self.card.index
+        if self.proof == "suit":
+            return later.suit is self.suit
+        return later.suit is not self.suit  # "other"
+
+
 #: The options each law of a lead out of turn gives (Laws 54-56); who chooses is
 #: :meth:`tabled.rules.play.Play.lead_chooser`.
 LEAD_OPTIONS: dict[str, tuple[LeadOption, ...]] = {

@@ -24,6 +24,7 @@ from .penalty import (
     PenaltyLeadOption,
     PlayRestriction,
     PrematureOption,
+    Unverified,
     is_honour,
 )
 
@@ -91,6 +92,9 @@ class Revoke:
     card: Card
     established: bool = False
     detected_at_trick: int = 0
+    # Law 61A: "61" a failure to follow suit; "57A", "26", "50D2" a failure to comply, when
+    # able, with that rectification's option (found later with an unknown hand).
+    law: str = "61"
 
 
 class ClaimState(enum.Enum):
@@ -170,6 +174,9 @@ class Play:
         self.play_restrictions: list[PlayRestriction] = []
         self._designated: tuple[int, Card] | None = None
         self._retracted: int | None = None  # Law 55B: the trick declarer's lead went back on
+        # Laws 57A, 26, 50D2 with a hand the table does not know: cards that complied or were
+        # the Law 59 exception, until the hand's later cards tell (Law 61A).
+        self.unverified: list[Unverified] = []
 
     # -- state -------------------------------------------------------------------------
 
@@ -286,6 +293,10 @@ class Play:
             return IllegalCardError(f"{seat} plays the penalty card declarer designates",
                                     "51A")
         hand = self._hands.get(seat)
+        if hand is None and self.lead_restrictions and not trick.cards:
+            refused = self._unknown_lead_refusal(seat, card)
+            if refused is not None:
+                return refused
         if hand is not None and self.lead_restrictions and not trick.cards:
             for restriction in self._restrictions_for(seat):
                 if not self._restriction_applies(restriction):
@@ -317,12 +328,14 @@ class Play:
         """Law 57A as declarer chose it; Law 59: a player who cannot comply (no card of the
         suit led for 57A1-2; obliged to follow suit, or none of the named suit, for 57A3;
         only cards of the forbidden suit for 57A4) plays any otherwise legal card. An
-        unknown hand cannot be checked."""
+        unknown hand is checked against what the table has seen of it."""
         seat = restriction.seat
         hand = self._hands.get(seat)
         led = trick.led_suit
-        if hand is None or led is None:
+        if led is None:
             return None
+        if hand is None:
+            return self._unknown_play_refusal(restriction, card, led)
         of_led = sorted((c for c in hand if c.suit is led), key=lambda c: c.index)
         option = restriction.option
         if option in (PrematureOption.HIGHEST, PrematureOption.LOWEST):
@@ -342,6 +355,119 @@ class Play:
         if (option is PrematureOption.FORBID and card.suit is named
                 and any(c.suit is not named for c in hand)):
             return IllegalCardError(f"{seat} may not play a {named.name}", "57A")
+        return None
+
+    # -- restrictions on a hand the table does not know (Laws 57A, 59, 61A) ------------------
+
+    def _seen_in_hand(self, seat: Seat) -> list[Card]:
+        """The cards of an unknown hand the table has seen and that are still in it: its
+        penalty cards (Law 50A: face up on the table until played)."""
+        return [p.card for p in self.penalty_cards if p.seat is seat]
+
+    def _shown_out_of(self, seat: Seat, suit: Suit) -> bool:
+        """``seat`` has failed to follow to ``suit`` before: Law 59, it cannot be asked to
+        play one (a revoke, if it was one, is the revoke's to settle, Law 61)."""
+        return suit in self._shown_out[seat]
+
+    def _unknown_play_refusal(self, restriction: PlayRestriction, card: Card,
+                              led: Suit) -> IllegalCardError | None:
+        """Law 57A with the hand unknown: refuse only what the cards seen prove: a card seen
+        in the hand (a penalty card) that the option requires instead of ``card``."""
+        seat = restriction.seat
+        seen = self._seen_in_hand(seat)
+        of_led = [c for c in seen if c.suit is led]
+        option = restriction.option
+        if option in (PrematureOption.HIGHEST, PrematureOption.LOWEST):
+            if self._shown_out_of(seat, led):
+                return None  # Law 59: no card of the suit led
+            if card.suit is not led and of_led:
+                return IllegalCardError(f"{seat} holds {of_led[0]}: it must follow suit in "
+                                        f"{led.name}", "44C")
+            higher = option is PrematureOption.HIGHEST
+            beaten = [c for c in of_led if (c.index > card.index) is higher and c != card]
+            if card.suit is led and beaten:
+                return IllegalCardError(f"{seat} holds {beaten[0]}: {card} is not the "
+                                        f"{option.value} {led.name}", "57A")
+            return None
+        named = restriction.suit
+        if named is None or card.suit is led or of_led:
+            return None  # Law 59: obliged to follow suit (44C refuses a discard then)
+        if option is PrematureOption.REQUIRE and card.suit is not named:
+            named_seen = [c for c in seen if c.suit is named]
+            if named_seen:
+                return IllegalCardError(f"{seat} holds {named_seen[0]}: it must play a "
+                                        f"{named.name}", "57A")
+        if option is PrematureOption.FORBID and card.suit is named:
+            other = [c for c in seen if c.suit is not named]
+            if other:
+                return IllegalCardError(f"{seat} holds {other[0]}: it may not play a "
+                                        f"{named.name}", "57A")
+        return None
+
+    def _unknown_lead_refusal(self, seat: Seat, card: Card) -> IllegalCardError | None:
+        """A lead restriction (Laws 26, 50D2) on a hand the table does not know: refuse what
+        the cards seen in it prove it could have done instead (Law 59 otherwise)."""
+        seen = self._seen_in_hand(seat)
+        for restriction in self._restrictions_for(seat):
+            if not self._restriction_applies(restriction):
+                continue
+            suit = restriction.suit
+            if restriction.required and card.suit is not suit:
+                held = [c for c in seen if c.suit is suit]
+                if held:
+                    return IllegalCardError(f"{seat} holds {held[0]}: it must lead a "
+                                            f"{suit.name}", restriction.law)
+            if not restriction.required and card.suit is suit:
+                held = [c for c in seen if c.suit is not suit]
+                if held:
+                    return IllegalCardError(f"{seat} holds {held[0]}: it may not lead a "
+                                            f"{suit.name}", restriction.law)
+        return None
+
+    def _unverified_by(self, seat: Seat, card: Card, trick: Trick,
+                       index: int) -> list[Unverified]:
+        """What ``card``, about to be played by ``seat`` with its hand unknown, leaves to be
+        verified by the hand's later cards (Laws 57A, 26, 50D2; Law 59 the exception)."""
+        found: list[Unverified] = []
+        led = trick.led_suit
+        if led is None:
+            for restriction in self._restrictions_for(seat):
+                if not self._restriction_applies(restriction):
+                    continue
+                suit = restriction.suit
+                if restriction.required and card.suit is not suit \
+                        and not self._shown_out_of(seat, suit):
+                    found.append(Unverified(seat, index, card, suit, "suit", restriction.law))
+                elif not restriction.required and card.suit is suit:
+                    found.append(Unverified(seat, index, card, suit, "other", restriction.law))
+            return found
+        for bound in self.play_restrictions:
+            if bound.seat is not seat or bound.trick != index:
+                continue
+            option = bound.option
+            if option in (PrematureOption.HIGHEST, PrematureOption.LOWEST):
+                if card.suit is led:
+                    proof = "higher" if option is PrematureOption.HIGHEST else "lower"
+                    found.append(Unverified(seat, index, card, led, proof, "57A"))
+                continue
+            named = bound.suit
+            if named is None or card.suit is led:
+                continue
+            if option is PrematureOption.REQUIRE and card.suit is not named \
+                    and not self._shown_out_of(seat, named):
+                found.append(Unverified(seat, index, card, named, "suit", "57A"))
+            elif option is PrematureOption.FORBID and card.suit is named:
+                found.append(Unverified(seat, index, card, named, "other", "57A"))
+        return found
+
+    def _breach_proven(self, seat: Seat, card: Card, index: int) -> Revoke | None:
+        """Law 61A: a later card of a hand proves it could have complied with the restriction
+        it played under: a revoke on that trick (63 and 64 then apply as to any)."""
+        for pending in self.unverified:
+            if pending.seat is seat and pending.trick < index and pending.proven_by(card):
+                self.unverified.remove(pending)
+                return Revoke(seat, pending.trick, pending.suit, pending.card,
+                              detected_at_trick=index, law=pending.law)
         return None
 
     def _penalty_refusal(self, seat: Seat, card: Card, trick: Trick) -> IllegalCardError | None:
@@ -433,6 +559,14 @@ class Play:
         trick = self.tricks[-1]
         index = len(self.tricks) - 1
         revoke: Revoke | None = None
+        breach: Revoke | None = None
+        if turn not in self._hands:
+            # Laws 57A, 59, 61A: what the hand's cards so far leave open, before this card
+            # changes the count of leads the restrictions go by.
+            if self.unverified:
+                breach = self._breach_proven(turn, card, index)
+            if self.play_restrictions or self.lead_restrictions:
+                self.unverified.extend(self._unverified_by(turn, card, trick, index))
         if trick.cards:
             led = trick.cards[0][1].suit
             if card.suit is not led:
@@ -443,6 +577,8 @@ class Play:
             self._leads_by[turn] += 1
         if revoke is None and self._shown_out[turn]:
             revoke = self._evidence_of_revoke(turn, card, index)
+        if breach is not None and revoke is None:
+            revoke = breach
         trick.cards.append((turn, card))
         self._played[card] = turn
         if self.penalty_cards:

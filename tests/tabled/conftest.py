@@ -10,6 +10,7 @@ import pytest
 
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
+from tests.clock import Clock
 
 from .helpers import Table
 
@@ -31,7 +32,7 @@ def make_table(tmp_path: Path) -> Iterator[MakeTable]:
     def make(language: str = "en") -> Table:
         journal = Journal(tmp_path / f"table-{len(journals)}.db")
         journals.append(journal)
-        return Table(TableDaemon(journal, language=language, clock=lambda: 1000.0))
+        return Table(TableDaemon(journal, language=language, clock=Clock()))
 
     yield make
     for journal in journals:

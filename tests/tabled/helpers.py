@@ -15,6 +15,7 @@ from tabled.daemon import TableDaemon
 from tabled.rules import Call, Card, Deal, Seat
 from tabled.state import Phase, TableState
 from tabled.wire import Command, Event
+from tests.clock import Clock
 
 # Board 11 of the RealBridge qualifier, the engine tests' deal (tests/rules/test_play.py).
 PBN = "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96"
@@ -119,6 +120,13 @@ class Table:
             board = self.state.board
             assert board is not None and board.play is not None
             self.play(str(next(board.play.legal_cards())))
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` pass on the table's clock (a tests.clock.Clock): the next input
+        comes that much later (Laws 16B, 25B, 58 go by the time between inputs)."""
+        clock = self.daemon.clock
+        assert isinstance(clock, Clock), "a table on the real clock cannot be made to wait"
+        clock.now += seconds
 
     def command(self, ident: str, kind: str, data: Mapping[str, Any]) -> None:
         self.daemon.handle(Command(ident, kind, dict(data)))

@@ -160,6 +160,7 @@ def test_the_faced_lead_is_shown_and_declarer_is_offered_the_options(west_led: T
     assert play_of(west_led).faced_lead == FacedLead(W, c("D2"), "54", 0)
     assert west_led.view(N)[1:3] == ["Out of turn W D2", "1 acc 2 ref 3 dummy"]
     assert west_led.view(E)[1:3] == ["Out of turn W D2", "N chooses"]
+    west_led.wait(5)                                  # later than at the same time (58A)
     assert refused_law(west_led, "D4") is None        # East's lead waits for the option
     notice = west_led.notice(E)
     assert notice is not None and notice.key == "lead_wait"

@@ -64,6 +64,7 @@ def test_a_card_before_partners_is_a_penalty_card_and_declarer_is_offered_the_op
     assert play.premature == (W, 1)
     assert too_soon.view(N)[2] == "1hi 2lo 3req 4bar"
     assert too_soon.view(W)[2] == "Declarer chooses"
+    too_soon.wait(5)                                # later than at the same time (58A)
     assert refused_law(too_soon, "S7") == "57A"     # West waits for declarer
 
 
@@ -198,3 +199,58 @@ def test_declarers_second_card_goes_back_to_the_hand(lead: Table) -> None:
     board = lead.state.board
     assert board is not None and board.cards[-1] == (S, c("S9"))
     assert play_of(lead).penalty_cards == []
+
+
+# -- Laws 57A, 59, 61A with the hands unknown: each card read at its seat's reader -------------
+
+@pytest.fixture
+def blind(table: Table) -> Table:
+    """Board 1 with no deal: the hands are not scanned, so the play knows none of them. The
+    same cards as above: dummy leads the S2 on trick 2 and East's S5 comes too soon."""
+    table.start([1, 2])
+    table.calls("1NT", "Pass", "Pass", "Pass")
+    for seat, card in ((E, "D4"), (S, "DJ"), (W, "D3"), (N, "D5"), (S, "S2")):
+        table.scan(card, seat)
+    table.mark()
+    table.scan("S5", E)               # at East's reader: East's card, before West's
+    return table
+
+
+def test_blind_a_card_too_soon_is_still_a_penalty_card_with_declarers_options(
+        blind: Table) -> None:
+    assert blind.new_types() == ["option", "director"]
+    assert play_of(blind).premature == (W, 1)
+    assert blind.view(N)[2] == "1hi 2lo 3req 4bar"
+
+
+def test_blind_the_option_is_kept_until_the_hand_shows_it_was_not_complied_with(
+        blind: Table) -> None:
+    blind.press(N, "1")               # 57A1: West's highest spade
+    blind.scan("S3", W)               # the table cannot know West's spades: accepted
+    assert play_of(blind).current.card_of(W) == c("S3")
+    for seat, card in ((N, "SK"), (E, "S5"), (N, "ST"), (E, "SQ"), (S, "SA")):
+        blind.scan(card, seat)
+    blind.mark()
+    blind.scan("S7", W)               # a higher spade: West held it on trick 2 (Law 61A)
+    director = [e.data for e in blind.new_events() if e.type == "director"]
+    assert [(d["reason"], d["law"]) for d in director] == [("revoke", "61A")]
+    assert "57A" in director[0]["detail"]
+    [revoke] = play_of(blind).revokes
+    assert (revoke.seat, revoke.trick, revoke.law, revoke.established) == (W, 1, "57A", True)
+    again = TableState.replay(blind.events())
+    assert again.board is not None and again.board.play is not None
+    assert [(r.seat, r.law) for r in again.board.play.revokes] == [(W, "57A")]
+
+
+def test_blind_a_card_seen_in_the_hand_is_refused_with_the_law(blind: Table) -> None:
+    blind.command("r-1", "ruling", {"kind": "penalty_card", "seat": "W", "card": "S7",
+                                    "major": "minor"})
+    blind.press(N, "1")               # 57A1, and West's S7 lies face up
+    board = blind.state.board
+    assert board is not None
+    blind.scan("S3", W)
+    assert len(board.cards) == 5      # refused: the S7 is higher
+    notice = blind.notice(W)
+    assert notice is not None and notice.law == "57A"
+    blind.scan("S7", W)
+    assert play_of(blind).current.card_of(W) == c("S7")

@@ -16,12 +16,19 @@ import pytest
 
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
+from tabled.regulation import (
+    DEFAULT_CHANGE_PAUSE,
+    DEFAULT_HESITATION,
+    DEFAULT_SIMULTANEOUS,
+    PROFILES,
+    Profile,
+)
 from tabled.rules import Card, Seat
 from tabled.rules.penalty import PenaltyCard
 from tabled.state import Phase, TableState
 from tests.clock import Clock
 
-from .helpers import Table, call_keys, reach
+from .helpers import PBN, Table, call_keys, reach
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
@@ -208,3 +215,121 @@ def test_a_second_card_read_later_is_a_card_played_too_soon(dealt: Table,
     assert board is not None and board.simultaneous is None and board.play is not None
     assert board.play.penalty_cards == [PenaltyCard(E, c("D7"), True, "57A")]
     assert board.play.premature == (W, 0)
+
+
+# -- The tempo is the regulation profile's (tabled.regulation.Profile) ---------------------------
+
+#: A profile whose tempo is twice as patient as the default's (10 s, 5 s, 1.5 s).
+PATIENT = Profile("patient", "A patient regulator", self_alert=False, hesitation=20.0,
+                  change_pause=10.0, simultaneous=3.0)
+
+
+@pytest.fixture
+def profiles(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(PROFILES, PATIENT.name, PATIENT)
+
+
+@pytest.fixture
+def journals() -> Iterator[list[Journal]]:
+    """The journals a test opened, closed after it, on failure too."""
+    opened: list[Journal] = []
+    yield opened
+    for journal in opened:
+        journal.close()
+
+
+def profiled(journals: list[Journal], tmp_path: Path, clock: Clock, profile: str, *,
+             deal: bool = False) -> Table:
+    """A table whose round is played under ``profile``, board 1 on it."""
+    journal = Journal(tmp_path / f"{profile}.db")
+    journals.append(journal)
+    table = Table(TableDaemon(journal, language="en", clock=clock))
+    extra: dict[str, object] = {"conduct": {"profile": profile}}
+    if deal:
+        extra.update(deals={"1": PBN})
+    table.assign([1, 2], **extra)
+    table.seat_players()
+    table.choose_board(1)
+    return table
+
+
+@pytest.mark.parametrize(("profile", "hesitated"), [("feb", True), ("patient", False)])
+def test_the_profile_says_how_long_a_pause_is_a_hesitation(
+        profiles: None, journals: list[Journal], tmp_path: Path, clock: Clock,
+        profile: str, hesitated: bool) -> None:
+    """Law 16B1: South thinks eighteen seconds: a hesitation under the default tempo, not
+    under a profile that allows twenty."""
+    table = profiled(journals, tmp_path, clock, profile)
+    at(table, clock, 1000, N, "1NT")
+    at(table, clock, 1002, E, "Pass")
+    at(table, clock, 1020, S, "3NT")
+    assert table.state.conduct.profile.name == profile
+    assert table.view(W)[2] == ("Pause S: ALERT res" if hesitated else "Your call")
+    table.mark()
+    table.press(E, "ALERT")
+    assert ("option" in table.new_types()) is hesitated
+
+
+@pytest.mark.parametrize(("profile", "late"), [("feb", True), ("patient", False)])
+def test_the_profile_says_when_a_change_of_call_came_after_a_pause(
+        profiles: None, journals: list[Journal], tmp_path: Path, clock: Clock,
+        profile: str, late: bool) -> None:
+    """Law 25A1/25B: North replaces 1NT with 2NT eight seconds later: after a pause under the
+    default tempo (five seconds), without one under a profile that allows ten."""
+    table = profiled(journals, tmp_path, clock, profile)
+    at(table, clock, 1000, N, "1NT")
+    clock.now = 1008
+    table.mark()
+    table.press(N, "UNDO", *call_keys("2NT"))
+    assert table.new_types() == (["change", "director"] if late else ["change"])
+    board = table.state.board
+    assert board is not None and (board.late_change is not None) is late
+    assert auction(table) == ["2NT"]
+
+
+@pytest.mark.parametrize(("profile", "together"), [("feb", False), ("patient", True)])
+def test_the_profile_says_how_close_two_cards_are_at_once(
+        profiles: None, journals: list[Journal], tmp_path: Path, clock: Clock,
+        profile: str, together: bool) -> None:
+    """Law 58B or 57A: East's second card is read 2.5 s after the D4: a card played too soon
+    under the default tempo (1.5 s), two cards at once under a profile that allows three."""
+    table = profiled(journals, tmp_path, clock, profile, deal=True)
+    table.calls("1NT", "Pass", "Pass", "Pass")
+    clock.now = 1100
+    table.play("D4")
+    clock.now = 1102.5
+    table.scan("D7")
+    board = table.state.board
+    assert board is not None and board.play is not None
+    if together:
+        assert board.simultaneous == (E, c("D4"), c("D7"))
+        assert board.play.penalty_cards == []
+    else:
+        assert board.simultaneous is None
+        assert board.play.penalty_cards == [PenaltyCard(E, c("D7"), True, "57A")]
+
+
+def test_the_tempo_is_carried_by_the_profiles_name_through_a_replay(
+        profiles: None, journals: list[Journal], tmp_path: Path, clock: Clock) -> None:
+    """The journal names the profile; a table rebuilt from it measures the same tempo."""
+    table = profiled(journals, tmp_path, clock, "patient")
+    at(table, clock, 1000, N, "1NT")
+    at(table, clock, 1025, E, "Pass")          # 25 s: a hesitation even for this profile
+    again = TableState.replay(table.events())
+    assert again.conduct.profile is PATIENT
+    assert again.board is not None and again.board.hesitation_open(S, 20.0) == 1
+    assert again.board.hesitation_open(S, 30.0) is None
+
+
+@pytest.mark.parametrize("tempo", [
+    {"hesitation": 0.0}, {"hesitation": 301.0}, {"change_pause": -1.0},
+    {"simultaneous": 0.0}, {"simultaneous": 11.0}, {"change_pause": 61.0}])
+def test_a_profile_refuses_a_tempo_that_makes_no_sense(tempo: dict[str, float]) -> None:
+    with pytest.raises(ValueError):
+        Profile("bad", "Bad", self_alert=False, **tempo)
+
+
+def test_the_default_profiles_keep_the_tempo_the_tables_had() -> None:
+    for profile in PROFILES.values():
+        assert (profile.hesitation, profile.change_pause, profile.simultaneous) == (
+            DEFAULT_HESITATION, DEFAULT_CHANGE_PAUSE, DEFAULT_SIMULTANEOUS)

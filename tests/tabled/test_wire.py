@@ -100,7 +100,9 @@ LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1},
          "lead_out_of_turn": {"seat": "W", "card": "D2"}, "lead_option": {"option": "dummy"},
          "revoke_transfer": {"transferred": -1}, "penalty_choice": {"card": "DK"},
          "premature_option": {"premature": "lowest"}, "change_of_call": {"change": "accept"},
-         "simultaneous": {"seat": "E", "card": "D7"}, "simultaneous_choice": {"played": "first"}}
+         "simultaneous": {"seat": "E", "card": "D7"}, "simultaneous_choice": {"played": "first"},
+         "simultaneous_play": {"seat": "E", "card": "D4"}, "substitute": {"seat": "S"},
+         "defective_trick": {"seat": "E", "card": "D7"}}
 
 
 @pytest.mark.parametrize("kind", RULINGS)
