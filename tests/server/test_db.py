@@ -92,8 +92,8 @@ def test_upgrade_twice_changes_nothing(tmp_path: Path) -> None:
 
 
 #: The highest-numbered migration file: where "upgrade head" must end.
-HEAD = max((path.stem.split("_")[0] for path in
-            (Path(__file__).resolve().parents[2] / "server/migrations/versions").glob("0*.py")))
+HEAD = max(path.stem.split("_")[0] for path in
+            (Path(__file__).resolve().parents[2] / "server/migrations/versions").glob("0*.py"))
 
 
 def test_0002_gives_an_existing_session_the_default_conduct(database: str) -> None:
