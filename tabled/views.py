@@ -104,8 +104,12 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
                 _t("pairs", language, ns=assignment.ns, ew=assignment.ew)]
         if seat in state.players:
             number = state.players[seat]
-            return [*head, _t("player_skip", language) if number is None
-                    else _t("player_done", language, number=number)]
+            name = state.player_name(number)
+            if number is None:
+                return [*head, _t("player_skip", language)]
+            if name is not None:  # the register's name (issue 17)
+                return [*head, _t("player_named", language, number=number, name=name)]
+            return [*head, _t("player_done", language, number=number)]
         return [*head, _t("player_number", language)]
     if phase is Phase.BOARD:
         return [_t("round", language, round=assignment.round),
