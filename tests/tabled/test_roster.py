@@ -63,11 +63,15 @@ def test_a_visitor_added_while_the_table_waits_is_then_accepted(table: Table) ->
         ("roster", {"cmd": "roster-ev-t1-5001", "players": {"5001": "Visitante Ñandú"}})]
     notice = table.notice(E)
     assert notice is not None and notice.key == "roster"
-    assert table.notice(N) is None or table.notice(N).key != "roster"  # N already sat
+    told = table.notice(N)
+    assert told is None or told.key != "roster"  # North sat already: nothing to tell
     _sign_in(table, E, 5001)
     assert table.state.players[E] == 5001
     assert table.phase is Phase.BOARD
     assert table.state.roster is not None and table.state.roster[101] == "Íñigo Muñoz"
+    # Choosing the board, each seat still sees whom the register seated there.
+    assert table.view(E)[2] == "5001 Visitante Ñandú"
+    assert table.view(N)[2] == "101 Íñigo Muñoz"
 
 
 def test_a_resent_roster_command_changes_nothing(table: Table) -> None:
