@@ -87,7 +87,10 @@ def import_csv() -> Any:
         if upload is None or not upload.filename:
             raise FormError(t("register_no_file"))
         done = register.import_csv(services().db, upload.read(), by=g.director)
-    except (FormError, register.RegisterError) as error:
+    except register.RegisterError as error:
+        flash(t("console_refused", reason=error.text(language())))
+        return redirect(url_for("register.page")), 303
+    except FormError as error:
         _refused(error)
         return redirect(url_for("register.page")), 303
     flash(t("register_imported", added=done.added, updated=done.updated))
@@ -104,7 +107,10 @@ def add_visitor() -> Any:
         name = form.get("name", "")
         sent = register.add_visitor(services().db, number, name, form.get("licence"),
                                     session=found, by=g.director)
-    except (FormError, register.RegisterError) as error:
+    except register.RegisterError as error:
+        flash(t("console_refused", reason=error.text(language())))
+        return redirect(url_for("register.page")), 303
+    except FormError as error:
         _refused(error)
         return redirect(url_for("register.page")), 303
     added = register.member(services().db, number)
@@ -124,7 +130,7 @@ def edit(number: int) -> Any:
         register.edit(services().db, number, request.form.get("name", ""),
                       request.form.get("licence"))
     except register.RegisterError as error:
-        _refused(error)
+        flash(t("console_refused", reason=error.text(language())))
         return redirect(url_for("register.page")), 303
     flash(t("register_saved", number=number))
     return redirect(url_for("register.page") + f"#player-{number}"), 303

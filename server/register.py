@@ -28,8 +28,10 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
+from server import register_texts  # noqa: F401 (registers the texts of its errors)
 from server import schema as s
 from server.db import Database
+from server.i18n import PAGES
 from tabled.rules import Seat
 from tabled.wire import MAX_NAME, MAX_PLAYER, Command, WireError
 
@@ -59,8 +61,49 @@ HEADERS: dict[str, frozenset[str]] = {
 COLUMNS = ("number", "name", "licence")
 
 
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a file or an entry: a text of server/register_texts.py with its
+    fields, and the file's line it is on."""
+
+    key: str
+    args: Mapping[str, Any]
+    line: int | None = None
+
+    def text(self, language: str) -> str:
+        said = PAGES.text(self.key, language, **self.args)
+        if self.line is None:
+            return said
+        return PAGES.text("register_err_line", language, line=self.line, problem=said)
+
+
 class RegisterError(ValueError):
-    """A file or an entry the register refuses; the message says what and where."""
+    """A file or an entry the register refuses; ``text(language)`` says what and where in
+    the console's language, ``str()`` in English."""
+
+    def __init__(self, key: str, /, **args: Any) -> None:
+        self.problems = [Problem(key, args)]
+        self.whole_file = False
+        super().__init__(key)
+
+    @classmethod
+    def of_file(cls, problems: list[Problem]) -> RegisterError:
+        """A file refused: every bad row (the first ``MAX_ERRORS`` named), nothing stored."""
+        error = cls("register_err_refused")
+        error.problems, error.whole_file = problems, True
+        return error
+
+    def text(self, language: str) -> str:
+        parts = [problem.text(language) for problem in self.problems[:MAX_ERRORS]]
+        if len(self.problems) > MAX_ERRORS:
+            parts.append(PAGES.text("register_err_more", language,
+                                    n=len(self.problems) - MAX_ERRORS))
+        if not self.whole_file:
+            return "; ".join(parts)
+        return PAGES.text("register_err_refused", language, problems="; ".join(parts))
+
+    def __str__(self) -> str:
+        return self.text("en")
 
 
 @dataclass(frozen=True)
@@ -89,8 +132,7 @@ def decode(data: bytes) -> tuple[str, str]:
         try:
             return data[3:].decode("utf-8"), "utf-8-sig"
         except UnicodeDecodeError as error:
-            raise RegisterError(f"the file starts as UTF-8 but byte {error.start + 3} is not "
-                                f"UTF-8; save it again as CSV UTF-8") from None
+            raise RegisterError("register_err_bom", at=error.start + 3) from None
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
@@ -98,8 +140,7 @@ def decode(data: bytes) -> tuple[str, str]:
     try:
         return data.decode("cp1252"), "cp1252"
     except UnicodeDecodeError as error:
-        raise RegisterError(f"byte {error.start} is neither UTF-8 nor Windows-1252 text; "
-                            f"save the file as CSV") from None
+        raise RegisterError("register_err_encoding", at=error.start) from None
 
 
 def _folded(text: str) -> str:
@@ -141,19 +182,18 @@ def _clean(text: str) -> str:
 def check_number(text: str) -> int:
     digits = text.strip()
     if not _NUMBER.fullmatch(digits) or not 1 <= int(digits) < MAX_PLAYER:
-        raise RegisterError(f"number {digits[:20]!r} is not a player number (1 to 9 digits, "
-                            f"not 0)")
+        raise RegisterError("register_err_number", value=digits[:20])
     return int(digits)
 
 
 def check_name(text: str) -> str:
     name = _clean(text)
     if not name:
-        raise RegisterError("the name is empty")
+        raise RegisterError("register_err_name_empty")
     if len(name) > MAX_NAME_STORED:
-        raise RegisterError(f"the name has {len(name)} characters; at most {MAX_NAME_STORED}")
+        raise RegisterError("register_err_name_long", n=len(name), limit=MAX_NAME_STORED)
     if any(ch < " " or "\ud800" <= ch <= "\udfff" for ch in name):
-        raise RegisterError("the name holds a control character")
+        raise RegisterError("register_err_name_control")
     return name
 
 
@@ -162,8 +202,7 @@ def check_licence(text: str | None) -> str | None:
     if not licence:
         return None
     if len(licence) > MAX_LICENCE or any(ch < " " for ch in licence):
-        raise RegisterError(f"the licence {licence[:30]!r} is longer than {MAX_LICENCE} "
-                            f"characters")
+        raise RegisterError("register_err_licence", value=licence[:30], limit=MAX_LICENCE)
     return licence
 
 
@@ -171,12 +210,12 @@ def parse_csv(data: bytes) -> tuple[list[Member], Imported]:
     """The members a register file lists, in its order; RegisterError naming every bad row
     (by its line in the file) when any is bad."""
     if len(data) > MAX_FILE:
-        raise RegisterError(f"the file has {len(data)} bytes; at most {MAX_FILE}")
+        raise RegisterError("register_err_big", size=len(data), limit=MAX_FILE)
     text, encoding = decode(data)
     delimiter = _delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     members: list[Member] = []
-    errors: list[str] = []
+    problems: list[Problem] = []
     seen: dict[int, int] = {}
     columns: list[str] = list(COLUMNS)
     header = False
@@ -186,7 +225,7 @@ def parse_csv(data: bytes) -> tuple[list[Member], Imported]:
             line, ended = ended + 1, reader.line_num
             if not any(cell.strip() for cell in cells):
                 continue
-            if not members and not errors and not header:
+            if not members and not problems and not header:
                 named = _header(cells)
                 if named is not None:
                     columns, header = named, True
@@ -194,22 +233,21 @@ def parse_csv(data: bytes) -> tuple[list[Member], Imported]:
             try:
                 member = _row(cells, columns)
             except RegisterError as error:
-                errors.append(f"line {line}: {error}")
+                problems.extend(Problem(p.key, p.args, line) for p in error.problems)
                 continue
             if member.number in seen:
-                errors.append(f"line {line}: number {member.number} is already on line "
-                              f"{seen[member.number]}")
+                problems.append(Problem("register_err_duplicate",
+                                        {"number": member.number, "first": seen[member.number]},
+                                        line))
                 continue
             seen[member.number] = line
             members.append(member)
     except csv.Error as error:
-        errors.append(f"line {reader.line_num}: {error}")
-    if errors:
-        more = len(errors) - MAX_ERRORS
-        shown = errors[:MAX_ERRORS] + ([f"and {more} more bad rows"] if more > 0 else [])
-        raise RegisterError("nothing was imported: " + "; ".join(shown))
+        problems.append(Problem("register_err_csv", {"detail": str(error)}, reader.line_num))
+    if problems:
+        raise RegisterError.of_file(problems)
     if not members:
-        raise RegisterError("the file lists no players (number, name, licence)")
+        raise RegisterError("register_err_no_players")
     return members, Imported(0, 0, encoding, delimiter, header)
 
 
@@ -220,10 +258,10 @@ def _row(cells: list[str], columns: list[str]) -> Member:
         if column:
             values[column] = cell
         elif cell.strip():
-            raise RegisterError(f"{len(cells)} fields; the columns are "
-                                f"{', '.join(c for c in columns if c)}")
+            raise RegisterError("register_err_fields", n=len(cells),
+                                expected=sum(1 for c in columns if c))
     if not values.get("number", "").strip():
-        raise RegisterError("no player number")
+        raise RegisterError("register_err_no_number")
     return Member(check_number(values["number"]), check_name(values.get("name", "")),
                   check_licence(values.get("licence")))
 
@@ -271,7 +309,7 @@ def edit(db: Database, number: int, name: str, licence: str | None) -> Member:
         done = conn.execute(update(s.members).where(s.members.c.number == number).values(
             name=changed.name, licence=changed.licence))
         if done.rowcount != 1:
-            raise RegisterError(f"number {number} is not in the register")
+            raise RegisterError("register_err_unknown", number=number)
     return changed
 
 
@@ -279,7 +317,7 @@ def remove(db: Database, number: int) -> None:
     """Take a player out of the register (sessions keep their copy)."""
     with db.write() as conn:
         if conn.execute(delete(s.members).where(s.members.c.number == number)).rowcount != 1:
-            raise RegisterError(f"number {number} is not in the register")
+            raise RegisterError("register_err_unknown", number=number)
 
 
 def add_visitor(db: Database, number: int, name: str, licence: str | None = None, *,
@@ -289,17 +327,17 @@ def add_visitor(db: Database, number: int, name: str, licence: str | None = None
     ``roster`` command queued for each of its tables; the command ids."""
     visitor = Member(number, check_name(name), check_licence(licence), visitor=True)
     if not 1 <= number < MAX_PLAYER:
-        raise RegisterError(f"number {number} is not a player number (1 to 9 digits, not 0)")
+        raise RegisterError("register_err_number", value=str(number))
     queued: list[str] = []
     with db.write() as conn:
         found = conn.execute(select(s.members.c.name).where(
             s.members.c.number == number)).scalar()
         if found is not None:
-            raise RegisterError(f"number {number} is already in the register ({found})")
+            raise RegisterError("register_err_exists", number=number, name=found)
         if session is not None and conn.execute(select(s.session_players.c.name).where(
                 s.session_players.c.session_id == session.id,
                 s.session_players.c.number == number)).first():
-            raise RegisterError(f"number {number} is already in this session's players")
+            raise RegisterError("register_err_in_session", number=number)
         conn.execute(insert(s.members).values(
             number=number, name=visitor.name, licence=visitor.licence, visitor=True,
             added_at=clock(), added_by=by))
@@ -326,7 +364,7 @@ def _queue_roster(conn: Connection, session: Session, players: Mapping[int, str]
         try:
             Command.from_payload(Command(ident, "roster", data).to_payload())
         except WireError as error:
-            raise RegisterError(f"the roster command cannot be sent: {error}") from None
+            raise RegisterError("register_err_roster", detail=str(error)) from None
         conn.execute(insert(s.commands).values(
             id=ident, event=session.event, table_no=table, type="roster",
             data=json.dumps(data), created_at=now, created_by=by))

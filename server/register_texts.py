@@ -61,6 +61,51 @@ _TEXTS: dict[str, Words] = {
     "register_no_seated": Words(es="Nadie se ha sentado todavía.",
                                 en="Nobody has sat down yet."),
     "register_unknown": Words(es="no está en el registro", en="not in the register"),
+    # Why a file or an entry is refused (server/register.py's RegisterError).
+    "register_err_refused": Words(es="no se ha importado nada: {problems}",
+                                  en="nothing was imported: {problems}"),
+    "register_err_line": Words(es="línea {line}: {problem}", en="line {line}: {problem}"),
+    "register_err_more": Words(es="y {n} filas erróneas más", en="and {n} more bad rows"),
+    "register_err_number": Words(
+        es="el número '{value}' no es un número de jugador (de 1 a 9 cifras, no 0)",
+        en="number '{value}' is not a player number (1 to 9 digits, not 0)"),
+    "register_err_no_number": Words(es="falta el número de jugador", en="no player number"),
+    "register_err_name_empty": Words(es="el nombre está vacío", en="the name is empty"),
+    "register_err_name_long": Words(
+        es="el nombre tiene {n} caracteres; como mucho {limit}",
+        en="the name has {n} characters; at most {limit}"),
+    "register_err_name_control": Words(es="el nombre contiene un carácter de control",
+                                       en="the name holds a control character"),
+    "register_err_licence": Words(
+        es="la licencia '{value}' tiene más de {limit} caracteres",
+        en="the licence '{value}' is longer than {limit} characters"),
+    "register_err_fields": Words(es="{n} campos; se esperan como mucho {expected}",
+                                 en="{n} fields; at most {expected} are expected"),
+    "register_err_duplicate": Words(es="el número {number} ya está en la línea {first}",
+                                    en="number {number} is already on line {first}"),
+    "register_err_csv": Words(es="el CSV está mal formado ({detail})",
+                              en="the CSV is malformed ({detail})"),
+    "register_err_no_players": Words(
+        es="el fichero no contiene jugadores (número, nombre, licencia)",
+        en="the file lists no players (number, name, licence)"),
+    "register_err_big": Words(es="el fichero tiene {size} bytes; como mucho {limit}",
+                              en="the file has {size} bytes; at most {limit}"),
+    "register_err_bom": Words(
+        es="el fichero empieza como UTF-8 pero el byte {at} no es UTF-8; guárdelo de nuevo "
+           "como CSV UTF-8",
+        en="the file starts as UTF-8 but byte {at} is not UTF-8; save it again as CSV UTF-8"),
+    "register_err_encoding": Words(
+        es="el byte {at} no es texto UTF-8 ni Windows-1252; guarde el fichero como CSV",
+        en="byte {at} is neither UTF-8 nor Windows-1252 text; save the file as CSV"),
+    "register_err_exists": Words(es="el número {number} ya está en el registro ({name})",
+                                 en="number {number} is already in the register ({name})"),
+    "register_err_in_session": Words(
+        es="el número {number} ya está entre los jugadores de esta sesión",
+        en="number {number} is already in this session's players"),
+    "register_err_unknown": Words(es="el número {number} no está en el registro",
+                                  en="number {number} is not in the register"),
+    "register_err_roster": Words(es="no se puede enviar la lista a las mesas: {detail}",
+                                 en="the roster cannot be sent to the tables: {detail}"),
 }
 
 PAGES.add(_TEXTS)

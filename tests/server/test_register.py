@@ -8,7 +8,6 @@ import csv
 import io
 import json
 import xml.etree.ElementTree as ET
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -83,7 +82,7 @@ def test_a_quoted_name_may_hold_the_delimiter_and_decomposed_accents_are_compose
     ("1,Ana\n0,Luis\n", "line 2: number '0' is not a player number"),
     ("1,Ana\n2,\n", "line 2: the name is empty"),
     ("1,Ana\n1,Luis\n", "line 2: number 1 is already on line 1"),
-    ("1,Ana\n\n\n2,Luis,L,extra\n", "line 4: 4 fields; the columns are number, name, licence"),
+    ("1,Ana\n\n\n2,Luis,L,extra\n", "line 4: 4 fields; at most 3 are expected"),
     ("1,Ana\n2," + "x" * 81 + "\n", "line 2: the name has 81 characters; at most 80"),
     ("1,Ana,123456789012345678901\n", "line 1: the licence"),
     (",Ana\n", "line 1: no player number"),
@@ -99,6 +98,13 @@ def test_every_bad_row_is_named_at_once() -> None:
         register.parse_csv(b"Numero,Nombre\n1,Ana\nuno,Luis\n3,Eva\n4,\n")
     assert str(raised.value) == ("nothing was imported: line 3: number 'uno' is not a player "
                                  "number (1 to 9 digits, not 0); line 5: the name is empty")
+    assert raised.value.text("es") == (
+        "no se ha importado nada: línea 3: el número 'uno' no es un número de jugador (de 1 "
+        "a 9 cifras, no 0); línea 5: el nombre está vacío")
+    with pytest.raises(RegisterError) as many:
+        register.parse_csv(b"".join(b"x,Ana\n" for _ in range(25)))
+    assert str(many.value).endswith("line 20: number 'x' is not a player number (1 to 9 "
+                                    "digits, not 0); and 5 more bad rows")
 
 
 def test_bytes_that_are_no_text_are_refused() -> None:
@@ -310,7 +316,8 @@ def test_the_register_page_imports_lists_adds_and_edits(app: Flask, director: Di
     assert "Registro importado: 4 nuevos, 0 actualizados." in text
     assert "Ángeles Sáenz de Santa María" in text and "28/1234" in text
     refused = _upload(client, token, b"7,Ana\nsiete,Luis\n")
-    assert "No se ha hecho" in refused and "line 2: number &#39;siete&#39;" in refused
+    assert "No se ha hecho" in refused
+    assert "línea 2: el número &#39;siete&#39; no es un número de jugador" in refused
     assert register.member(services(app).db, 7) is None
     added = client.post("/console/register/visitor", data={
         "csrf": token, "number": "5001", "name": "Visitante Ñandú", "licence": ""},
@@ -349,11 +356,3 @@ def test_the_console_shows_who_sits_where_by_name(app: Flask, director: Director
     assert "101 · Íñigo Muñoz Ibáñez" in seated
     assert "999 <span class=\"warn\">no está en el registro</span>" in seated
     assert "Jugadores en las mesas" in _page(client, "/console/")
-
-
-def test_the_register_texts_have_both_languages() -> None:
-    from server import register_texts
-
-    for key, words in register_texts._TEXTS.items():
-        assert words["es"] and words["en"], key
-    assert Path(register_texts.__file__).exists()
