@@ -473,6 +473,9 @@ def name_pair(conn: Connection, event: str, table: int, seq: int) -> bool:
         s.sessions.c.event == event)).first()
     if found is None or found.movement not in PAIR_MOVEMENTS:
         return False
+    players = _session_members(conn, found.id)
+    if not players:
+        return False  # a session with no register: nothing to name pairs by
     assign = conn.execute(select(s.events.c.seq, s.events.c.data).where(
         s.events.c.event == event, s.events.c.table_no == table, s.events.c.type == "assign",
         s.events.c.seq < seq).order_by(s.events.c.seq.desc()).limit(1)).first()
@@ -485,7 +488,6 @@ def name_pair(conn: Connection, event: str, table: int, seq: int) -> bool:
             s.events.c.seq)):
         data = json.loads(row.data)
         seats[Seat.from_str(data["seat"])] = data["number"]
-    players = _session_members(conn, found.id)
     named = names_at(seats, players)
     pairs = json.loads(assign.data)
     changed = False
