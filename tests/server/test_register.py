@@ -356,3 +356,36 @@ def test_the_console_shows_who_sits_where_by_name(app: Flask, director: Director
     assert "101 · Íñigo Muñoz Ibáñez" in seated
     assert "999 <span class=\"warn\">no está en el registro</span>" in seated
     assert "Jugadores en las mesas" in _page(client, "/console/")
+
+
+REGISTER_POSTS = ["/console/register/import", "/console/register/visitor",
+                  "/console/register/101"]
+
+
+@pytest.mark.parametrize("path", [*REGISTER_POSTS, "/console/register",
+                                  "/console/fragment/seated"])
+def test_a_stranger_is_sent_to_sign_in(app: Flask, client: FlaskClient, path: str) -> None:
+    client.get("/console/login")
+    with client.session_transaction() as cookie:
+        token = str(cookie["csrf"])
+    response = (client.post(path, data={"csrf": token, "number": "5001", "name": "X"})
+                if path in REGISTER_POSTS else client.get(path))
+    assert response.status_code == 302
+    assert register.members(services(app).db) == []
+    assert response.headers["Location"].startswith("/console/login")
+
+
+@pytest.mark.parametrize("path", REGISTER_POSTS)
+@pytest.mark.parametrize("token", [None, "forged"])
+def test_a_change_without_the_token_is_refused(app: Flask, director: Director, path: str,
+                                               token: str | None) -> None:
+    client, _ = director
+    register.import_csv(services(app).db, _csv(SPANISH).encode())
+    data: dict[str, Any] = {"number": "5001", "name": "Cambiado", "licence": "",
+                            "csv": (io.BytesIO(b"900,Intruso\n"), "x.csv")}
+    if token is not None:
+        data["csrf"] = token
+    response = client.post(path, data=data, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert [(m.number, m.name) for m in register.members(services(app).db)] == [
+        (n, name) for n, name, _ in SPANISH]
