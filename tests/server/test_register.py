@@ -389,3 +389,15 @@ def test_a_change_without_the_token_is_refused(app: Flask, director: Director, p
     assert response.status_code == 400
     assert [(m.number, m.name) for m in register.members(services(app).db)] == [
         (n, name) for n, name, _ in SPANISH]
+
+
+def test_the_live_page_shows_the_pairs_by_the_register(app: Flask) -> None:
+    from server import standings
+
+    session = _play_table_one(app, SEATED)
+    db = services(app).db
+    seating = session.plan.round(1)[0]
+    standings.release(db, session, seating.boards[0], by="director")
+    live = app.test_client().get("/").get_data(as_text=True)
+    assert "Íñigo Muñoz Ibáñez &amp; José María García-Peña" in live
+    assert "Begoña Ñúñez &amp; Ángeles Sáenz de Santa María" in live
