@@ -33,7 +33,7 @@ from server import schema as s
 from server.db import Database
 from server.i18n import PAGES
 from tabled.rules import Seat
-from tabled.wire import MAX_NAME, MAX_PLAYER, Command, WireError
+from tabled.wire import MAX_NAME, MAX_PLAYER, MAX_ROSTER, Command, WireError
 
 if TYPE_CHECKING:
     from server.session import Session
@@ -42,6 +42,9 @@ MAX_FILE = 2 * 1024 * 1024
 """Bytes: a register file bigger than this is not a club's list of members."""
 MAX_NAME_STORED = 80
 MAX_LICENCE = 20
+MAX_ROSTER_BYTES = 40 * 1024
+"""The roster's share of an assignment's 64 KB (tabled.wire.MAX_PAYLOAD); the deals, the
+system cards and the rest have the other 24 KB."""
 MAX_ERRORS = 20
 """Bad rows named in one refusal; the rest are counted."""
 _NUMBER = re.compile(r"[0-9]{1,9}")
@@ -286,6 +289,7 @@ def import_csv(db: Database, data: bytes, *, by: str | None = None,
                 conn.execute(insert(s.members).values(number=member.number, added_at=now,
                                                       added_by=by, **values))
                 added += 1
+        _check_fits(conn)
     return Imported(added, updated, read.encoding, read.delimiter, read.header)
 
 
@@ -323,8 +327,8 @@ def remove(db: Database, number: int) -> None:
 def add_visitor(db: Database, number: int, name: str, licence: str | None = None, *,
                 session: Session | None = None, by: str | None = None,
                 clock: Any = time.time) -> list[str]:
-    """A visitor into the register and, when a session runs, into its copy, with a
-    ``roster`` command queued for each of its tables; the command ids."""
+    """A visitor into the register and, when a session with a register runs, into its copy,
+    with a ``roster`` command queued for each of its tables; the command ids."""
     visitor = Member(number, check_name(name), check_licence(licence), visitor=True)
     if not 1 <= number < MAX_PLAYER:
         raise RegisterError("register_err_number", value=str(number))
@@ -341,12 +345,30 @@ def add_visitor(db: Database, number: int, name: str, licence: str | None = None
         conn.execute(insert(s.members).values(
             number=number, name=visitor.name, licence=visitor.licence, visitor=True,
             added_at=clock(), added_by=by))
+        _check_fits(conn)
+        if session is not None and not _session_members(conn, session.id):
+            # A session created with no register takes any number: it stays so (a roster of
+            # one visitor would turn every other player away).
+            session = None
         if session is not None:
             conn.execute(insert(s.session_players).values(
                 session_id=session.id, number=number, name=visitor.name,
                 licence=visitor.licence, visitor=True))
             queued = _queue_roster(conn, session, {number: visitor.name}, by, clock())
     return queued
+
+
+def _check_fits(conn: Connection) -> None:
+    """The register as the assignments will carry it fits the wire (tabled.wire): refused
+    here, with the reason, rather than when the director starts a round."""
+    names = {row.number: row.name for row in conn.execute(
+        select(s.members.c.number, s.members.c.name))}
+    if len(names) > MAX_ROSTER:
+        raise RegisterError("register_err_too_many", n=len(names), limit=MAX_ROSTER)
+    size = len(json.dumps(wire_names(names), ensure_ascii=False,
+                          separators=(",", ":")).encode())
+    if size > MAX_ROSTER_BYTES:
+        raise RegisterError("register_err_too_big", size=size, limit=MAX_ROSTER_BYTES)
 
 
 def _queue_roster(conn: Connection, session: Session, players: Mapping[int, str],

@@ -104,6 +104,12 @@ _TEXTS: dict[str, Words] = {
         en="number {number} is already in this session's players"),
     "register_err_unknown": Words(es="el número {number} no está en el registro",
                                   en="number {number} is not in the register"),
+    "register_err_too_many": Words(
+        es="el registro tendría {n} jugadores; las mesas admiten como mucho {limit}",
+        en="the register would hold {n} players; the tables take at most {limit}"),
+    "register_err_too_big": Words(
+        es="la lista de jugadores ocuparía {size} bytes; las mesas admiten como mucho {limit}",
+        en="the list of players would take {size} bytes; the tables take at most {limit}"),
     "register_err_roster": Words(es="no se puede enviar la lista a las mesas: {detail}",
                                  en="the roster cannot be sent to the tables: {detail}"),
 }

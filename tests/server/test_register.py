@@ -401,3 +401,28 @@ def test_the_live_page_shows_the_pairs_by_the_register(app: Flask) -> None:
     live = app.test_client().get("/").get_data(as_text=True)
     assert "Íñigo Muñoz Ibáñez &amp; José María García-Peña" in live
     assert "Begoña Ñúñez &amp; Ángeles Sáenz de Santa María" in live
+
+
+def test_a_register_the_tables_could_not_take_is_refused_whole(app: Flask) -> None:
+    db = services(app).db
+    register.import_csv(db, _csv(SPANISH).encode())
+    many = "".join(f"{n},Jugador {n}\n" for n in range(1, 1000))  # 999 + 4 > 1000
+    with pytest.raises(RegisterError, match="would hold 1003 players; the tables take at "
+                                            "most 1000"):
+        register.import_csv(db, many.encode())
+    long_names = "".join(f"{n},{'Ñúñez-Ibáñez ' * 3}{n}\n" for n in range(1, 800))
+    with pytest.raises(RegisterError, match="the list of players would take") as raised:
+        register.import_csv(db, long_names.encode())
+    assert "ocuparía" in raised.value.text("es")
+    assert len(register.members(db)) == 4  # nothing of either file stored
+
+
+def test_a_visitor_leaves_a_session_without_a_register_as_it_was(app: Flask) -> None:
+    db = services(app).db
+    session = create_session(db, event=EVENT, title="Martes", kind="mitchell",
+                             participants=8, boards_per_round=2, seed=7)
+    assert register.add_visitor(db, 5001, "Visitante", session=session) == []
+    assert register.member(db, 5001) is not None
+    assert register.session_members(db, session) == {}  # its tables still take any number
+    with db.read() as conn:
+        assert conn.execute(select(s.commands.c.id)).all() == []
