@@ -406,11 +406,11 @@ def test_the_live_page_shows_the_pairs_by_the_register(app: Flask) -> None:
 def test_a_register_the_tables_could_not_take_is_refused_whole(app: Flask) -> None:
     db = services(app).db
     register.import_csv(db, _csv(SPANISH).encode())
-    many = "".join(f"{n},Jugador {n}\n" for n in range(1, 1000))  # 999 + 4 > 1000
-    with pytest.raises(RegisterError, match="would hold 1003 players; the tables take at "
+    many = "".join(f"{n},Jugador {n}\n" for n in range(2000, 2997))  # 997 new + 4
+    with pytest.raises(RegisterError, match="would hold 1001 players; the tables take at "
                                             "most 1000"):
         register.import_csv(db, many.encode())
-    long_names = "".join(f"{n},{'Ñúñez-Ibáñez ' * 3}{n}\n" for n in range(1, 800))
+    long_names = "".join(f"{n},{'Ñúñez-Ibáñez ' * 3}{n}\n" for n in range(2000, 2800))
     with pytest.raises(RegisterError, match="the list of players would take") as raised:
         register.import_csv(db, long_names.encode())
     assert "ocuparía" in raised.value.text("es")
