@@ -26,12 +26,12 @@ from sqlalchemy import select
 
 from server import register
 from server import schema as s
-from server.adjusted import assigned_of
+from server.adjusted import assigned_of, rules_of
 from server.db import Database
 from server.fieldscore import Scored, Standing, parse_adjusted
 from server.penalties import Penalty
 from server.penalties import given as penalties_given
-from server.scorings import Method
+from server.scorings import Method, Scoring
 from server.session import Session, deals_of, participants_of
 from server.standings import ResultRow, all_results
 from server.standings import field as field_scores
@@ -57,6 +57,10 @@ class ExportError(ValueError):
 
 
 USEBIO_MOVEMENTS = ("mitchell", "howell")
+#: The document type every USEBIO 1.2 writer seen declares (docs/exports.md): the DTD's
+#: public identifier and its address on usebio.org. Nothing fetches it.
+USEBIO_DOCTYPE = ('<!DOCTYPE USEBIO PUBLIC "-//EBU//DTD USEBIO 1.2//EN" '
+                  '"http://www.usebio.org/files/usebio_v1_2.dtd">')
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
                "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points",
                "assigned", "transferred", "north", "east", "south", "west")
@@ -508,14 +512,15 @@ def usebio(db: Database, session: Session) -> str:
     by_board: dict[int, list[ResultRow]] = defaultdict(list)
     for row in data.rows:
         by_board[row.board].append(row)
+    averages = (rules_of(db, session).averages if session.scoring is Scoring.MP else None)
     for number, rows in sorted(by_board.items()):
         board = ET.SubElement(event, "BOARD")
         _sub(board, "BOARD_NUMBER", str(number))
         for row in rows:
-            _traveller_line(board, row, data)
+            _traveller_line(board, row, data, averages)
     ET.indent(root)
     body = ET.tostring(root, encoding="unicode")
-    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{USEBIO_DOCTYPE}\n{body}\n'
 
 
 def _sub(parent: ET.Element, tag: str, text: str) -> ET.Element:
@@ -542,8 +547,9 @@ def _participants(event: ET.Element, data: _Session, two_winners: bool) -> None:
             if st.percent is not None:
                 _sub(pair, "PERCENTAGE", f"{st.percent:.2f}")
             if st.penalty:
-                # Laws 90, 91: TOTAL_SCORE and PERCENTAGE are after it; the amount apart.
-                _sub(pair, "PENALTY", _number(st.penalty))
+                # Laws 90, 91: TOTAL_SCORE and PERCENTAGE are after it. USEBIO's ADJUSTMENT
+                # is the final score less the raw one, so a penalty is negative.
+                _sub(pair, "ADJUSTMENT", _number(-st.penalty))
         registered = _pair_players(data, number)
         if registered:  # the register's players who sat for the pair (issue 17)
             for member in registered:
@@ -559,8 +565,9 @@ def _participants(event: ET.Element, data: _Session, two_winners: bool) -> None:
 
 
 def _pair_players(data: _Session, pair: int) -> list[register.Member]:
-    """The register's players who sat for ``pair``, in the order they first sat (a
-    substitute after the two partners); none when the session has no register."""
+    """The register's players who sat for ``pair``: the first two to sit for it (USEBIO
+    gives a pair two players; a substitute later is left out); none when the session has
+    no register."""
     if not data.players:
         return []
     found: dict[int, register.Member] = {}
@@ -574,15 +581,16 @@ def _pair_players(data: _Session, pair: int) -> list[register.Member]:
                 number = seats.get(seat)
                 if number is not None and number in data.players:
                     found.setdefault(number, data.players[number])
-    return list(found.values())
+    return list(found.values())[:2]
 
 
-def _traveller_line(board: ET.Element, row: ResultRow, data: _Session) -> None:
+def _traveller_line(board: ET.Element, row: ResultRow, data: _Session,
+                    averages: dict[str, int] | None) -> None:
     line = ET.SubElement(board, "TRAVELLER_LINE")
     _sub(line, "NS_PAIR_NUMBER", _text(row.ns_pair))
     _sub(line, "EW_PAIR_NUMBER", _text(row.ew_pair))
     try:
-        artificial = parse_adjusted(row.adjusted)
+        artificial = parse_adjusted(row.adjusted, averages)
     except ValueError:
         artificial = None
     passed_out = row.contract is not None and _passed_out(row.contract)
@@ -593,7 +601,11 @@ def _traveller_line(board: ET.Element, row: ResultRow, data: _Session) -> None:
             if row.lead:
                 _sub(line, "LEAD", row.lead)
             _sub(line, "TRICKS", _text(row.tricks))
-    if row.score_ns is not None:
+    if artificial is not None:
+        # Law 12C2: the percentages the director gave, as "A6040" (the form scoring programs
+        # read for an artificial score; docs/exports.md).
+        _sub(line, "SCORE", f"A{artificial[0]}{artificial[1]}")
+    elif row.score_ns is not None:
         _sub(line, "SCORE", str(row.score_ns))
     scored = data.scored.get((row.table, row.board))
     if scored is not None and data.method in (Method.MP, Method.IMPS):

@@ -11,18 +11,29 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from server import adjusted
 from server import schema as s
 from server.db import Database
-from server.exports import CSV_COLUMNS, ExportError, board_record, csv_text, pbn, usebio
+from server.exports import (
+    CSV_COLUMNS,
+    USEBIO_DOCTYPE,
+    ExportError,
+    board_record,
+    csv_text,
+    pbn,
+    usebio,
+)
 from server.ingest import Ingest
+from server.rulings import correct_result
 from server.session import Session, create_session, participants_of, set_names
 from server.standings import all_results, field
 from tabled.rules import Board, Call, Card, Seat
@@ -33,6 +44,7 @@ from tabled.rules.records import Record
 from tabled.rules.replay import ReplayResult, replay
 from tabled.wire import Event, table_topic
 from tests.records import played_pbn
+from tests.server import usebio_read
 
 EVENT = "test"
 FIRST_BOARD = 11  # the file's boards are 11 to 20 (the qualifier's and the golden pairs')
@@ -418,6 +430,156 @@ def test_usebio_escapes_names(played: Played) -> None:
     pair = next(p for p in root.iter("PAIR") if p.findtext("PAIR_NUMBER") == "5")
     assert [p.findtext("PLAYER_NAME") for p in pair.iter("PLAYER")] == [
         'Smith <Sons> "Q"', "O'Brien"]
+
+
+def test_usebio_reads_back_and_agrees_with_the_rankings(played: Played) -> None:
+    """The reader (tests/server/usebio_read.py) checks every element's place and the file
+    against itself; here its places, totals and points against the field's own rankings."""
+    text = usebio(played.db, played.session)
+    assert text.splitlines()[1] == USEBIO_DOCTYPE
+    read = usebio_read.loads(text)
+    result = field(played.db, played.session, public=False)
+    assert (read.kind, read.method, read.description) == ("PAIRS", "MATCH_POINTS", "Club")
+    assert read.winner_type == 2 and read.club is None
+    assert {st.participant for st in result.standings} == set(read.pairs)
+    for st in result.standings:
+        pair = read.pairs[st.participant]
+        assert (pair.place, pair.direction) == (st.rank_label, st.group)
+        assert pair.total == pytest.approx(st.score, abs=0.005)
+        assert pair.percentage == pytest.approx(st.percent, abs=0.005)
+        assert pair.penalty == 0
+    lines = {(line.ns, board): line for board, found in read.boards.items() for line in found}
+    assert len(lines) == sum(len(board) for board in result.scored.values()) == 18
+    for board, scored in result.scored.items():
+        for x in scored:
+            line = lines[(x.result.ns, board)]
+            assert line.ew == x.result.ew
+            assert (line.ns_points, line.ew_points) == (pytest.approx(x.ns, abs=0.005),
+                                                        pytest.approx(x.ew, abs=0.005))
+
+
+def _mutated(text: str, change: Callable[[ET.Element], None]) -> str:
+    root = ET.fromstring(text.encode("utf-8"))
+    change(root)
+    return ET.tostring(root, encoding="unicode")
+
+
+def _first(root: ET.Element, path: str) -> ET.Element:
+    found = root.find(path)
+    assert found is not None, path
+    return found
+
+
+def _drop(path: str, tag: str) -> Callable[[ET.Element], None]:
+    def change(root: ET.Element) -> None:
+        parent = _first(root, path)
+        parent.remove(_first(parent, tag))
+    return change
+
+
+def _swap(path: str, first: str, second: str) -> Callable[[ET.Element], None]:
+    def change(root: ET.Element) -> None:
+        parent = _first(root, path)
+        children = list(parent)
+        i = next(n for n, c in enumerate(children) if c.tag == first)
+        j = next(n for n, c in enumerate(children) if c.tag == second)
+        children[i], children[j] = children[j], children[i]
+        parent[:] = children
+    return change
+
+
+def _set(path: str, value: str) -> Callable[[ET.Element], None]:
+    def change(root: ET.Element) -> None:
+        _first(root, path).text = value
+    return change
+
+
+def _rename(path: str, tag: str) -> Callable[[ET.Element], None]:
+    def change(root: ET.Element) -> None:
+        _first(root, path).tag = tag
+    return change
+
+
+def _club_last(root: ET.Element) -> None:
+    club = ET.Element("CLUB")
+    ET.SubElement(club, "CLUB_NAME").text = "Club"
+    root.append(club)
+
+
+def _places_swapped(root: ET.Element) -> None:
+    ns = [p for p in root.iter("PAIR") if p.findtext("DIRECTION") == "NS"]
+    best = next(p for p in ns if p.findtext("PLACE") == "1")
+    other = next(p for p in ns if p.findtext("PLACE") not in ("1", "1="))
+    _first(best, "PLACE").text, _first(other, "PLACE").text = (
+        other.findtext("PLACE"), best.findtext("PLACE"))
+
+
+def _more(path: str) -> Callable[[ET.Element], None]:
+    def change(root: ET.Element) -> None:
+        element = _first(root, path)
+        element.text = str(float(element.text or "0") + 1)
+    return change
+
+
+LINE = "EVENT/BOARD/TRAVELLER_LINE"
+BROKEN = {
+    "not USEBIO 1.2": lambda root: root.set("Version", "1.1"),
+    "EVENT: no DATE": _drop("EVENT", "DATE"),
+    "EVENT: no BOARD_SCORING_METHOD": _drop("EVENT", "BOARD_SCORING_METHOD"),
+    "EVENT: no PARTICIPANTS": _drop("EVENT", "PARTICIPANTS"),
+    "DATE '2023-11-14' is not DD/MM/YYYY": _set("EVENT/DATE", "2023-11-14"),
+    "PAIR_NUMBER expected, found DIRECTION": _drop("EVENT/PARTICIPANTS/PAIR", "PAIR_NUMBER"),
+    "no PLAYER": lambda root: [pair.remove(p) for pair in root.iter("PAIR")
+                               for p in pair.findall("PLAYER")],
+    "EW_PAIR_NUMBER expected, found CONTRACT": _drop(LINE, "EW_PAIR_NUMBER"),
+    "line 1: PLAYED_BY is out of place": _swap(LINE, "CONTRACT", "SCORE"),
+    "has NS_MATCH_POINTS EW_MATCH_POINTS, not NS_IMPS": _rename(LINE + "/NS_MATCH_POINTS",
+                                                                "NS_IMPS"),
+    "EVENT: a BOARD before the PARTICIPANTS": lambda root: _first(root, "EVENT").insert(
+        0, _first(root, "EVENT/BOARD")),
+    "CLUB is out of place": _club_last,
+    "pair 99 is not among the PARTICIPANTS": _set(LINE + "/NS_PAIR_NUMBER", "99"),
+    "CONTRACT '8NT' is not one": _set(LINE + "/CONTRACT", "8NT"),
+    "but its lines and ADJUSTMENT add up to": _more("EVENT/PARTICIPANTS/PAIR/TOTAL_SCORE"),
+    "placed ahead of pair": _places_swapped,
+}
+
+
+@pytest.mark.parametrize("message", list(BROKEN))
+def test_the_usebio_reader_refuses_what_the_sources_do_not_allow(played: Played,
+                                                                  message: str) -> None:
+    text = _mutated(usebio(played.db, played.session), BROKEN[message])
+    with pytest.raises(usebio_read.UsebioError, match=re.escape(message.strip())):
+        usebio_read.loads(text)
+
+
+def test_an_artificial_score_is_an_a_score_in_the_clubs_figures(fresh: Database) -> None:
+    """Law 12C2: the director's "A+/A-" on a board, with the club's 65/50/35, is SCORE
+    "A6535" on its line; the line has no contract, and the file still adds up."""
+    session = create_session(fresh, event="art", title="Art", kind="mitchell", participants=6,
+                             boards_per_round=2, clock=lambda: NOON)
+    ingest = Ingest(fresh, "art", clock=lambda: NOON)
+    tables = {t: TableEvents(ingest, t, "art") for t in range(1, session.tables + 1)}
+    for number in range(1, session.rounds + 1):
+        for seating in session.plan.round(number):
+            send = tables[seating.table]
+            send("assign", None, cmd=f"assign-r{number}-t{seating.table}", round=number,
+                 ns=seating.ns, ew=seating.ew, boards=list(seating.boards))
+            for board in seating.boards:
+                _passed_out(send, board)
+    first = session.plan.at(1, 1)
+    adjusted.set_rules(fresh, session, adjusted.ScoringRules(65, 50, 35, False), by="td")
+    correct_result(fresh, session, 1, first.boards[0], contract=None, declarer=None,
+                   tricks=None, adjusted="A+/A-", score_ns=None, by="td", note="Law 12C2")
+    text = usebio(fresh, session)
+    read = usebio_read.loads(text)
+    [line] = [x for x in read.boards[first.boards[0]] if x.ns == first.ns]
+    assert (line.score, line.contract, line.tricks) == ("A6535", None, None)
+    assert line.ns_points > line.ew_points  # average plus to North-South
+    result = field(fresh, session, public=False)
+    for st in result.standings:
+        assert read.pairs[st.participant].place == st.rank_label
+        assert read.pairs[st.participant].total == pytest.approx(st.score, abs=0.005)
 
 
 # -- other movements, adjusted scores ----------------------------------------------------------

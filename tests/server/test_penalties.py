@@ -240,8 +240,9 @@ def test_every_export_carries_the_penalty_and_the_assigned_scores(app: Flask) ->
     row3 = next(r for r in ranked if r["participant"] == "3")
     assert row3["penalty"] == "3"
     assert float(row3["percent"]) == pytest.approx(pair3.percent, abs=0.01)
-    # USEBIO: the pair's PENALTY, its TOTAL_SCORE after it.
+    # USEBIO: the pair's ADJUSTMENT (final less raw: the penalty, negative), its TOTAL_SCORE
+    # after it.
     root = ET.fromstring(exports.usebio(db, session))
     pair = next(p for p in root.iter("PAIR") if p.findtext("PAIR_NUMBER") == "3")
-    assert pair.findtext("PENALTY") == "3"
+    assert pair.findtext("ADJUSTMENT") == "-3"
     assert float(pair.findtext("TOTAL_SCORE") or "nan") == pytest.approx(pair3.score)

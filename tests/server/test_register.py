@@ -22,6 +22,7 @@ from server.register import Member, RegisterError
 from server.services import Services
 from server.session import Session, create_session, participants_of, start_round
 from tabled.wire import Command, Event, table_topic
+from tests.server import usebio_read
 from tests.server.conftest import EVENT
 
 Director = tuple[FlaskClient, str]
@@ -211,23 +212,27 @@ def _send(app: Flask, table: int, seq: int, kind: str, board: int | None, /,
 
 
 def _play_table_one(app: Flask, seated: dict[str, int]) -> Session:
+    """Round 1 of an 8-pair Mitchell, one board at each table; at table 1 the players typed
+    ``seated``, at the others nobody typed a number."""
     db = services(app).db
     register.import_csv(db, _csv(SPANISH).encode())
     session = create_session(db, event=EVENT, title="Martes", kind="mitchell",
                              participants=8, boards_per_round=2, seed=7)
     start_round(db, session, 1)
     with db.read() as conn:
-        row = conn.execute(select(s.commands).where(s.commands.c.table_no == 1)).one()
-    data = json.loads(row.data)
-    _send(app, 1, 1, "assign", None, cmd=row.id, **data)
-    seq = 1
-    for seat, number in seated.items():
-        seq += 1
-        _send(app, 1, seq, "player", None, seat=seat, number=number)
-    board = data["boards"][0]
-    _send(app, 1, seq + 1, "board", board, board=board, dealer="N", vul="None")
-    _send(app, 1, seq + 2, "result", board, contract="3NT", declarer="S", tricks=9,
-          score_ns=400)
+        rows = conn.execute(select(s.commands).order_by(s.commands.c.table_no)).all()
+    for row in rows:
+        data = json.loads(row.data)
+        _send(app, row.table_no, 1, "assign", None, cmd=row.id, **data)
+        seq = 1
+        for seat, number in (seated.items() if row.table_no == 1 else ()):
+            seq += 1
+            _send(app, 1, seq, "player", None, seat=seat, number=number)
+        board = data["boards"][0]
+        _send(app, row.table_no, seq + 1, "board", board, board=board, dealer="N",
+              vul="None")
+        _send(app, row.table_no, seq + 2, "result", board, contract="3NT", declarer="S",
+              tricks=9, score_ns=400)
     found = services(app).session
     assert found is not None
     return found
@@ -245,11 +250,17 @@ def test_the_pairs_are_named_and_every_export_shows_the_names(app: Flask) -> Non
     assert names[seating.ew] == "Begoña Ñúñez & Ángeles Sáenz de Santa María"
     pbn = exports.pbn(db, session)
     assert '[North "Íñigo Muñoz Ibáñez"]' in pbn and '[West "Ángeles Sáenz de Santa María"]' in pbn
-    [row] = csv.DictReader(io.StringIO(exports.csv_text(db, session)))
+    rows = {r["table"]: r for r in csv.DictReader(io.StringIO(exports.csv_text(db, session)))}
+    assert (rows["2"]["north"], rows["2"]["west"]) == ("", "")  # nobody typed a number there
+    row = rows["1"]
     assert (row["north"], row["east"], row["south"], row["west"]) == (
         "Íñigo Muñoz Ibáñez", "Begoña Ñúñez", "José María García-Peña",
         "Ángeles Sáenz de Santa María")
-    root = ET.fromstring(exports.usebio(db, session))
+    text = exports.usebio(db, session)
+    read = usebio_read.loads(text)  # as a scoring program reads it: every element in place
+    assert read.pairs[seating.ns].players == [
+        "Íñigo Muñoz Ibáñez", "José María García-Peña"]
+    root = ET.fromstring(text)
     pairs = {pair.findtext("PAIR_NUMBER"): pair for pair in root.iter("PAIR")}
     players = [(p.findtext("PLAYER_NAME"), p.findtext("NATIONAL_ID_NUMBER"))
                for p in pairs[str(seating.ns)].iter("PLAYER")]

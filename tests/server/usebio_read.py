@@ -1,22 +1,76 @@
-"""A USEBIO 1.2 reader for the tests, written from the format's published description (the
-USEBIO project's 1.2 specification: a ``USEBIO`` root with its ``Version``; an ``EVENT`` with
-its ``EVENT_TYPE``; the event's description, date and board scoring method; its
-``PARTICIPANTS``, each pair with its number, place and score; and a ``BOARD`` per board with a
-``TRAVELLER_LINE`` per table). It reads only what a scoring program needs and checks every
-element it requires is there, so an export that lost one fails here, not at the club's
-national body."""
+"""A USEBIO 1.2 reader for the tests: it reads a pairs event back the way a scoring program
+would, checks the structure element by element, and then checks that the places and totals
+the file states agree with its own travellers.
+
+What it was written from (docs/exports.md says the same). The published specification, the
+EBU's "USEBIO 1.2" document (usebio.org/documentation/usebio-1.2.pdf) and its DTD
+(usebio_v1_2.dtd, public identifier ``-//EBU//DTD USEBIO 1.2//EN``), could not be had: neither
+is in any store the project's search tools reach, and no public repository found holds a copy.
+The usebio.org page on version 1.3 (stored) says that any valid 1.2 file is valid 1.3 once its
+version is changed, and that 1.3 only adds elements. So the content models below are the ones
+four independent USEBIO 1.2 programs agree on, and no more:
+
+* files written by Compscore3, in the ABF's Cobalt (``abftech/cobalt``,
+  ``results/tests/test_files/*.xml``);
+* the New Zealand Scorer converter (``duaneg/scorer-to-usebio``, whose expected output is in
+  ``tests/integration_tests/converted/``), written against the DTD it declares;
+* Steve Pomeroy's pairs stratification program, which marks each element it reads
+  "Mandatory" or "Optional";
+* the USEBIO writer of ``rhindonltd/bridge-box-scorer`` (``src/usebio/generate-usebio.ts``).
+
+Where they disagree the reader accepts what each does (e.g. the IMP element names) and says so
+in a comment. Where all four write an element in one place, the reader requires that place.
+Every check raises :class:`UsebioError` naming the element and where it is.
+"""
 
 from __future__ import annotations
 
 import datetime
+import math
+import re
 import xml.etree.ElementTree as ET
+from collections import Counter, defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-REQUIRED_EVENT = ("EVENT_DESCRIPTION", "DATE", "BOARD_SCORING_METHOD", "WINNER_TYPE",
-                  "PARTICIPANTS")
-REQUIRED_PAIR = ("PAIR_NUMBER", "PLACE", "TOTAL_SCORE")
-REQUIRED_LINE = ("NS_PAIR_NUMBER", "EW_PAIR_NUMBER")
-METHODS = ("MATCH_POINTS", "CROSS_IMPS", "BUTLER_IMPS", "IMPS", "AGGREGATE")
+VERSION = "1.2"
+#: BOARD_SCORING_METHOD's values (the NZ converter's list for 1.2).
+METHODS = ("MATCH_POINTS", "CROSS_IMPS", "BUTLER_IMPS", "IMPS", "AGGREGATE", "PAB", "BAM",
+           "HYBRID", "OTHER")
+#: EVENT_TYPE's values for a pairs event: PAIRS in 1.2 (NZ converter, Pomeroy, bridge-box-
+#: scorer); MP_PAIRS and CROSS_IMP are 1.1's, still written by Compscore3 and read by Pomeroy.
+PAIRS_TYPES = ("PAIRS", "MP_PAIRS", "CROSS_IMP", "BUTLER_PAIRS")
+#: The field score of a traveller line, by the method: every source writes NS_MATCH_POINTS
+#: and EW_MATCH_POINTS for matchpoints; for IMPs Compscore3 writes NS_CROSS_IMP_POINTS and
+#: bridge-box-scorer NS_IMPS.
+POINTS = {"MATCH_POINTS": (("NS_MATCH_POINTS", "EW_MATCH_POINTS"),),
+          "CROSS_IMPS": (("NS_IMPS", "EW_IMPS"), ("NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS")),
+          "BUTLER_IMPS": (("NS_IMPS", "EW_IMPS"),), "IMPS": (("NS_IMPS", "EW_IMPS"),)}
+#: What EVENT holds before PARTICIPANTS: each at most once, in any order (the four sources put
+#: them in four different orders).
+EVENT_HEADER = frozenset((
+    "EVENT_IDENTIFIER", "EVENT_DESCRIPTION", "PROGRAM_NAME", "PROGRAM_VERSION", "WINNER_TYPE",
+    "TITLE", "DATE", "VENUE", "MASTER_POINT_SCALE", "MASTER_POINT_TYPE", "MPS_AWARDED_FLAG",
+    "SESSION_COUNT", "SECTION_COUNT", "P2P_CHARGE_RATE", "BOARD_SCORING_METHOD",
+    "SCORING_METHOD", "BOARDS_PLAYED", "PAIRS", "EW_PAIRS", "CONTACT", "NOTES"))
+#: What the reader needs to check a pairs event besides DATE, which every source requires.
+EVENT_NEEDED = ("EVENT_DESCRIPTION", "BOARD_SCORING_METHOD", "WINNER_TYPE")
+#: A PAIR's elements after its PAIR_NUMBER, in any order (the sources differ), with at most
+#: how many: PLAYER once or twice (two players; one when a name stands for the pair).
+PAIR_PARTS = {"DIRECTION": 1, "BOARDS_PLAYED": 1, "PLACE": 1, "TOTAL_SCORE": 1,
+              "PERCENTAGE": 1, "ADJUSTMENT": 1, "HANDICAP": 1, "MASTER_POINTS": 2,
+              "MASTER_POINTS_AWARDED": 1, "MASTER_POINT_TYPE": 1, "PLAYER": 2}
+#: A PLAYER: its name first (Pomeroy: mandatory), then its numbers (Compscore3's order).
+PLAYER_MODEL = (("PLAYER_NAME", 1, 1), ("NATIONAL_ID_NUMBER", 0, 1), ("CLUB_ID_NUMBER", 0, 1))
+#: A TRAVELLER_LINE up to its field score, in the one order all four sources write.
+LINE_MODEL = (("NS_PAIR_NUMBER", 1, 1), ("EW_PAIR_NUMBER", 1, 1), ("CONTRACT", 0, 1),
+              ("PLAYED_BY", 0, 1), ("LEAD", 0, 1), ("TRICKS", 0, 1), ("SCORE", 0, 1))
+
+CONTRACT = re.compile(r"[1-7](C|D|H|S|NT)(X|XX|x|xx)?|PASS")
+CARD = re.compile(r"[SHDC][AKQJT2-9]|[AKQJT2-9][SHDC]")  # suit first (NZ) or rank first
+SCORE = re.compile(r"-?\d+|A\d{4}")  # points, or an artificial score "A6040" (Pomeroy)
+PLACE = re.compile(r"(\d+)(=?)")
+NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
 class UsebioError(ValueError):
@@ -30,8 +84,13 @@ class Pair:
     total: float
     percentage: float | None
     direction: str | None
-    penalty: float
+    adjustment: float  # ADJUSTMENT: the final score less the raw one (a penalty is negative)
     players: list[str]
+
+    @property
+    def penalty(self) -> float:
+        """Laws 90, 91: what the penalties took off, as a positive amount."""
+        return -self.adjustment
 
 
 @dataclass
@@ -40,10 +99,11 @@ class Line:
     ew: int
     contract: str | None
     declarer: str | None
+    lead: str | None
     tricks: int | None
-    score: int | None
-    ns_points: float | None
-    ew_points: float | None
+    score: str | None  # points, or an artificial score such as "A6040"
+    ns_points: float
+    ew_points: float
 
 
 @dataclass
@@ -53,8 +113,35 @@ class Event:
     date: datetime.date
     method: str
     winner_type: int
+    club: str | None = None
     pairs: dict[int, Pair] = field(default_factory=dict)
     boards: dict[int, list[Line]] = field(default_factory=dict)
+
+
+# -- the content models ------------------------------------------------------------------------
+
+def _children(element: ET.Element) -> list[ET.Element]:
+    return list(element)
+
+
+def _sequence(children: list[ET.Element], model: Iterable[tuple[str, int, int]],
+              where: str) -> list[ET.Element]:
+    """Match ``children`` against a sequence of (tag, fewest, most), in order; return what is
+    left after it."""
+    at = 0
+    for tag, fewest, most in model:
+        count = 0
+        while at < len(children) and children[at].tag == tag and count < most:
+            at, count = at + 1, count + 1
+        if count < fewest:
+            found = children[at].tag if at < len(children) else "its end"
+            raise UsebioError(f"{where}: {tag} expected, found {found}")
+    return children[at:]
+
+
+def _nothing_else(rest: list[ET.Element], where: str) -> None:
+    if rest:
+        raise UsebioError(f"{where}: {rest[0].tag} is out of place")
 
 
 def _text(element: ET.Element, tag: str, where: str) -> str:
@@ -64,55 +151,251 @@ def _text(element: ET.Element, tag: str, where: str) -> str:
     return found.text.strip()
 
 
-def _number(element: ET.Element, tag: str) -> float | None:
-    text = element.findtext(tag)
-    return None if text is None else float(text)
+def _optional(element: ET.Element, tag: str) -> str | None:
+    found = element.find(tag)
+    if found is None or found.text is None or not found.text.strip():
+        return None
+    return found.text.strip()
 
+
+def _matching(pattern: re.Pattern[str], text: str, what: str, where: str) -> str:
+    if not pattern.fullmatch(text):
+        raise UsebioError(f"{where}: {what} {text!r} is not one")
+    return text
+
+
+def _float(text: str, what: str, where: str) -> float:
+    return float(_matching(NUMBER, text, what, where))
+
+
+def _int(text: str, what: str, where: str) -> int:
+    if not re.fullmatch(r"-?\d+", text):
+        raise UsebioError(f"{where}: {what} {text!r} is not a whole number")
+    return int(text)
+
+
+# -- reading ------------------------------------------------------------------------------------
 
 def loads(text: str) -> Event:
-    root = ET.fromstring(text)
-    if root.tag != "USEBIO" or root.get("Version") != "1.2":
-        raise UsebioError(f"not USEBIO 1.2: <{root.tag} Version={root.get('Version')!r}>")
+    """Read a USEBIO 1.2 pairs event; :class:`UsebioError` says what is wrong and where."""
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as error:
+        raise UsebioError(f"not XML: {error}") from None
+    if root.tag != "USEBIO" or root.get("Version") != VERSION:
+        raise UsebioError(f"not USEBIO {VERSION}: <{root.tag} Version={root.get('Version')!r}>")
+    doctype = re.search(r"<!DOCTYPE\s+(\S+)", text)
+    if doctype is not None and doctype.group(1) != "USEBIO":
+        raise UsebioError(f"the DOCTYPE names {doctype.group(1)}, not USEBIO")
+    # CLUB before the EVENT: every source that writes a CLUB puts it first.
+    _nothing_else(_sequence(_children(root), (("CLUB", 0, 1), ("EVENT", 1, 1)), "USEBIO"),
+                  "USEBIO")
+    club = root.find("CLUB")
     event = root.find("EVENT")
-    if event is None:
-        raise UsebioError("no EVENT")
+    assert event is not None  # _sequence required it
+    read = _event(event, None if club is None else _optional(club, "CLUB_NAME"))
+    _check_totals(read)
+    _check_places(read)
+    return read
+
+
+def _event(event: ET.Element, club: str | None) -> Event:
     kind = event.get("EVENT_TYPE")
-    if not kind:
-        raise UsebioError("EVENT without its EVENT_TYPE")
-    for tag in REQUIRED_EVENT:
-        if event.find(tag) is None:
-            raise UsebioError(f"EVENT: no {tag}")
+    if kind not in PAIRS_TYPES:
+        raise UsebioError(f"EVENT_TYPE {kind!r} is not a pairs event ({', '.join(PAIRS_TYPES)})")
+    children = _children(event)
+    split = next((i for i, child in enumerate(children) if child.tag == "PARTICIPANTS"), None)
+    if split is None:
+        raise UsebioError("EVENT: no PARTICIPANTS")
+    seen: Counter[str] = Counter()
+    for child in children[:split]:
+        if child.tag == "BOARD":
+            raise UsebioError("EVENT: a BOARD before the PARTICIPANTS")
+        if child.tag not in EVENT_HEADER:
+            raise UsebioError(f"EVENT: {child.tag} is no element of an event's heading")
+        seen[child.tag] += 1
+        if seen[child.tag] > 1:
+            raise UsebioError(f"EVENT: {child.tag} more than once")
+    # After PARTICIPANTS, only the boards.
+    _nothing_else(_sequence(children[split + 1:], (("BOARD", 0, 10**6),), "EVENT"), "EVENT")
+    for tag in ("DATE", *EVENT_NEEDED):
+        _text(event, tag, "EVENT")
     method = _text(event, "BOARD_SCORING_METHOD", "EVENT")
     if method not in METHODS:
-        raise UsebioError(f"BOARD_SCORING_METHOD {method!r} is none of {METHODS}")
-    day = datetime.datetime.strptime(_text(event, "DATE", "EVENT"), "%d/%m/%Y").date()
-    read = Event(kind, _text(event, "EVENT_DESCRIPTION", "EVENT"), day, method,
-                 int(_text(event, "WINNER_TYPE", "EVENT")))
-    participants = event.find("PARTICIPANTS")
-    assert participants is not None
-    for pair in participants.findall("PAIR"):
-        for tag in REQUIRED_PAIR:
-            _text(pair, tag, "PAIR")
-        number = int(_text(pair, "PAIR_NUMBER", "PAIR"))
-        read.pairs[number] = Pair(number, _text(pair, "PLACE", "PAIR"),
-                                  float(_text(pair, "TOTAL_SCORE", "PAIR")),
-                                  _number(pair, "PERCENTAGE"), pair.findtext("DIRECTION"),
-                                  _number(pair, "PENALTY") or 0.0,
-                                  [p.findtext("PLAYER_NAME") or ""
-                                   for p in pair.findall("PLAYER")])
-    names = {"MATCH_POINTS": ("NS_MATCH_POINTS", "EW_MATCH_POINTS")}.get(
-        method, ("NS_IMPS", "EW_IMPS"))
+        raise UsebioError(f"BOARD_SCORING_METHOD {method!r} is none of {', '.join(METHODS)}")
+    try:
+        day = datetime.datetime.strptime(_text(event, "DATE", "EVENT"), "%d/%m/%Y").date()
+    except ValueError:
+        raise UsebioError(f"EVENT: DATE {event.findtext('DATE')!r} is not DD/MM/YYYY") from None
+    winner_type = _int(_text(event, "WINNER_TYPE", "EVENT"), "WINNER_TYPE", "EVENT")
+    if winner_type not in (1, 2):
+        raise UsebioError(f"EVENT: WINNER_TYPE {winner_type} is neither 1 nor 2")
+    read = Event(kind, _text(event, "EVENT_DESCRIPTION", "EVENT"), day, method, winner_type,
+                 club)
+    participants = children[split]
+    for pair in _children(participants):
+        if pair.tag != "PAIR":
+            raise UsebioError(f"PARTICIPANTS: {pair.tag} in a pairs event")
+        found = _pair(pair, winner_type)
+        if found.number in read.pairs:
+            raise UsebioError(f"PARTICIPANTS: pair {found.number} twice")
+        read.pairs[found.number] = found
+    if not read.pairs:
+        raise UsebioError("PARTICIPANTS: no PAIR")
     for board in event.findall("BOARD"):
-        number = int(_text(board, "BOARD_NUMBER", "BOARD"))
-        lines = []
-        for line in board.findall("TRAVELLER_LINE"):
-            for tag in REQUIRED_LINE:
-                _text(line, tag, f"board {number}'s TRAVELLER_LINE")
-            tricks, score = line.findtext("TRICKS"), line.findtext("SCORE")
-            lines.append(Line(int(_text(line, "NS_PAIR_NUMBER", "")),
-                              int(_text(line, "EW_PAIR_NUMBER", "")), line.findtext("CONTRACT"),
-                              line.findtext("PLAYED_BY"), int(tricks) if tricks else None,
-                              int(score) if score else None, _number(line, names[0]),
-                              _number(line, names[1])))
+        number, lines = _board(board, method, read)
+        if number in read.boards:
+            raise UsebioError(f"board {number} twice")
         read.boards[number] = lines
     return read
+
+
+def _pair(pair: ET.Element, winner_type: int) -> Pair:
+    rest = _sequence(_children(pair), (("PAIR_NUMBER", 1, 1),), "PAIR")
+    number = _int(_text(pair, "PAIR_NUMBER", "PAIR"), "PAIR_NUMBER", "PAIR")
+    where = f"pair {number}"
+    seen: Counter[str] = Counter()
+    for child in rest:
+        if child.tag not in PAIR_PARTS:
+            raise UsebioError(f"{where}: {child.tag} is no element of a PAIR")
+        seen[child.tag] += 1
+        if seen[child.tag] > PAIR_PARTS[child.tag]:
+            raise UsebioError(f"{where}: {child.tag} more than {PAIR_PARTS[child.tag]} times")
+    players = []
+    for player in pair.findall("PLAYER"):
+        _nothing_else(_sequence(_children(player), PLAYER_MODEL, f"{where}'s PLAYER"),
+                      f"{where}'s PLAYER")
+        players.append(_text(player, "PLAYER_NAME", f"{where}'s PLAYER"))
+    if not players:
+        raise UsebioError(f"{where}: no PLAYER")
+    # What the reader checks against the rankings: every pair has its place and total.
+    place = _matching(PLACE, _text(pair, "PLACE", where), "PLACE", where)
+    total = _float(_text(pair, "TOTAL_SCORE", where), "TOTAL_SCORE", where)
+    percentage = _optional(pair, "PERCENTAGE")
+    adjustment = _optional(pair, "ADJUSTMENT")
+    direction = _optional(pair, "DIRECTION")
+    if winner_type == 2 and direction not in ("NS", "EW"):
+        raise UsebioError(f"{where}: WINNER_TYPE 2 ranks NS and EW apart; DIRECTION is "
+                          f"{direction!r}")
+    return Pair(number, place, total,
+                None if percentage is None else _float(percentage, "PERCENTAGE", where),
+                direction, 0.0 if adjustment is None else _float(adjustment, "ADJUSTMENT",
+                                                                  where), players)
+
+
+def _board(board: ET.Element, method: str, read: Event) -> tuple[int, list[Line]]:
+    rest = _sequence(_children(board), (("BOARD_NUMBER", 1, 1), ("VULNERABILITY", 0, 1),
+                                        ("HAND", 0, 4), ("TRAVELLER_LINE", 1, 10**6)),
+                     "BOARD")
+    number = _int(_text(board, "BOARD_NUMBER", "BOARD"), "BOARD_NUMBER", "BOARD")
+    _nothing_else(rest, f"board {number}")
+    lines = []
+    played: set[int] = set()
+    for index, line in enumerate(board.findall("TRAVELLER_LINE"), 1):
+        where = f"board {number}, line {index}"
+        found = _line(line, method, where)
+        for pair, side in ((found.ns, "NS"), (found.ew, "EW")):
+            if pair not in read.pairs:
+                raise UsebioError(f"{where}: pair {pair} is not among the PARTICIPANTS")
+            if pair in played:
+                raise UsebioError(f"{where}: pair {pair} plays the board twice")
+            played.add(pair)
+            direction = read.pairs[pair].direction
+            if read.winner_type == 2 and direction != side:
+                raise UsebioError(f"{where}: pair {pair} is {direction}, sat {side}")
+        lines.append(found)
+    return number, lines
+
+
+def _line(line: ET.Element, method: str, where: str) -> Line:
+    rest = _sequence(_children(line), LINE_MODEL, where)
+    early = {tag for tag, _, _ in LINE_MODEL}
+    misplaced = next((child.tag for child in rest if child.tag in early), None)
+    if misplaced is not None:
+        raise UsebioError(f"{where}: {misplaced} is out of place")
+    names = POINTS.get(method)
+    if names is None:
+        raise UsebioError(f"{where}: the reader takes no {method} field scores")
+    for pair_of in names:
+        if [child.tag for child in rest] == list(pair_of):
+            break
+    else:
+        raise UsebioError(f"{where}: after its SCORE a {method} line has "
+                          f"{' or '.join(' '.join(p) for p in names)}, not "
+                          f"{' '.join(child.tag for child in rest) or 'nothing'}")
+    contract = _optional(line, "CONTRACT")
+    if contract is not None:
+        _matching(CONTRACT, contract, "CONTRACT", where)
+    declarer = _optional(line, "PLAYED_BY")
+    if declarer is not None and declarer not in ("N", "E", "S", "W"):
+        raise UsebioError(f"{where}: PLAYED_BY {declarer!r} is no seat")
+    lead = _optional(line, "LEAD")
+    if lead is not None:
+        _matching(CARD, lead, "LEAD", where)
+    tricks_text = _optional(line, "TRICKS")
+    tricks = None if tricks_text is None else _int(tricks_text, "TRICKS", where)
+    if tricks is not None and not 0 <= tricks <= 13:
+        raise UsebioError(f"{where}: TRICKS {tricks}")
+    score = _optional(line, "SCORE")
+    if score is not None:
+        _matching(SCORE, score, "SCORE", where)
+    return Line(_int(_text(line, "NS_PAIR_NUMBER", where), "NS_PAIR_NUMBER", where),
+                _int(_text(line, "EW_PAIR_NUMBER", where), "EW_PAIR_NUMBER", where),
+                contract, declarer, lead, tricks, score,
+                _float(_text(line, pair_of[0], where), pair_of[0], where),
+                _float(_text(line, pair_of[1], where), pair_of[1], where))
+
+
+# -- the file against itself --------------------------------------------------------------------
+
+def _check_totals(read: Event) -> None:
+    """Each pair's TOTAL_SCORE is what its lines give it, with its ADJUSTMENT: each figure is
+    written to two places, so each may be off by half a hundredth."""
+    points: dict[int, list[float]] = defaultdict(list)
+    for lines in read.boards.values():
+        for line in lines:
+            points[line.ns].append(line.ns_points)
+            points[line.ew].append(line.ew_points)
+    for number, pair in read.pairs.items():
+        got = math.fsum(points[number]) + pair.adjustment
+        slack = 0.005 * (len(points[number]) + 2) + 1e-9
+        if abs(got - pair.total) > slack:
+            raise UsebioError(f"pair {number}: TOTAL_SCORE {pair.total:g}, but its lines and "
+                              f"ADJUSTMENT add up to {got:.2f}")
+
+
+def _check_places(read: Event) -> None:
+    """Places are ranks within each ranking group (NS and EW apart for WINNER_TYPE 2): "n" is
+    one more than the pairs placed ahead, "n=" is shared, and a pair placed ahead has at least
+    the score (PERCENTAGE when every pair has one, else TOTAL_SCORE; both to two places)."""
+    groups: dict[str, list[Pair]] = defaultdict(list)
+    for pair in read.pairs.values():
+        groups[(pair.direction or "") if read.winner_type == 2 else ""].append(pair)
+    for group, pairs in groups.items():
+        by_percent = all(p.percentage is not None for p in pairs)
+
+        def key(pair: Pair, by_percent: bool = by_percent) -> float:
+            return pair.percentage if by_percent and pair.percentage is not None else pair.total
+
+        ranks = {}
+        for pair in pairs:
+            match = PLACE.fullmatch(pair.place)
+            assert match is not None  # _pair checked it
+            ranks[pair.number] = int(match.group(1))
+        shared = Counter(ranks.values())
+        for pair in pairs:
+            rank = ranks[pair.number]
+            ahead = sum(1 for other in ranks.values() if other < rank)
+            if rank != ahead + 1:
+                raise UsebioError(f"{group or 'the field'}: pair {pair.number} is placed "
+                                  f"{pair.place} with {ahead} pair(s) ahead")
+            if pair.place.endswith("=") != (shared[rank] > 1):
+                raise UsebioError(f"{group or 'the field'}: pair {pair.number}'s place "
+                                  f"{pair.place} and the {shared[rank]} pair(s) placed {rank}")
+            for other in pairs:
+                if ranks[other.number] < rank and key(other) < key(pair) - 0.01:
+                    raise UsebioError(f"{group or 'the field'}: pair {other.number} is placed "
+                                      f"ahead of pair {pair.number} with less")
+                if ranks[other.number] == rank and abs(key(other) - key(pair)) > 0.01:
+                    raise UsebioError(f"{group or 'the field'}: pairs {other.number} and "
+                                      f"{pair.number} share a place with different scores")
