@@ -60,6 +60,10 @@ HEADERS: dict[str, frozenset[str]] = {
     "licence": frozenset({"licence", "license", "federation licence", "federation license",
                           "licence number", "license number", "licencia", "licencia federativa",
                           "n licencia", "numero de licencia", "federativa", "lic"}),
+    # Surnames in a column of their own (a federation's list often has them apart): the
+    # name is then the given name and the surnames, "María" + "García Peña".
+    "surnames": frozenset({"apellidos", "apellido", "surname", "surnames", "last name",
+                           "family name"}),
 }
 COLUMNS = ("number", "name", "licence")
 
@@ -174,7 +178,7 @@ def _header(cells: list[str]) -> list[str] | None:
         if column is None or column in found:
             return None
         found.append(column)
-    return found if "number" in found and "name" in found else None
+    return found if "number" in found and ("name" in found or "surnames" in found) else None
 
 
 def _clean(text: str) -> str:
@@ -236,6 +240,10 @@ def parse_csv(data: bytes) -> tuple[list[Member], Imported]:
             try:
                 member = _row(cells, columns)
             except RegisterError as error:
+                if not members and not problems and not header and _looks_like_words(cells):
+                    # A first row of words that are not headings this page knows.
+                    problems.append(Problem("register_err_header", {}, line))
+                    continue
                 problems.extend(Problem(p.key, p.args, line) for p in error.problems)
                 continue
             if member.number in seen:
@@ -265,8 +273,16 @@ def _row(cells: list[str], columns: list[str]) -> Member:
                                 expected=sum(1 for c in columns if c))
     if not values.get("number", "").strip():
         raise RegisterError("register_err_no_number")
-    return Member(check_number(values["number"]), check_name(values.get("name", "")),
+    name = " ".join(part for part in (values.get("name", ""), values.get("surnames", ""))
+                    if part.strip())
+    return Member(check_number(values["number"]), check_name(name),
                   check_licence(values.get("licence")))
+
+
+def _looks_like_words(cells: list[str]) -> bool:
+    """A row whose first field (the number's, with no header) is a word: meant as headings."""
+    first = cells[0].strip() if cells else ""
+    return bool(first) and not any(ch.isdigit() for ch in first)
 
 
 # -- the register -----------------------------------------------------------------------------

@@ -69,6 +69,11 @@ _TEXTS: dict[str, Words] = {
     "register_err_number": Words(
         es="el número '{value}' no es un número de jugador (de 1 a 9 cifras, no 0)",
         en="number '{value}' is not a player number (1 to 9 digits, not 0)"),
+    "register_err_header": Words(
+        es="no es una fila de títulos conocida ni un jugador: los títulos son Número, Nombre "
+           "(y Apellidos, si van aparte) y Licencia",
+        en="neither a header row this page knows nor a player: the headings are Number, Name "
+           "(and Surname, when apart) and Licence"),
     "register_err_no_number": Words(es="falta el número de jugador", en="no player number"),
     "register_err_name_empty": Words(es="el nombre está vacío", en="the name is empty"),
     "register_err_name_long": Words(

@@ -71,6 +71,20 @@ def test_a_header_names_the_columns_in_any_order_and_excel_blanks_are_ignored() 
     assert read.header
 
 
+def test_surnames_in_a_column_of_their_own_follow_the_given_name() -> None:
+    text = "Socio;Apellidos;Nombre;Licencia\r\n7;García Peña;María José;28/7\r\n8;Núñez;;\r\n"
+    members, _ = register.parse_csv(text.encode("cp1252"))
+    assert members == [Member(7, "María José García Peña", "28/7"), Member(8, "Núñez", None)]
+
+
+def test_headings_the_page_does_not_know_are_named_as_such() -> None:
+    with pytest.raises(RegisterError) as raised:
+        register.parse_csv("Código;Jugador;Federación\r\n7;Ana;\r\n".encode("cp1252"))
+    assert str(raised.value).startswith("nothing was imported: line 1: neither a header row "
+                                        "this page knows nor a player")
+    assert "los títulos son Número, Nombre" in raised.value.text("es")
+
+
 def test_a_quoted_name_may_hold_the_delimiter_and_decomposed_accents_are_composed() -> None:
     text = '5,"Pérez, José",\n6,"Jose\u0301 Nu\u0301n\u0303ez",X1\n'
     members, _ = register.parse_csv(text.encode())
