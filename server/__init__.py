@@ -44,7 +44,16 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if "://" not in str(app.config["DATABASE"]):
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from server import api, auth, console, console_scoring, display, headers, i18n
+    from server import (
+        api,
+        auth,
+        console,
+        console_register,
+        console_scoring,
+        display,
+        headers,
+        i18n,
+    )
     from server.services import Services
 
     Services.init_app(app)
@@ -54,5 +63,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(console.bp)
     app.register_blueprint(console_scoring.bp)
+    app.register_blueprint(console_register.bp)
     app.register_blueprint(display.bp)
     return app

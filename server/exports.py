@@ -24,6 +24,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from server import register
 from server import schema as s
 from server.adjusted import assigned_of, rules_of
 from server.db import Database
@@ -62,7 +63,8 @@ USEBIO_DOCTYPE = ('<!DOCTYPE USEBIO PUBLIC "-//EBU//DTD USEBIO 1.2//EN" '
                   '"http://www.usebio.org/files/usebio_v1_2.dtd">')
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
                "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points",
-               "assigned", "transferred")
+               "assigned", "transferred", "north", "east", "south", "west")
+PBN_SEATS = {"North": Seat.N, "East": Seat.E, "South": Seat.S, "West": Seat.W}
 RANKINGS_COLUMNS = ("group", "rank", "participant", "label", "names", "boards", "score",
                     "percent", "penalty")
 
@@ -250,6 +252,10 @@ class _Session:
     unscored: str | None  # why the field scores could not be computed, if they could not
     assigned: dict[tuple[int, int], str] = field(default_factory=dict)  # weighted, split
     penalties: list[Penalty] = field(default_factory=list)  # Laws 90, 91, standing ones
+    # The player register (issue 17): the numbers typed at each (table, board) and the
+    # session's copy of the register; empty for a session without one.
+    seats: dict[tuple[int, int], register.Seats] = field(default_factory=dict)
+    players: dict[int, register.Member] = field(default_factory=dict)
 
 
 def _read(db: Database, session: Session) -> _Session:
@@ -274,7 +280,8 @@ def _read(db: Database, session: Session) -> _Session:
                     participants_of(db, session),
                     datetime.datetime.fromtimestamp(created).date(), unscored,
                     {key: given.text for key, given in assigned_of(db, session).items()},
-                    [p for p in penalties_given(db, session) if p.standing])
+                    [p for p in penalties_given(db, session) if p.standing],
+                    register.seated(db, session.event)[1], register.session_members(db, session))
 
 
 def _board_events(db: Database, event: str) -> dict[tuple[int, int], list[Event]]:
@@ -336,6 +343,14 @@ def _pair_names(participant: Any) -> tuple[str, str]:
 def _seat_names(data: _Session, row: ResultRow) -> dict[str, str]:
     """Who sat North, South, East and West: the pairs' players, or in the individual the
     players the movement seated there (its partnerships are not participants)."""
+    typed = register.names_at(data.seats.get((row.table, row.board), {}), data.players)
+    if data.players and typed:  # the names the register gives the numbers typed there
+        base = _movement_names(data, row)
+        return {tag: typed.get(seat, base[tag]) for tag, seat in PBN_SEATS.items()}
+    return _movement_names(data, row)
+
+
+def _movement_names(data: _Session, row: ResultRow) -> dict[str, str]:
     seating = data.session.plan.find(row.table, row.board)
     names: dict[str, str] = {}
     for side, pair, seats in (("ns", row.ns_pair, ("North", "South")),
@@ -438,8 +453,16 @@ def csv_text(db: Database, session: Session) -> str:
                          _number(scored.ew if scored else None),
                          data.assigned.get((row.table, row.board), "")
                          if row.adjusted in ("weighted", "split") else "",
-                         _text(row.transferred)])
+                         _text(row.transferred), *_csv_names(data, row)])
     return out.getvalue()
+
+
+def _csv_names(data: _Session, row: ResultRow) -> list[str]:
+    """North, East, South and West by the register's names (issue 17); empty without it."""
+    if not data.players:
+        return ["", "", "", ""]
+    typed = register.names_at(data.seats.get((row.table, row.board), {}), data.players)
+    return [typed.get(seat, "") for seat in PBN_SEATS.values()]
 
 
 def rankings_csv(db: Database, session: Session) -> str:
@@ -528,10 +551,38 @@ def _participants(event: ET.Element, data: _Session, two_winners: bool) -> None:
                 # Laws 90, 91: TOTAL_SCORE and PERCENTAGE are after it. USEBIO's ADJUSTMENT
                 # is the final score less the raw one, so a penalty is negative.
                 _sub(pair, "ADJUSTMENT", _number(-st.penalty))
+        registered = _pair_players(data, number)
+        if registered:  # the register's players who sat for the pair (issue 17)
+            for member in registered:
+                player = ET.SubElement(pair, "PLAYER")
+                _sub(player, "PLAYER_NAME", member.name)
+                if member.licence:
+                    _sub(player, "NATIONAL_ID_NUMBER", member.licence)
+            continue
         first, second = _pair_names(participant)
         for name in (first, second) if first != second else (first,):
             player = ET.SubElement(pair, "PLAYER")
             _sub(player, "PLAYER_NAME", name)
+
+
+def _pair_players(data: _Session, pair: int) -> list[register.Member]:
+    """The register's players who sat for ``pair``: the first two to sit for it (USEBIO
+    gives a pair two players; a substitute later is left out); none when the session has
+    no register."""
+    if not data.players:
+        return []
+    found: dict[int, register.Member] = {}
+    for row in sorted(data.rows, key=lambda r: (r.round or 0, r.board)):
+        seats = data.seats.get((row.table, row.board), {})
+        for side_pair, side_seats in ((row.ns_pair, (Seat.N, Seat.S)),
+                                      (row.ew_pair, (Seat.E, Seat.W))):
+            if side_pair != pair:
+                continue
+            for seat in side_seats:
+                number = seats.get(seat)
+                if number is not None and number in data.players:
+                    found.setdefault(number, data.players[number])
+    return list(found.values())[:2]
 
 
 def _traveller_line(board: ET.Element, row: ResultRow, data: _Session,

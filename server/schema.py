@@ -98,6 +98,30 @@ participants = Table(
     Column("phantom", Boolean, nullable=False, default=False),
 )
 
+#: The club's register of players (server/register.py): members imported from a CSV file and
+#: visitors the director added; a session copies it when created (``session_players``).
+members = Table(
+    "members", metadata,
+    Column("number", Integer, primary_key=True),  # what the player types at the table
+    Column("name", String(80), nullable=False),
+    Column("licence", String(20)),  # the federation's licence number, when known
+    Column("visitor", Boolean, nullable=False, server_default="0"),
+    Column("added_at", Float, nullable=False),
+    Column("added_by", String(64)),  # the director; null for an import
+)
+
+#: A session's own copy of the register, taken when the session is created: what the tables
+#: check numbers against and the names the session shows and exports, whatever the register
+#: becomes later. A visitor added while the session runs goes into both.
+session_players = Table(
+    "session_players", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("number", Integer, primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("licence", String(20)),
+    Column("visitor", Boolean, nullable=False, server_default="0"),
+)
+
 #: The hand records of a session, from a PBN file or made by the project.
 deals = Table(
     "deals", metadata,

@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
+from server import register
 from server import schema as s
 from server.db import Database
 from server.movements import (
@@ -206,6 +207,7 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
             {"session_id": session_id, "number": p.number, "label": p.label, "grp": p.group,
              "names": (names or {}).get(p.number, ""), "phantom": p.phantom}
             for p in plan.participants])
+        register.snapshot(conn, session_id)  # the session's own copy of the player register
         boards = plan.boards()
         if deals is None and seed is not None:
             deals = {board: dealt(seed, board) for board in boards}
@@ -365,6 +367,7 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
     cards = stored_cards(db, session)
     queued: list[str] = []
     with db.write() as conn:
+        roster = register.roster(conn, session.id)  # its players, for the tables to check
         for seating in session.plan.round(number):
             if PHANTOM in (seating.ns, seating.ew) or not seating.boards:
                 continue  # a sit-out: the real pair is told by the director, no table plays
@@ -373,6 +376,8 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
             if conn.execute(select(s.commands.c.id).where(s.commands.c.id == ident)).first():
                 continue
             data = assignment(session, seating, deals, cards, round_clock)
+            if roster is not None:
+                data["roster"] = roster
             checked(ident, data)
             conn.execute(insert(s.commands).values(
                 id=ident, event=session.event, table_no=seating.table, type="assign",

@@ -25,6 +25,8 @@ TEXTS: TextTable[str] = table("seat display", {
     "player_number": Words(es="Su n. de jugador", en="Your player number"),
     "player_done": Words(es="Jugador {number}", en="Player {number}"),
     "player_skip": Words(es="Jugador -", en="Player -"),
+    # The session's register (issue 17): the player's name once the number is accepted.
+    "player_named": Words(es="{number} {name}", en="{number} {name}"),
     "board_ask": Words(es="Tablero? OK = {board}", en="Board? OK = {board}"),
     "board": Words(es="Tab {board} Da {dealer}", en="Bd {board} Dlr {dealer}"),
     "vul": Words(es="Vul {vul}", en="Vul {vul}"),
@@ -67,6 +69,8 @@ TEXTS: TextTable[str] = table("seat display", {
     "claimed": Words(es="{seat} reclama {tricks}", en="{seat} claims {tricks}"),
     "confirm_how": Words(es="OK confirma; DIR", en="OK confirms; DIR"),
     "bad_number": Words(es="Numero no valido", en="Not a number"),
+    "unknown_player": Words(es="No consta: {number}", en="Unknown: {number}"),
+    "roster": Words(es="Lista actualizada", en="Roster updated"),
     "not_this_round": Words(es="Tablero {board}: no", en="Board {board}: no"),
     "unknown_card": Words(es="Carta desconocida", en="Card not known"),
     "no_card_now": Words(es="Ahora no hay carta", en="No card now"),

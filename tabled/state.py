@@ -338,6 +338,9 @@ class TableState:
     last_ts: float = 0.0
     assignment: Assignment | None = None
     players: dict[Seat, int | None] = field(default_factory=dict)
+    # The session's roster (player number -> name), when the server sent one: only its
+    # numbers may sit down. None: any number, as before the register (issue 17).
+    roster: dict[int, str] | None = None
     results: dict[int, Result] = field(default_factory=dict)
     board: BoardState | None = None
     director_calls: list[DirectorCall] = field(default_factory=list)
@@ -432,6 +435,8 @@ class TableState:
             Conduct.from_json(data.get("conduct")),
             RoundClock.from_json(data["round"], data["clock"]) if data.get("clock") else None,
             data.get("label") or "", bool(data.get("switch")))
+        roster = data.get("roster")
+        self.roster = None if roster is None else {int(n): name for n, name in roster.items()}
         self.players = {}
         self.results = {}
         self.board = None
@@ -607,6 +612,19 @@ class TableState:
         self.director_calls.append(DirectorCall(
             event.seq, Seat.from_str(seat) if seat else None, data["reason"], data.get("law"),
             data.get("detail"), event.ts))
+
+    def _on_roster(self, data: Mapping[str, Any], event: Event) -> None:
+        """Players added to the session's roster while it runs: a visitor the director
+        entered while the table waited; a name given again is the director's correction."""
+        self.roster = {**(self.roster or {}),
+                       **{int(n): name for n, name in data["players"].items()}}
+        self.commands[data["cmd"]] = event.seq
+
+    def player_name(self, number: int | None) -> str | None:
+        """The roster's name for a player number, or None (no roster, no number)."""
+        if number is None or self.roster is None:
+            return None
+        return self.roster.get(number)
 
     def _on_refused(self, data: Mapping[str, Any], event: Event) -> None:
         self.commands[data["cmd"]] = event.seq

@@ -94,6 +94,15 @@ def _guidance(guidance: Guidance | None, language: str) -> list[str]:
             _t("move_boards", language, where=where(guidance.boards))]
 
 
+def _seated_name(seat: Seat, state: TableState, language: str) -> list[str]:
+    """The seat's player as the session's register names them (issue 17), or nothing."""
+    number = state.players.get(seat)
+    name = state.player_name(number)
+    if number is None or name is None:
+        return []
+    return [_t("player_named", language, number=number, name=name)]
+
+
 def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> list[str]:
     phase = state.phase
     assignment = state.assignment
@@ -107,13 +116,16 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
             head.append(_t("arrow_switch", language))
         if seat in state.players:
             number = state.players[seat]
-            return [*head, _t("player_skip", language) if number is None
-                    else _t("player_done", language, number=number)]
+            if number is None:
+                return [*head, _t("player_skip", language)]
+            return [*head, *(_seated_name(seat, state, language)
+                             or [_t("player_done", language, number=number)])]
         return [*head, _t("player_number", language)]
     if phase is Phase.BOARD:
         switch = [_t("arrow_switch", language)] if assignment.switch else []
-        return [_t("round", language, round=assignment.round), *switch,
-                _t("board_ask", language, board=state.next_board())]
+        lines = [_t("round", language, round=assignment.round), *switch,
+                 _t("board_ask", language, board=state.next_board())]
+        return [*lines, *_seated_name(seat, state, language)]
     if phase is Phase.ROUND_END:
         return _guidance(assignment.guidance, language)
     board = state.board

@@ -310,6 +310,29 @@ def _round_clock(value: Any) -> dict[str, Any]:
     return CLOCK.validate("clock", value)
 
 
+MAX_ROSTER = 1000
+"""Players in a session's roster: a club's register with its visitors. The roster goes with
+every assignment, inside the payload limit (1,000 numbers and names of 30 letters are ~45 KB)."""
+MAX_PLAYER = 10**9
+"""Player numbers, as the keypad types them (nine digits at most)."""
+_PLAYER_KEY = re.compile(r"[1-9][0-9]{0,8}")  # as the keypad types it: no sign, no leading 0
+MAX_NAME = 40
+"""A player's name on the wire: the seat display shows twenty characters of it."""
+
+
+def _roster(value: Any) -> dict[str, str]:
+    """The session's players (issue 17's register): player number -> name. Only a number in
+    it may sit at the table; a table given none takes any number."""
+    if not isinstance(value, dict) or len(value) > MAX_ROSTER:
+        raise WireError(f"roster is not a map of at most {MAX_ROSTER} player numbers to names")
+    name = _text(MAX_NAME)
+    for number, text in value.items():
+        if not isinstance(number, str) or not _PLAYER_KEY.fullmatch(number):
+            raise WireError(f"roster key {number!r:.20} is not a player number")
+        name(text)
+    return value
+
+
 CLOCK = _schema(round=_opt(_count(1, 999)), ends_at=_timestamp,
                 warning=_opt(_count(0, MAX_WARNING)))
 
@@ -317,7 +340,8 @@ _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
     section=_opt(_text(16)), label=_opt(_text(8)), switch=_opt(_bool),
     deals=_opt(_deals), next=_opt(_guidance),
-    conditions=_opt(_conditions), conduct=_opt(_conduct), clock=_opt(_round_clock))
+    conditions=_opt(_conditions), conduct=_opt(_conduct), clock=_opt(_round_clock),
+    roster=_opt(_roster))
 
 class EventType(enum.StrEnum):
     """The kinds of a table's events (docs/mqtt.md); a payload's ``type`` is decoded into one."""
@@ -341,13 +365,14 @@ class EventType(enum.StrEnum):
     DIRECTOR = "director"
     RULING = "ruling"
     OPTION = "option"
+    ROSTER = "roster"
     REFUSED = "refused"
 
 
 #: The table's events. Each is an accepted input, or (result) what the laws make of them.
 EVENTS: dict[EventType, Schema] = {
     EventType.ASSIGN: _schema(cmd=ID, **_ASSIGNMENT),
-    EventType.PLAYER: _schema(seat=SEAT, number=_optional(_count(1, 10**9))),
+    EventType.PLAYER: _schema(seat=SEAT, number=_optional(_count(1, MAX_PLAYER))),
     EventType.BOARD: _schema(board=BOARD, dealer=SEAT, vul=_parsed(Vulnerability.from_str)),
     EventType.HAND_CARD: _schema(seat=SEAT, card=CARD),
     EventType.CALL: _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
@@ -375,6 +400,8 @@ EVENTS: dict[EventType, Schema] = {
     # ``by`` is the seat whose card or key made it.
     EventType.OPTION: _schema(kind=_text(32), by=_optional(SEAT),
                       **{name: _opt(_ruling_check(spec)) for name, spec in FIELDS.items()}),
+    # Players the director added to the session's roster while it runs (a visitor).
+    EventType.ROSTER: _schema(cmd=ID, players=_roster),
     EventType.REFUSED: _schema(cmd=ID, reason=_text(200)),
 }
 EVENT_TYPES = frozenset(t.value for t in EventType)
@@ -389,6 +416,7 @@ COMMANDS: dict[str, Schema] = {
     "ruling": Schema({k: v for k, v in EVENTS[EventType.RULING].fields.items()
                       if k != "cmd"}),
     "resend": _schema(since=_count(0, 10**9), until=_opt(_count(0, 10**9))),
+    "roster": _schema(players=_roster),
 }
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, insert, select, update
 
+from server import register
 from server import schema as s
 from server.fieldscore import parse_adjusted
 from tabled.rules import RulesError, Seat, Vulnerability, parse_contract
@@ -277,6 +278,16 @@ class Projections:
         else:
             conn.execute(update(s.results).where(key).values(**values))
         outcome.changed.add("results")
+
+    def _on_roster(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                   batch: Statuses) -> None:
+        self._answer(conn, table, event, outcome)  # the visitor reached the table (issue 17)
+
+    def _on_player(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                   batch: Statuses) -> None:
+        # The register names the pair once both its players sat down (issue 17).
+        if register.name_pair(conn, self.event, table, event.seq):
+            outcome.changed.add("results")
 
     def _on_refused(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                     batch: Statuses) -> None:

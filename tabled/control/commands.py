@@ -1,5 +1,5 @@
-"""The server's commands: assignments, the director's rulings and resend. Each is answered
-by an event, so a repeated command gets the same answer again (idempotent)."""
+"""The server's commands: assignments, the director's rulings, the roster and resend. Each is
+answered by an event, so a repeated command gets the same answer again (idempotent)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,13 @@ class CommandInput(Room):
             if reason is not None:
                 return self._refuse(command, reason)
             return Outcome([proposed])
+        if command.type == "roster":
+            # A visitor the director added while the session runs: any time, even mid-board
+            # (it changes only who may sit down); the seats still to sign in are told.
+            waiting = [seat for seat in Seat if seat not in state.players]
+            return Outcome([Proposed("roster", None, {"cmd": command.id, **command.data})]).tell(
+                waiting, Notice("roster", {"count": len(command.data["players"])},
+                                error=False))
         reason = self._ruling_refusal(command.data)
         if reason is not None:
             return self._refuse(command, reason)

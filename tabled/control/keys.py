@@ -91,6 +91,11 @@ class KeyEntry(Room):
             return Outcome()
         if number == 0:
             return Outcome().tell([seat], Notice("bad_number"))
+        roster = self.state.roster
+        if number is not None and roster is not None and number not in roster:
+            # Not in the session's register: the seat types again, or the director adds the
+            # player as a visitor from the console and the table gets the roster (issue 17).
+            return Outcome().tell([seat], Notice("unknown_player", {"number": number}))
         return Outcome([Proposed("player", None, {"seat": str(seat), "number": number})])
 
     def _choose_board(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:

@@ -51,6 +51,7 @@ EVENT_DATA: dict[str, dict[str, Any]] = {
     "director": {"seat": None, "reason": "revoke", "law": "61", "detail": "W revoked"},
     "ruling": {"cmd": "c-2", "kind": "take_back", "calls": 3, "law": "25"},
     "option": {"kind": "penalty_card", "by": "W", "seat": "W", "card": "SQ", "major": "major"},
+    "roster": {"cmd": "c-4", "players": {"5001": "Begoña Ibáñez"}},
     "refused": {"cmd": "c-3", "reason": "no board on the table"},
 }
 
@@ -83,6 +84,7 @@ def test_event_without_board_round_trips() -> None:
                 "law": "26B"}),
     ("resend", {"since": 10, "until": 20}),
     ("resend", {"since": 0}),
+    ("roster", {"players": {"5001": "Begoña Ibáñez", "7": "José Pérez"}}),
 ])
 def test_command_round_trips_through_its_payload(kind: str, data: dict[str, Any]) -> None:
     command = Command("cmd-42", kind, data)

@@ -5,7 +5,7 @@ arrows in some rounds; and whether a board is scored within its section or acros
 (issue 17).
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 Create Date: 2026-11-25 23:00:00.000000
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0008'
-down_revision = '0006'
+down_revision = '0007'
 branch_labels = None
 depends_on = None
 

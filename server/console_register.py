@@ -1,0 +1,136 @@
+"""The console's Register page (docs/director.en.md, "Register"): import the club's members
+from a CSV file, list and edit them, add a visitor (sent at once to the running session's
+tables), and see who sits at each table by name.
+
+Views parse the form and call server.register; a bad file or form is refused with the reason
+and changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, flash, g, redirect, render_template, request, url_for
+
+from server import (
+    console,
+    register,
+    register_texts,  # noqa: F401 (registers the texts)
+)
+from server.auth import login_required
+from server.console import FormError, _refused, _session_or_none
+from server.i18n import language, t
+from server.services import services
+from server.session import Session
+from tabled import words
+from tabled.rules import Seat
+
+bp = Blueprint("register", __name__, url_prefix="/console")
+
+
+@bp.after_request
+def not_kept(response: Response) -> Response:
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+def seated(found: Session | None) -> dict[str, Any]:
+    """Who sits at each table now, by the session's register: the ``seated`` fragment."""
+    if found is None:
+        return {"seated": [], "seats": list(Seat)}
+    db = services().db
+    players = register.session_members(db, found)
+    now, _boards = register.seated(db, found.event)
+    lines = []
+    for table in sorted(now):
+        seats = now[table]
+        if not seats:
+            continue
+        cells = []
+        for seat in Seat:
+            number = seats.get(seat)
+            known = players.get(number) if number is not None else None
+            cells.append({"seat": words.seat_letter(seat, language()), "number": number,
+                          "name": known.name if known else None,
+                          "unknown": number is not None and bool(players) and known is None})
+        lines.append({"table": table, "cells": cells})
+    return {"seated": lines}
+
+
+# The console's live fragments: the page's section fetches it again when the tables change.
+console.FRAGMENTS["seated"] = seated
+
+
+def _player_number() -> int:
+    text = request.form.get("number", "").strip()
+    if not text.isascii() or not text.isdigit():
+        raise FormError(t("console_not_a_number", what=t("register_number"), value=text))
+    return int(text)
+
+
+@bp.get("/register")
+@login_required
+def page() -> Any:
+    found = _session_or_none()
+    db = services().db
+    listed = register.members(db)
+    in_session = register.session_members(db, found) if found is not None else {}
+    return render_template("console/register.html", current=found, members=listed,
+                           in_session=in_session, **seated(found))
+
+
+@bp.post("/register/import")
+@login_required
+def import_csv() -> Any:
+    upload = request.files.get("csv")
+    try:
+        if upload is None or not upload.filename:
+            raise FormError(t("register_no_file"))
+        done = register.import_csv(services().db, upload.read(), by=g.director)
+    except register.RegisterError as error:
+        flash(t("console_refused", reason=error.text(language())))
+        return redirect(url_for("register.page")), 303
+    except FormError as error:
+        _refused(error)
+        return redirect(url_for("register.page")), 303
+    flash(t("register_imported", added=done.added, updated=done.updated))
+    return redirect(url_for("register.page")), 303
+
+
+@bp.post("/register/visitor")
+@login_required
+def add_visitor() -> Any:
+    found = _session_or_none()
+    form = request.form
+    try:
+        number = _player_number()
+        name = form.get("name", "")
+        sent = register.add_visitor(services().db, number, name, form.get("licence"),
+                                    session=found, by=g.director)
+    except register.RegisterError as error:
+        flash(t("console_refused", reason=error.text(language())))
+        return redirect(url_for("register.page")), 303
+    except FormError as error:
+        _refused(error)
+        return redirect(url_for("register.page")), 303
+    added = register.member(services().db, number)
+    shown = added.name if added else name
+    if sent:
+        services().commands_queued()
+        flash(t("register_visitor_sent", number=number, name=shown, tables=len(sent)))
+    else:
+        flash(t("register_visitor_added", number=number, name=shown))
+    return redirect(url_for("register.page")), 303
+
+
+@bp.post("/register/<int:number>")
+@login_required
+def edit(number: int) -> Any:
+    try:
+        register.edit(services().db, number, request.form.get("name", ""),
+                      request.form.get("licence"))
+    except register.RegisterError as error:
+        flash(t("console_refused", reason=error.text(language())))
+        return redirect(url_for("register.page")), 303
+    flash(t("register_saved", number=number))
+    return redirect(url_for("register.page") + f"#player-{number}"), 303
