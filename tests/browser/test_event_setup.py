@@ -1,9 +1,11 @@
 """A two-section event as a director runs it (issue 17), from an empty database, in Chromium:
-the set-up page makes section A, an 8-table Mitchell with the arrow switched in its last round,
+the Register page imports the club's 60 members (Spanish names with accents), the set-up page
+makes section A, an 8-table Mitchell with the arrow switched in its last round,
 and section B, a 6-table Howell; fourteen simulated tables (tabled's own daemon, simulated
-players bidding and playing the dealt hands) play it over the real broker, the director
-starting each round on the console; the live page's rankings must equal a matchpoint
-computation written here from Law 78A (tests/handscore.py).
+players typing their register numbers, then bidding and playing the dealt hands) play it
+over the real broker, the director starting each round on the console; the live page's
+rankings, the players' names beside them, must equal a matchpoint computation written here
+from Law 78A (tests/handscore.py).
 
 ``BIDBOX_SCREENSHOTS=docs/screenshots`` writes the pictures docs/console.md shows."""
 
@@ -26,6 +28,7 @@ from server import schema as s
 from server.movements import PHANTOM, Sectioned
 from tests import handscore
 from tests.browser.conftest import DIRECTOR_PASSWORD, services, wait_until
+from tests.browser.test_register import members
 from tests.browser.test_screenshots import _folder
 from tests.fixtures.broker import EVENT, TIMEOUT
 from tests.handscore import Played
@@ -44,10 +47,12 @@ class Room:
     """The club room: one simulated table per table number, each in its own thread, playing
     every round the server assigns until the test stops them."""
 
-    def __init__(self, broker: Broker, users: BrokerUsers, folder: Path) -> None:
+    def __init__(self, broker: Broker, users: BrokerUsers, folder: Path,
+                 club: list[int]) -> None:
         from sim.players import SimulatedPlayers
         from sim.simtable import SimulatedTable
 
+        self.club = club
         self.stop = threading.Event()
         self.errors: list[str] = []
         self.tables = []
@@ -79,10 +84,17 @@ class Room:
             play_assigned_rounds(
                 table, players, lambda board, assignment: players.play_board(
                     board, assignment.deals[board]),
-                until=self.stop.is_set, stopping=self.stop.is_set)
+                until=self.stop.is_set, stopping=self.stop.is_set, numbers=self.numbers)
         except Exception as error:  # the test reports it
             if not self.stop.is_set():
                 self.errors.append(f"table {table.number}: {type(error).__name__}: {error}")
+
+    def numbers(self, ns: int, ew: int) -> dict[Any, int]:
+        """Pair p's players are the register's members 2p - 1 and 2p, wherever they sit."""
+        from tabled.rules import Seat
+
+        return {Seat.N: self.club[2 * ns - 2], Seat.S: self.club[2 * ns - 1],
+                Seat.E: self.club[2 * ew - 2], Seat.W: self.club[2 * ew - 1]}
 
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
@@ -109,7 +121,17 @@ def test_a_director_sets_up_and_runs_a_two_section_event(page: Any, live_app: An
     page.fill("input[name=password]", DIRECTOR_PASSWORD)
     page.click("button[type=submit]")
 
-    # The set-up page, from an empty database: section A and one more row for section B.
+    # The club's register: 60 members from the CSV file Spanish Excel writes.
+    club = members()
+    upload = tmp_path / "socios.csv"
+    upload.write_bytes(("Nº socio;Apellidos y nombre;Licencia federativa\r\n" + "".join(
+        f"{number};{name};{licence}\r\n" for number, name, licence in club)).encode("cp1252"))
+    page.goto("/console/register?lang=en")
+    page.set_input_files("form.register-import input[name=csv]", str(upload))
+    page.click("form.register-import button[type=submit]")
+    expect(page.locator("body")).to_contain_text("60 new")
+
+    # The set-up page: section A and one more row for section B.
     page.goto("/console/?lang=en")
     page.fill("input[name=title]", "Thursday pairs")
     page.select_option("select[name=movement]", "mitchell")
@@ -139,7 +161,7 @@ def test_a_director_sets_up_and_runs_a_two_section_event(page: Any, live_app: An
     plan = session.plan
     assert isinstance(plan, Sectioned) and plan.tables == TABLES and plan.rounds == ROUNDS
 
-    with Room(broker, broker_users, tmp_path) as room:
+    with Room(broker, broker_users, tmp_path, [number for number, _, _ in club]) as room:
         for number in range(1, ROUNDS + 1):
             page.goto("/console/session?lang=en")
             page.fill("section.round input[name=round]", str(number))
@@ -183,6 +205,9 @@ def test_a_director_sets_up_and_runs_a_two_section_event(page: Any, live_app: An
             percents = [float(shown.nth(i).locator("td.percent").inner_text().replace(",", "."))
                         for i in range(len(ranking))]
             assert participants == [pair for pair, _ in ranking], (group, language)
+            # Named from the register by the numbers typed at the tables.
+            best = ranking[0][0]
+            expect(shown.first.locator("td.names")).to_contain_text(club[2 * best - 2][1])
             assert percents == pytest.approx([round(pc, 2) for _, pc in ranking], abs=0.006)
         page.screenshot(path=str(shots / f"live-sections.{language}.png"), full_page=True)
 
