@@ -22,7 +22,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 
 from server import schema as s
 from server.db import Database
-from server.movements import PHANTOM, Movement, MovementError, Seating, movement
+from server.movements import PHANTOM, Movement, MovementError, Pairings, Seating, movement, swiss
 from server.scorings import Scoring
 from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY, PROFILES, Screens
 from tabled.roundclock import RoundClock
@@ -32,7 +32,7 @@ from tabled.rules.pbn import loads as load_pbn
 from tabled.rules.scoring import club_dealer, club_vulnerability
 from tabled.wire import Command, WireError
 
-MOVEMENTS = ("mitchell", "howell", "teams", "individual")
+MOVEMENTS = ("mitchell", "howell", "teams", "individual", "swiss", "barometer", "baro_mitchell")
 SCORINGS = tuple(Scoring)
 """mp: matchpoints; cross_imps/butler: IMPs pairs; teams: IMPs of a match; club, rubber,
 chicago: the engine's social schemes, each result scored on its own and totalled
@@ -44,9 +44,13 @@ ALLOWED_SCORING: dict[str, tuple[Scoring, ...]] = {
     "howell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
     "teams": (Scoring.TEAMS,),
     "individual": (Scoring.CLUB, Scoring.RUBBER, Scoring.CHICAGO),
+    "swiss": (Scoring.SWISS,),
+    "barometer": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
+    "baro_mitchell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
 }
 DEFAULT_SCORING = {"mitchell": Scoring.MP, "howell": Scoring.MP, "teams": Scoring.TEAMS,
-                   "individual": Scoring.CLUB}
+                   "individual": Scoring.CLUB, "swiss": Scoring.SWISS,
+                   "barometer": Scoring.MP, "baro_mitchell": Scoring.MP}
 SCREENS = {"NE-SW": Seat.E, "NW-SE": Seat.W}
 """Screens, by the sides they make: North sits with East (the default) or with West."""
 
@@ -71,9 +75,13 @@ class Session:
     screens: str | None = None  # "NE-SW", "NW-SE", or None: no screens
     tray_delay: float = DEFAULT_TRAY_DELAY
     profile: str = DEFAULT_PROFILE.name
+    pairings: Pairings = ()  # a Swiss: the rounds paired so far (server/swiss.py)
 
     @property
     def plan(self) -> Movement:
+        if self.movement == "swiss":
+            return _swiss_movement(self.participants, self.boards_per_round, self.rounds,
+                                   self.pairings, self.first_board)
         return _movement(self.movement, self.participants, self.boards_per_round, self.rounds,
                          self.first_board)
 
@@ -82,6 +90,23 @@ class Session:
 def _movement(kind: str, participants: int, boards_per_round: int, rounds: int,
               first_board: int) -> Movement:
     return movement(kind, participants, boards_per_round, rounds, first_board)
+
+
+@functools.lru_cache(maxsize=32)
+def _swiss_movement(teams: int, boards_per_round: int, rounds: int, pairings: Pairings,
+                    first_board: int) -> Movement:
+    return swiss(teams, boards_per_round, rounds, pairings, first_board)
+
+
+def _pairings(conn: Connection, session_id: int) -> Pairings:
+    """A Swiss's matches of each round paired so far, byes left out (the away team 0)."""
+    rows = conn.execute(select(s.swiss_matches).where(
+        s.swiss_matches.c.session_id == session_id, s.swiss_matches.c.away != PHANTOM)
+        .order_by(s.swiss_matches.c.round, s.swiss_matches.c.match)).all()
+    rounds: dict[int, list[tuple[int, int]]] = {}
+    for row in rows:
+        rounds.setdefault(row.round, []).append((row.home, row.away))
+    return tuple(tuple(rounds[number]) for number in sorted(rounds))
 
 
 def create_session(db: Database, *, event: str, title: str, kind: str, participants: int,
@@ -140,11 +165,13 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
 def current(db: Database, event: str) -> Session | None:
     with db.read() as conn:
         row = conn.execute(select(s.sessions).where(s.sessions.c.event == event)).first()
+        pairings = _pairings(conn, row.id) if row is not None and row.movement == "swiss" \
+            else ()
     if row is None:
         return None
     return Session(row.id, row.event, row.title, row.movement, Scoring(row.scoring), row.tables,
                    row.rounds, row.boards_per_round, row.first_board, row.participants,
-                   row.current_round, row.screens, row.tray_delay, row.profile)
+                   row.current_round, row.screens, row.tray_delay, row.profile, pairings)
 
 
 def conduct_of(screens: str | None, tray_delay: float, profile: str) -> dict[str, Any]:
@@ -255,7 +282,8 @@ def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
         data["deals"] = known
     if clock is not None:
         data["clock"] = {"ends_at": clock.ends_at, "warning": clock.warning}
-    if seating.round < session.rounds:
+    # A Swiss's next opponents are known only once the round is over: no guidance.
+    if seating.round < session.rounds and session.movement != "swiss":
         data["next"] = {"ns": seating.next_ns, "ew": seating.next_ew,
                         "boards": seating.next_boards}
     return data
@@ -269,6 +297,9 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
 
     if not 1 <= number <= session.rounds:
         raise SessionError(f"round {number} is not between 1 and {session.rounds}")
+    if session.movement == "swiss":  # paired from the standings as it starts
+        from server.swiss import paired
+        session = paired(db, session, number, by=by, clock=clock)
     round_clock = roundclock.start(db, session, number, clock())
     deals = deals_of(db, session)
     cards = stored_cards(db, session)
