@@ -87,7 +87,7 @@ def test_upgrade_twice_changes_nothing(tmp_path: Path) -> None:
     db.upgrade()
     db.upgrade()
     with db.read() as conn:
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0006"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0009"
     db.dispose()
 
 
