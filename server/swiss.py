@@ -274,6 +274,8 @@ def paired(db: Database, session: Session, number: int, *, by: str | None = None
     standings of every round before it (which must all be complete)."""
     from server.standings import missing
 
+    if not 1 <= number <= session.rounds:
+        raise SwissError(f"round {number} is not between 1 and {session.rounds}")
     done = stored_pairings(db, session)
     if number in done:
         return session
