@@ -55,7 +55,7 @@ class ExportError(ValueError):
     """A session a format cannot carry; the message says which export to use instead."""
 
 
-USEBIO_MOVEMENTS = ("mitchell", "howell")
+USEBIO_MOVEMENTS = ("mitchell", "howell", "barometer", "baro_mitchell")
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
                "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points",
                "assigned", "transferred")
@@ -400,7 +400,7 @@ def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
             "Section": row.section, "Table": str(row.table)}
     if row.round is not None:
         tags["Round"] = str(row.round)
-    if session.movement == "teams":
+    if session.movement in ("teams", "swiss"):
         # Each match is played at two tables; the lower-numbered one is the open room.
         tags["Room"] = "Open" if row.table % 2 else "Closed"
     scored = data.scored.get((row.table, row.board))

@@ -20,6 +20,7 @@ from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import play_assigned_rounds
 from mqttlink import BrokerSettings
 from server import schema as s
+from server.exports import pbn, usebio
 from server.penalties import give
 from server.services import Services
 from server.session import Session, create_session, current, start_round
@@ -29,6 +30,7 @@ from server.tables import table_grid
 from sim.players import SimulatedPlayers
 from sim.simtable import SimulatedTable
 from tests.fixtures.broker import EVENT
+from tests.server import usebio_read
 from tests.server_system.conftest import ServerFactory, services
 
 PLAY_BOUND = 900.0  # seconds for a whole session at the tables' own pace, on a busy machine
@@ -250,6 +252,9 @@ def test_a_swiss_of_twelve_teams_over_five_rounds(start_server: ServerFactory,
     response = app.test_client().get("/api/v1/rankings")
     assert response.status_code == 200
     assert [line["team"] for line in response.get_json()["swiss"]["standings"]] == order
+    # The PBN export names each match's rooms: the lower table the open room.
+    text = pbn(found.db, session)
+    assert text.count('[Room "Open"]') == text.count('[Room "Closed"]') == 12 * 5
     for lang, heading in (("en", "Victory points"), ("es", "Puntos de victoria")):
         page = app.test_client().get(f"/?lang={lang}").get_data(as_text=True)
         assert heading in page
@@ -286,3 +291,10 @@ def test_a_barometer_of_ten_tables(start_server: ServerFactory,
         pair: pytest.approx(pc, abs=1e-9) for pair, pc in expected.items()}
     order = sorted(expected, key=lambda pair: (-round(expected[pair], 9), pair))
     assert [x.participant for x in standings] == order
+    # USEBIO 1.2, read back: one winner, every pair placed as ranked, every traveller.
+    event = usebio_read.loads(usebio(found.db, session))
+    assert (event.kind, event.winner_type, event.method) == ("PAIRS", 1, "MATCH_POINTS")
+    assert {n: p.place.rstrip("=") for n, p in event.pairs.items()} == {
+        x.participant: str(x.rank) for x in standings}
+    assert sorted(event.boards) == [1, 2, 3, 4, 5, 6]
+    assert all(len(lines) == 10 for lines in event.boards.values())
