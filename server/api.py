@@ -60,7 +60,7 @@ def rankings() -> Any:
         return _no_session()
     scored = standings.public_field(services().db, found)
     participants = participants_of(services().db, found)
-    swiss = (swiss_of(services().db, found, public=True).to_json()
+    swiss = (swiss_of(services().db, found, public=True, scored_field=scored).to_json()
              if found.movement == "swiss" else None)  # a Swiss's VP standings and matches
     return jsonify({"event": found.event, "method": scored.method, "swiss": swiss,
                     "rankings": [

@@ -209,7 +209,7 @@ def _rankings(found: Session | None) -> dict[str, Any]:
                 "swiss": None}
     return {"standings": scored.standings, "method": scored.method, "error": None,
             "participants": sessions.participants_of(services().db, found),
-            "swiss": swiss_of(services().db, found, public=False)
+            "swiss": swiss_of(services().db, found, public=False, scored_field=scored)
             if found.movement == "swiss" else None}
 
 

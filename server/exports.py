@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import select
 
 from server import schema as s
+from server import swiss
 from server.adjusted import assigned_of
 from server.db import Database
 from server.fieldscore import Scored, Standing, parse_adjusted
@@ -439,7 +440,9 @@ def csv_text(db: Database, session: Session) -> str:
 
 def rankings_csv(db: Database, session: Session) -> str:
     """The rankings, one row per pair or team, with the penalty apart (Laws 90, 91): the
-    score and percentage are after it."""
+    score and percentage are after it. A Swiss's are its VP standings (server/swiss.py)."""
+    if session.movement == "swiss":
+        return swiss.rankings_csv(db, session)
     data = _read(db, session)
     if data.unscored is not None:
         raise ExportError(f"the field scores cannot be computed: {data.unscored}")

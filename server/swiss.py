@@ -253,15 +253,18 @@ class Swiss:
                 "standings": [line.to_json() for line in self.standings]}
 
 
-def swiss_of(db: Database, session: Session, *, public: bool) -> Swiss:
-    """The matches and standings; ``public``: over released boards only (the live page)."""
+def swiss_of(db: Database, session: Session, *, public: bool, scored_field: Any = None) -> Swiss:
+    """The matches and standings; ``public``: over released boards only (the live page).
+    ``scored_field``: the session's ``standings.Field`` when the caller has it already
+    (public or not, as ``public`` says)."""
     from server import penalties as penalty_book
     from server.standings import field, public_field
 
     if session.movement != "swiss":
         raise SwissError(f"a {session.movement} session is not a Swiss")
     teams = [number for number, row in participants_of(db, session).items() if not row.phantom]
-    found = public_field(db, session) if public else field(db, session, public=False)
+    found = scored_field if scored_field is not None else (
+        public_field(db, session) if public else field(db, session, public=False))
     scored = [item for items in found.scored.values() for item in items]
     matches = scored_matches(stored_pairings(db, session), scored, session.boards_per_round)
     vp_penalties = penalty_book.vp_deductions(penalty_book.given(db, session))
@@ -310,3 +313,24 @@ def paired(db: Database, session: Session, number: int, *, by: str | None = None
     found = current(db, session.event)
     assert found is not None
     return found
+
+
+RANKINGS_COLUMNS = ("rank", "team", "label", "names", "matches", "imps", "vp", "penalty_vp")
+
+
+def rankings_csv(db: Database, session: Session) -> str:
+    """A Swiss's standings for the rankings export: VPs after the penalties, which are
+    shown apart (Laws 90, 91)."""
+    import csv
+    import io
+
+    participants = participants_of(db, session)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(RANKINGS_COLUMNS)
+    for line in swiss_of(db, session, public=False).standings:
+        row = participants.get(line.team)
+        writer.writerow([line.rank_label, line.team, row.label if row else "",
+                         row.names if row else "", line.matches, f"{line.imps:g}",
+                         f"{line.vp:.2f}", f"{line.penalty:.2f}" if line.penalty else ""])
+    return out.getvalue()

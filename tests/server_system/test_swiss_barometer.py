@@ -5,6 +5,8 @@ the IMP scale (Law 78B) and the WBF continuous VP formula, written out again in 
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import threading
 import time
@@ -20,7 +22,7 @@ from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import play_assigned_rounds
 from mqttlink import BrokerSettings
 from server import schema as s
-from server.exports import pbn, usebio
+from server.exports import pbn, rankings_csv, usebio
 from server.penalties import give
 from server.services import Services
 from server.session import Session, create_session, current, start_round
@@ -242,6 +244,12 @@ def test_a_swiss_of_twelve_teams_over_five_rounds(start_server: ServerFactory,
     order = sorted(vps, key=lambda team: (-round(vps[team], 2), -imps[team], team))
     assert [line.team for line in swiss.standings] == order
     assert next(line for line in swiss.standings if line.team == 4).penalty == 1.5
+    # The rankings export: the VPs after the penalty, the penalty apart.
+    exported = list(csv.DictReader(io.StringIO(rankings_csv(found.db, session))))
+    assert [int(row["team"]) for row in exported] == order
+    assert {int(row["team"]): row["vp"] for row in exported} == {
+        team: f"{round(vp, 2):.2f}" for team, vp in vps.items()}
+    assert [row["penalty_vp"] for row in exported if row["team"] == "4"] == ["1.50"]
     # The live page's standings: every board is released once every table played it.
     public = swiss_of(found.db, session, public=True)
     assert [(x.team, x.vp) for x in public.standings] == \
