@@ -25,7 +25,6 @@ from typing import Any
 from sqlalchemy import select
 
 from server import schema as s
-from server import swiss
 from server.adjusted import assigned_of
 from server.db import Database
 from server.fieldscore import Scored, Standing, parse_adjusted
@@ -442,7 +441,8 @@ def rankings_csv(db: Database, session: Session) -> str:
     """The rankings, one row per pair or team, with the penalty apart (Laws 90, 91): the
     score and percentage are after it. A Swiss's are its VP standings (server/swiss.py)."""
     if session.movement == "swiss":
-        return swiss.rankings_csv(db, session)
+        from server.swiss import rankings_csv as swiss_rankings  # it reads the field too
+        return swiss_rankings(db, session)
     data = _read(db, session)
     if data.unscored is not None:
         raise ExportError(f"the field scores cannot be computed: {data.unscored}")
