@@ -55,7 +55,7 @@ class ExportError(ValueError):
     """A session a format cannot carry; the message says which export to use instead."""
 
 
-USEBIO_MOVEMENTS = ("mitchell", "howell", "barometer", "baro_mitchell")
+USEBIO_MOVEMENTS = ("mitchell", "howell")
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
                "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points",
                "assigned", "transferred")
@@ -468,7 +468,7 @@ def usebio(db: Database, session: Session) -> str:
     """USEBIO 1.2 for a pairs event: the event, its pairs with their places, and every
     board's traveller with the field scores. Raises :class:`ExportError` for teams and the
     individual, whose USEBIO forms are not written here."""
-    if session.movement not in USEBIO_MOVEMENTS:
+    if session.movement not in (*USEBIO_MOVEMENTS, "barometer", "baro_mitchell"):  # pairs too
         raise ExportError(f"the USEBIO export is for pairs events, not a {session.movement} "
                           "session; export PBN or CSV")
     data = _read(db, session)
