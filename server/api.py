@@ -19,6 +19,7 @@ from server.progress import session_progress
 from server.roundclock import server_now
 from server.services import services
 from server.session import participants_of
+from server.swiss import swiss_of
 from server.tables import table_grid
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -59,7 +60,10 @@ def rankings() -> Any:
         return _no_session()
     scored = standings.public_field(services().db, found)
     participants = participants_of(services().db, found)
-    return jsonify({"event": found.event, "method": scored.method, "rankings": [
+    swiss = (swiss_of(services().db, found, public=True, scored_field=scored).to_json()
+             if found.movement == "swiss" else None)  # a Swiss's VP standings and matches
+    return jsonify({"event": found.event, "method": scored.method, "swiss": swiss,
+                    "rankings": [
         {"participant": st.participant, "label": participants[st.participant].label
          if st.participant in participants else str(st.participant),
          "names": participants[st.participant].names if st.participant in participants

@@ -54,6 +54,7 @@ from server.movements import Section, section_letters
 from server.scorings import Method
 from server.services import services
 from server.session import Session, SessionError
+from server.swiss import swiss_of
 from server.tables import TableRow, table_grid
 from tabled.regulation import DEFAULT_TRAY_DELAY, PROFILES
 
@@ -235,13 +236,17 @@ def _clock(found: Session | None) -> dict[str, Any]:
 
 def _rankings(found: Session | None) -> dict[str, Any]:
     if found is None:
-        return {"standings": [], "method": Method.MP, "participants": {}, "error": None}
+        return {"standings": [], "method": Method.MP, "participants": {}, "error": None,
+                "swiss": None}
     try:
         scored = standings.field(services().db, found, public=False)
     except ValueError as error:  # e.g. a pair with two results on a board: fix it first
-        return {"standings": [], "method": Method.MP, "participants": {}, "error": str(error)}
+        return {"standings": [], "method": Method.MP, "participants": {}, "error": str(error),
+                "swiss": None}
     return {"standings": scored.standings, "method": scored.method, "error": None,
-            "participants": sessions.participants_of(services().db, found)}
+            "participants": sessions.participants_of(services().db, found),
+            "swiss": swiss_of(services().db, found, public=False, scored_field=scored)
+            if found.movement == "swiss" else None}
 
 
 def _history(found: Session | None) -> dict[str, Any]:

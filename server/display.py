@@ -46,6 +46,7 @@ from server.roundclock import server_now
 from server.services import services
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
 from server.standings import ResultRow
+from server.swiss import swiss_of
 from tabled import words
 from tabled.rules import Card, Deal, RulesError, Seat, Side, Strain, Suit, Vulnerability
 
@@ -87,8 +88,10 @@ def index() -> Any:
     released = standings.released_boards(db, session)
     scored = standings.public_field(db, session)
     labels = _labels(session)
+    swiss = (swiss_of(db, session, public=True, scored_field=scored)
+             if session.movement == "swiss" else None)
     return _render("display/index.html", session=session, method=scored.method,
-                   groups=_ranking_groups(scored.standings), labels=labels,
+                   groups=_ranking_groups(scored.standings), labels=labels, swiss=swiss,
                    boards=_boards_newest_first(rows)[:RECENT_BOARDS],
                    released=sorted(released), texts=_script_texts(labels, session),
                    progress=session_progress(db, session, len(released), server_now()))

@@ -150,4 +150,16 @@ PAGES.add({
 # Added with penalties, adjusted scores and the printed results (issue 18).
 PAGES.add({
     "display_penalty": Words(es="Penalización", en="Penalty"),
+    "display_swiss": Words(es="Puntos de victoria", en="Victory points"),
+    "display_swiss_team": Words(es="Equipo", en="Team"),
+    "display_swiss_matches": Words(es="Encuentros", en="Matches"),
+    "display_swiss_vp": Words(es="PV", en="VPs"),
+    "display_swiss_imps": Words(es="Dif. IMPs", en="IMP diff."),
+    "display_swiss_round": Words(es="Ronda {round}", en="Round {round}"),
+    "display_swiss_bye": Words(es="descansa", en="bye"),
+    "display_swiss_imp_rankings": Words(es="IMPs de todos los tableros",
+                                        en="IMPs over all boards"),
+    "display_swiss_scale": Words(
+        es="Escala continua de la WBF (2013): los IMPs de cada encuentro en puntos de victoria.",
+        en="WBF continuous scale (2013): each match's IMPs in victory points."),
 })

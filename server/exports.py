@@ -419,7 +419,7 @@ def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
             "Section": row.section, "Table": str(session.table_in_section(row.table))}
     if row.round is not None:
         tags["Round"] = str(row.round)
-    if session.movement == "teams":
+    if session.movement in ("teams", "swiss"):
         # Each match is played at two tables; the lower-numbered one is the open room.
         tags["Room"] = "Open" if row.table % 2 else "Closed"
     scored = data.scored.get((row.table, row.board))
@@ -467,7 +467,10 @@ def _csv_names(data: _Session, row: ResultRow) -> list[str]:
 
 def rankings_csv(db: Database, session: Session) -> str:
     """The rankings, one row per pair or team, with the penalty apart (Laws 90, 91): the
-    score and percentage are after it."""
+    score and percentage are after it. A Swiss's are its VP standings (server/swiss.py)."""
+    if session.movement == "swiss":
+        from server.swiss import rankings_csv as swiss_rankings  # it reads the field too
+        return swiss_rankings(db, session)
     data = _read(db, session)
     if data.unscored is not None:
         raise ExportError(f"the field scores cannot be computed: {data.unscored}")
@@ -493,7 +496,7 @@ def usebio(db: Database, session: Session) -> str:
     """USEBIO 1.2 for a pairs event: the event, its pairs with their places, and every
     board's traveller with the field scores. Raises :class:`ExportError` for teams and the
     individual, whose USEBIO forms are not written here."""
-    if session.movement not in USEBIO_MOVEMENTS:
+    if session.movement not in (*USEBIO_MOVEMENTS, "barometer", "baro_mitchell"):  # pairs too
         raise ExportError(f"the USEBIO export is for pairs events, not a {session.movement} "
                           "session; export PBN or CSV")
     data = _read(db, session)

@@ -14,7 +14,8 @@ from typing import Final, NamedTuple
 
 PHANTOM: Final = 0  # pair number meaning "nobody": the opposite pair sits out this round
 
-KINDS: Final = ("mitchell", "howell", "teams", "individual")
+KINDS: Final = ("mitchell", "howell", "teams", "individual", "swiss", "barometer",
+                 "baro_mitchell")
 
 # A Howell this big already takes 31 rounds; larger fields play a Mitchell.
 MAX_HOWELL_PAIRS: Final = 32
@@ -345,6 +346,86 @@ def individual(first_board: int = 1) -> Movement:
     return _build("individual", participants, design, _SEED_004_BOARDS, first_board)
 
 
+# Barometer pairs --------------------------------------------------------------------------
+
+def barometer(pairs: int, boards_per_round: int, rounds: int | None = None,
+              first_board: int = 1, *, seating: str = "howell") -> Movement:
+    """Every table plays the same boards in the same round (round 1 boards 1, 2..., round 2
+    the next set): the pairs sit and move as in a Howell (``seating`` "howell": one
+    winner, every pair meets every other) or a Mitchell ("mitchell": NS stay, EW move up one
+    table, two winners). Each table has its own copy of the round's boards (duplicated by
+    the dealing machine), so the boards never move, and no board is seen twice because each
+    round has boards of its own; a Mitchell needs no skip. The live page shows a round's
+    boards once every table has finished them (the release rule, server/standings.py)."""
+    _check_boards(boards_per_round, first_board)
+    if seating == "howell":
+        base = howell(pairs, 1, rounds)
+        design = [[_Place(s.ns, s.ew, s.round) for s in base.round(number)]
+                  for number in range(1, base.rounds + 1)]
+        return _build("barometer", base.participants, design, boards_per_round, first_board)
+    if seating != "mitchell":
+        raise MovementError(f"a barometer is seated as a howell or a mitchell, not {seating!r}")
+    base = mitchell(pairs, 1, 1)  # its checks and its participants
+    tables = base.tables
+    rounds = _check_rounds(rounds, tables, f"a {tables}-table Mitchell barometer",
+                           "more would meet an EW pair again")
+    odd = pairs % 2 == 1
+    # EW move up one table every round, no skip: every round's boards are new to everyone.
+    design = [[_Place(ns=PHANTOM if odd and table == tables - 1 else table + 1,
+                      ew=tables + (table - round) % tables + 1, board_set=round)
+               for table in range(tables)] for round in range(rounds)]
+    return _build("baro_mitchell", base.participants, design, boards_per_round, first_board)
+
+
+# Swiss teams -------------------------------------------------------------------------------
+
+Pairings = tuple[tuple[tuple[int, int], ...], ...]
+"""The matches of each round paired so far, as (home, away) team numbers in table order;
+a bye is not a match and is not listed (server/swiss.py keeps it)."""
+
+
+def swiss_tables(teams: int) -> int:
+    """Two tables a match; with an odd number of teams one team has a bye each round."""
+    return 2 * (teams // 2)
+
+
+def swiss(teams: int, boards_per_round: int, rounds: int, pairings: Pairings = (),
+          first_board: int = 1) -> Movement:
+    """Swiss teams: match m of a round is at tables 2m - 1 (the open room: the home team NS)
+    and 2m (the closed room: the home team EW), as a two-table teams match, and every match
+    of the round plays the same boards (each table its own copy). Who meets whom is decided
+    round by round from the standings (server/swiss.py); ``pairings`` are the rounds paired
+    so far. A round not paired yet has its tables and boards but nobody seated (both sides
+    PHANTOM), so nothing is sent, scheduled or released for it until it is paired."""
+    _check_boards(boards_per_round, first_board)
+    if teams < 2:
+        raise MovementError(f"a Swiss needs at least 2 teams, not {teams}")
+    most = teams - 1 if teams % 2 == 0 else teams
+    rounds = _check_rounds(rounds, most, f"a Swiss of {teams} teams",
+                           "after that a round cannot be paired without a rematch")
+    if len(pairings) > rounds:
+        raise MovementError(f"{len(pairings)} rounds paired, but the Swiss has {rounds}")
+    tables = swiss_tables(teams)
+    seatings = []
+    for number in range(1, rounds + 1):
+        first = first_board + (number - 1) * boards_per_round
+        boards = tuple(range(first, first + boards_per_round))
+        matches = pairings[number - 1] if number <= len(pairings) else None
+        if matches is not None and len(matches) != tables // 2:
+            raise MovementError(f"round {number} has {len(matches)} matches; "
+                                f"{teams} teams play {tables // 2}")
+        for match in range(tables // 2):
+            home, away = matches[match] if matches is not None else (PHANTOM, PHANTOM)
+            for table, ns, ew in ((2 * match + 1, home, away), (2 * match + 2, away, home)):
+                seatings.append(Seating(round=number, table=table, ns=ns, ew=ew,
+                                        boards=boards, next_ns=None, next_ew=None,
+                                        next_boards=None))
+    participants = tuple(Participant(team, f"Team {team}", "") for team in range(1, teams + 1))
+    return Movement(kind="swiss", tables=tables, rounds=rounds,
+                    boards_per_round=boards_per_round, participants=participants,
+                    seatings=tuple(seatings))
+
+
 def movement(kind: str, participants: int, boards_per_round: int, rounds: int | None = None,
              first_board: int = 1) -> Movement:
     """Build the movement the director asked for by name; ``participants`` counts pairs,
@@ -367,6 +448,13 @@ def movement(kind: str, participants: int, boards_per_round: int, rounds: int | 
             raise MovementError("the individual is 3 rounds of 4 boards (seed 004), not "
                                 f"{rounds or 3} rounds of {boards_per_round}")
         return individual(first_board)
+    if name in ("barometer", "baro_mitchell"):
+        return barometer(participants, boards_per_round, rounds, first_board,
+                         seating="howell" if name == "barometer" else "mitchell")
+    if name == "swiss":
+        if rounds is None:
+            raise MovementError("say how many rounds the Swiss has")
+        return swiss(participants, boards_per_round, rounds, first_board=first_board)
     raise MovementError(f"unknown movement {kind!r}: choose one of {', '.join(KINDS)}")
 
 

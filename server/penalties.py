@@ -25,13 +25,14 @@ from server.session import Session, participants_of
 Clock = Callable[[], float]
 
 LAWS = ("90", "91")  # Law 90: procedural penalty; Law 91: disciplinary penalty
-UNITS = ("mp", "top", "imps")
-"""mp: matchpoints; top: a percentage of one board's matchpoint top; imps: IMPs."""
+UNITS = ("mp", "top", "imps", "vp")
+"""mp: matchpoints; top: a percentage of one board's matchpoint top; imps: IMPs; vp: victory
+points, off a Swiss team's VP total (server/swiss.py)."""
 #: The units each scoring takes a penalty in: matchpoints or a part of a top for a
 #: matchpointed field, IMPs for one scored in IMPs. The social schemes rank no field.
 UNITS_FOR = {"mp": ("mp", "top"), "cross_imps": ("imps",), "butler": ("imps",),
-             "teams": ("imps",)}
-MOST = {"mp": 1000.0, "top": 100.0, "imps": 100.0}
+             "teams": ("imps",), "swiss": ("vp",)}
+MOST = {"mp": 1000.0, "top": 100.0, "imps": 100.0, "vp": 20.0}
 """The largest single penalty accepted in each unit: a sanity bound against a slip of the
 keyboard (a whole top, 100 %, is the most Law 90 practice ever takes on one offence)."""
 
@@ -117,8 +118,8 @@ def deductions(penalties: Iterable[Penalty], mp_top: float | None) -> dict[int, 
     IMPs."""
     total: dict[int, float] = defaultdict(float)
     for penalty in penalties:
-        if not penalty.standing:
-            continue
+        if not penalty.standing or penalty.unit == "vp":
+            continue  # VPs come off a Swiss's VP standings (vp_deductions), not its IMPs
         if penalty.unit == "top":
             if not mp_top:
                 continue  # one table: no top, and nothing to rank against
@@ -128,8 +129,18 @@ def deductions(penalties: Iterable[Penalty], mp_top: float | None) -> dict[int, 
     return dict(total)
 
 
+def vp_deductions(penalties: Iterable[Penalty]) -> dict[int, float]:
+    """Each team's standing penalties in VPs added up: a Swiss takes them off its VP total
+    (a procedural penalty, Law 90, or a disciplinary one, Law 91)."""
+    total: dict[int, float] = defaultdict(float)
+    for penalty in penalties:
+        if penalty.standing and penalty.unit == "vp":
+            total[penalty.participant] += penalty.amount
+    return dict(total)
+
+
 def _scoring_word(session: Session) -> str:
-    return "matchpoints" if session.scoring == "mp" else "IMPs"
+    return {"mp": "matchpoints", "swiss": "victory points"}.get(session.scoring, "IMPs")
 
 
 def by_participant(penalties: Iterable[Penalty]) -> Mapping[int, list[Penalty]]:

@@ -541,6 +541,6 @@ def name_pair(conn: Connection, event: str, table: int, seq: int) -> bool:
     return changed
 
 
-PAIR_MOVEMENTS = ("mitchell", "howell", "sections")  # sections: each a Mitchell or Howell
+PAIR_MOVEMENTS = ("mitchell", "howell", "sections", "barometer", "baro_mitchell")
 """Where the two players of a side are a participant: a team has more, and the individual's
 participants are its players."""

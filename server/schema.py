@@ -334,3 +334,17 @@ rejections = Table(
     Column("reason", String(300), nullable=False),
     Column("size", Integer, nullable=False),
 )
+
+#: A Swiss's pairings, round by round (server/swiss.py): match m of a round is played at
+#: tables 2m - 1 (the home team NS) and 2m (the home team EW). A bye is a row whose
+#: ``away`` is 0 (the phantom), after the round's matches.
+swiss_matches = Table(
+    "swiss_matches", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("match", Integer, primary_key=True),
+    Column("home", Integer, nullable=False),
+    Column("away", Integer, nullable=False),
+    Column("paired_at", Float, nullable=False),
+    Column("paired_by", String(64)),
+)

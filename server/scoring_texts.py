@@ -29,6 +29,7 @@ _TEXTS: dict[str, Words] = {
     "scoring_unit_mp": Words(es="puntos de match", en="matchpoints"),
     "scoring_unit_top": Words(es="% de un top", en="% of a top"),
     "scoring_unit_imps": Words(es="IMPs", en="IMPs"),
+    "scoring_unit_vp": Words(es="puntos de victoria", en="victory points"),
     "scoring_note": Words(es="Motivo", en="Reason"),
     "scoring_give": Words(es="Penalizar", en="Give the penalty"),
     "scoring_given": Words(

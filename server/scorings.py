@@ -30,6 +30,7 @@ class Scoring(enum.StrEnum):
     CROSS_IMPS = "cross_imps"  # IMPs against every other result of the board, Law 78B
     BUTLER = "butler"          # IMPs against the board's datum, Law 78B
     TEAMS = "teams"            # IMPs of a team match, Law 78B
+    SWISS = "swiss"            # IMPs of each match (Law 78B), the matches in VPs
     CLUB = "club"              # the engine's social schemes: each result scored on its own
     RUBBER = "rubber"
     CHICAGO = "chicago"
@@ -55,15 +56,17 @@ class Scoring(enum.StrEnum):
 
 _METHOD: Mapping[Scoring, Method] = {
     Scoring.MP: Method.MP, Scoring.CROSS_IMPS: Method.IMPS, Scoring.BUTLER: Method.IMPS,
-    Scoring.TEAMS: Method.IMPS, Scoring.CLUB: Method.POINTS, Scoring.RUBBER: Method.POINTS,
+    Scoring.TEAMS: Method.IMPS, Scoring.SWISS: Method.IMPS, Scoring.CLUB: Method.POINTS,
+    Scoring.RUBBER: Method.POINTS,
     Scoring.CHICAGO: Method.POINTS}
 _PBN: Mapping[Scoring, str] = {
     Scoring.MP: "MP", Scoring.CROSS_IMPS: "IMP;Cross", Scoring.BUTLER: "IMP;Butler",
-    Scoring.TEAMS: "IMP", Scoring.CLUB: "TP", Scoring.RUBBER: "Rubber",
+    Scoring.TEAMS: "IMP", Scoring.SWISS: "IMP;VP", Scoring.CLUB: "TP", Scoring.RUBBER: "Rubber",
     Scoring.CHICAGO: "Chicago"}
 _USEBIO: Mapping[Scoring, str] = {
     Scoring.MP: "MATCH_POINTS", Scoring.CROSS_IMPS: "CROSS_IMPS",
-    Scoring.BUTLER: "BUTLER_IMPS", Scoring.TEAMS: "IMPS", Scoring.CLUB: "AGGREGATE",
+    Scoring.BUTLER: "BUTLER_IMPS", Scoring.TEAMS: "IMPS", Scoring.SWISS: "IMPS",
+    Scoring.CLUB: "AGGREGATE",
     Scoring.RUBBER: "AGGREGATE", Scoring.CHICAGO: "AGGREGATE"}
 
 for _table in (_METHOD, _PBN, _USEBIO):

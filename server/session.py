@@ -27,11 +27,13 @@ from server.movements import (
     PHANTOM,
     Movement,
     MovementError,
+    Pairings,
     Seating,
     Section,
     Sectioned,
     movement,
     sectioned,
+    swiss,
 )
 from server.scorings import Scoring
 from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY, PROFILES, Screens
@@ -42,7 +44,7 @@ from tabled.rules.pbn import loads as load_pbn
 from tabled.rules.scoring import club_dealer, club_vulnerability
 from tabled.wire import Command, WireError
 
-MOVEMENTS = ("mitchell", "howell", "teams", "individual")
+MOVEMENTS = ("mitchell", "howell", "teams", "individual", "swiss", "barometer", "baro_mitchell")
 #: A session of several sections (server/movements.py Sectioned) has this for its movement.
 SECTIONS = "sections"
 SCOPES = ("section", "field")
@@ -58,10 +60,14 @@ ALLOWED_SCORING: dict[str, tuple[Scoring, ...]] = {
     "howell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
     "teams": (Scoring.TEAMS,),
     "individual": (Scoring.CLUB, Scoring.RUBBER, Scoring.CHICAGO),
+    "swiss": (Scoring.SWISS,),
+    "barometer": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
+    "baro_mitchell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
     SECTIONS: (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
 }
 DEFAULT_SCORING = {"mitchell": Scoring.MP, "howell": Scoring.MP, "teams": Scoring.TEAMS,
-                   "individual": Scoring.CLUB, SECTIONS: Scoring.MP}
+                   "individual": Scoring.CLUB, "swiss": Scoring.SWISS,
+                   "barometer": Scoring.MP, "baro_mitchell": Scoring.MP, SECTIONS: Scoring.MP}
 SCREENS = {"NE-SW": Seat.E, "NW-SE": Seat.W}
 """Screens, by the sides they make: North sits with East (the default) or with West."""
 
@@ -88,11 +94,15 @@ class Session:
     profile: str = DEFAULT_PROFILE.name
     sections: tuple[Section, ...] = ()  # empty: one movement, as the columns above say
     scope: str = "section"  # of several sections: "section" or "field" (SCOPES)
+    pairings: Pairings = ()  # a Swiss: the rounds paired so far (server/swiss.py)
 
     @property
     def plan(self) -> Movement:
         if self.sections:
             return _sectioned(self.sections)
+        if self.movement == "swiss":
+            return _swiss_movement(self.participants, self.boards_per_round, self.rounds,
+                                   self.pairings, self.first_board)
         return _movement(self.movement, self.participants, self.boards_per_round, self.rounds,
                          self.first_board)
 
@@ -136,6 +146,23 @@ def _movement(kind: str, participants: int, boards_per_round: int, rounds: int,
 @functools.lru_cache(maxsize=32)
 def _sectioned(sections: tuple[Section, ...]) -> Movement:
     return sectioned(sections)
+
+
+@functools.lru_cache(maxsize=32)
+def _swiss_movement(teams: int, boards_per_round: int, rounds: int, pairings: Pairings,
+                    first_board: int) -> Movement:
+    return swiss(teams, boards_per_round, rounds, pairings, first_board)
+
+
+def _pairings(conn: Connection, session_id: int) -> Pairings:
+    """A Swiss's matches of each round paired so far, byes left out (the away team 0)."""
+    rows = conn.execute(select(s.swiss_matches).where(
+        s.swiss_matches.c.session_id == session_id, s.swiss_matches.c.away != PHANTOM)
+        .order_by(s.swiss_matches.c.round, s.swiss_matches.c.match)).all()
+    rounds: dict[int, list[tuple[int, int]]] = {}
+    for row in rows:
+        rounds.setdefault(row.round, []).append((row.home, row.away))
+    return tuple(tuple(rounds[number]) for number in sorted(rounds))
 
 
 def create_session(db: Database, *, event: str, title: str, kind: str, participants: int,
@@ -225,6 +252,7 @@ def current(db: Database, event: str) -> Session | None:
             return None
         parts = conn.execute(select(s.sections).where(
             s.sections.c.session_id == row.id).order_by(s.sections.c.position)).all()
+        pairings = _pairings(conn, row.id) if row.movement == "swiss" else ()
     sections = tuple(Section(p.letter, p.movement, p.pairs, p.boards_per_round, p.rounds,
                              p.first_board,
                              tuple(int(r) for r in p.arrow_rounds.split(",") if r))
@@ -232,7 +260,7 @@ def current(db: Database, event: str) -> Session | None:
     return Session(row.id, row.event, row.title, row.movement, Scoring(row.scoring), row.tables,
                    row.rounds, row.boards_per_round, row.first_board, row.participants,
                    row.current_round, row.screens, row.tray_delay, row.profile, sections,
-                   row.scope)
+                   row.scope, pairings)
 
 
 def conduct_of(screens: str | None, tray_delay: float, profile: str) -> dict[str, Any]:
@@ -348,7 +376,8 @@ def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
         data["deals"] = known
     if clock is not None:
         data["clock"] = {"ends_at": clock.ends_at, "warning": clock.warning}
-    if seating.round < session.rounds:
+    # A Swiss's next opponents are known only once the round is over: no guidance.
+    if seating.round < session.rounds and session.movement != "swiss":
         data["next"] = {"ns": seating.next_ns, "ew": seating.next_ew,
                         "boards": seating.next_boards}
     return data
@@ -362,6 +391,9 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
 
     if not 1 <= number <= session.rounds:
         raise SessionError(f"round {number} is not between 1 and {session.rounds}")
+    if session.movement == "swiss":  # paired from the standings as it starts
+        from server.swiss import paired
+        session = paired(db, session, number, by=by, clock=clock)
     round_clock = roundclock.start(db, session, number, clock())
     deals = deals_of(db, session)
     cards = stored_cards(db, session)

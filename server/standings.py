@@ -26,6 +26,7 @@ from server.db import Database
 from server.movements import PHANTOM, Sectioned
 from server.scorings import Method, Scoring
 from server.session import Session, board_conditions, participants_of
+from server.swiss import match_imps as swiss_match_imps
 from tabled.rules import RulesError, Seat, parse_contract
 from tabled.rules.scoring import deal_score
 
@@ -198,7 +199,8 @@ def _field(session: Session, rows: list[ResultRow], groups: dict[int, str],
     # The top: the most results any board has, less one (Neuberg scales the rest).
     top = max((len(v) for v in by_board.values()), default=1) - 1
     scorer = {Scoring.MP: _matchpoints(top), Scoring.CROSS_IMPS: fs.cross_imps,
-              Scoring.BUTLER: fs.butler, Scoring.TEAMS: fs.team_match}[session.scoring]
+              Scoring.BUTLER: fs.butler, Scoring.TEAMS: fs.team_match,
+              Scoring.SWISS: swiss_match_imps}[session.scoring]
     scored = {board: scorer(results) for board, results in sorted(by_board.items())}
     mp_top = 2 * top if method is Method.MP else None
     if mp_top is not None and rules.session_percent:

@@ -223,6 +223,7 @@
       const results = "/api/v1/results?lang=" + encodeURIComponent(texts.language || "");
       fetches.push(Promise.all([fetchJson("/api/v1/rankings"), fetchJson(results)])
         .then(([rankings, results]) => { renderRankings(rankings); renderResults(results); }));
+      if (swissPart !== null) fetches.push(refreshSwiss());
     }
     if (all || kinds.has("results")) {
       fetches.push(refreshProgress());
@@ -230,6 +231,18 @@
       progressSoon();
     }
     await Promise.all(fetches);
+  }
+
+  // A Swiss's VP standings and matches are drawn by the server: the page's part is taken
+  // again from a fresh copy of the page.
+  const swissPart = document.getElementById("swiss");
+
+  async function refreshSwiss() {
+    const response = await fetch(window.location.href, {cache: "no-store"});
+    if (!response.ok) return;
+    const page = new DOMParser().parseFromString(await response.text(), "text/html");
+    const fresh = page.getElementById("swiss");
+    if (fresh) swissPart.replaceChildren(...fresh.childNodes);
   }
 
   async function refreshBoard(kinds) {

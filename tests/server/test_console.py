@@ -160,7 +160,7 @@ def test_set_up_makes_the_session_and_a_round_assigns_every_playing_table(
 
 @pytest.mark.parametrize(("field", "value", "message"), [
     ("participants", "ocho", "«ocho» no es un número"),
-    ("movement", "swiss", "unknown movement"),
+    ("movement", "pivot", "unknown movement"),
     ("scoring", "bam", "unknown scoring"),
     ("scoring", "teams", "scored with"),
     ("boards_per_round", "0", "board"),

@@ -422,7 +422,10 @@ def test_movement_dispatches(kind: str, participants: int, boards: int, rounds: 
     ("individual", 5, 4, None, 1, "4 players, not 5"),
     ("individual", 4, 3, None, 1, "3 rounds of 4 boards"),
     ("individual", 4, 4, 2, 1, "3 rounds of 4 boards"),
-    ("swiss", 8, 2, None, 1, "unknown movement 'swiss'"),
+    ("swiss", 8, 2, None, 1, "say how many rounds the Swiss has"),
+    ("swiss", 8, 2, 8, 1, "1 to 7 rounds"),
+    ("baro_mitchell", 10, 2, 6, 1, "1 to 5 rounds"),
+    ("pivot", 8, 2, None, 1, "unknown movement 'pivot'"),
 ])
 def test_impossible_set_ups_say_why(kind: str, participants: int, boards: int,
                                     rounds: int | None, first: int, message: str) -> None:
