@@ -7,6 +7,7 @@ pairs are numbered, are in docs/movements.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -486,6 +487,16 @@ def arrow_switched(plan: Movement, rounds: Sequence[int]) -> Movement:
                     seatings)
 
 
+SECTION_NAME: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,15}")
+"""A section's name: a letter ("A", "AB") or, at a centre, a club's name ("bilbao")."""
+
+
+def section_prefix(section: str) -> str:
+    """What comes before a table's or a pair's number: "B" for a lettered section ("B3"),
+    "bilbao-" for a club's, where the name and the number would run together."""
+    return section if section.isalpha() and len(section) <= 2 else f"{section}-"
+
+
 @dataclass(frozen=True)
 class Section:
     """One section of a session as the director sets it up: its letter, its own movement
@@ -501,6 +512,9 @@ class Section:
     arrow_rounds: tuple[int, ...] = ()
 
     def plan(self) -> Movement:
+        if not SECTION_NAME.fullmatch(self.letter):
+            raise MovementError(f"a section's name is 1 to 16 letters, digits or '-', not "
+                                f"{self.letter!r}")
         if self.kind not in ("mitchell", "howell"):
             raise MovementError(f"section {self.letter}: a section plays a Mitchell or a "
                                 f"Howell, not a {self.kind}")
@@ -555,7 +569,7 @@ class Sectioned(Movement):
 
     def table_label(self, table: int) -> str:
         section, number = self.section_of_table(table)
-        return f"{section.letter}{number}"
+        return f"{section_prefix(section.letter)}{number}"
 
 
 def sectioned(sections: Sequence[Section]) -> Movement:
@@ -591,7 +605,8 @@ def sectioned(sections: Sequence[Section]) -> Movement:
                 switched=seat.switched))
         for p in plan.participants:
             group = f"{section.letter} {p.group}".strip()
-            participants.append(Participant(number(p.number), f"{section.letter}{p.label}",
+            participants.append(Participant(number(p.number),
+                                            section_prefix(section.letter) + p.label,
                                             group, p.phantom))
         tables += plan.tables
         numbers += max(p.number for p in plan.participants)

@@ -78,7 +78,7 @@ sections = Table(
     "sections", metadata,
     Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
     Column("position", Integer, primary_key=True),
-    Column("letter", String(4), nullable=False),
+    Column("letter", String(16), nullable=False),  # "A", "AB", or a club's name
     Column("movement", String(16), nullable=False),  # mitchell or howell
     Column("pairs", Integer, nullable=False),
     Column("boards_per_round", Integer, nullable=False),
@@ -93,7 +93,9 @@ participants = Table(
     Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
     Column("number", Integer, primary_key=True),
     Column("label", String(64), nullable=False),
-    Column("grp", String(8), nullable=False, default=""),  # ranking group: NS, EW or ""
+    # ranking group: NS, EW or ""; in a session of sections "A NS", "B" (a club's name at a
+    # centre: "bilbao EW")
+    Column("grp", String(24), nullable=False, default=""),
     Column("names", String(200), nullable=False, default=""),
     Column("phantom", Boolean, nullable=False, default=False),
 )

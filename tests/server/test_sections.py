@@ -146,3 +146,15 @@ def test_rankings_within_sections_and_across_the_field(app: Flask, scope: str) -
     for group, ranking in want.items():
         assert [p for p, _ in got[group]] == [p for p, _ in ranking], group
         assert [round(pc, 6) for _, pc in got[group]] == [round(pc, 6) for _, pc in ranking]
+
+
+def test_sections_may_be_named_after_clubs() -> None:
+    """At a centre (issue 19) each club is a section: its name runs before the numbers."""
+    plan = sectioned([Section("bilbao", "mitchell", 6, 2), Section("madrid", "howell", 4, 2)])
+    assert isinstance(plan, Sectioned)
+    assert plan.table_label(1) == "bilbao-1" and plan.table_label(4) == "madrid-1"
+    labels = {p.number: (p.label, p.group) for p in plan.participants}
+    assert labels[1] == ("bilbao-1 NS", "bilbao NS") and labels[7] == ("madrid-1", "madrid")
+    for bad in ("", "a b", "x" * 17, "-a"):
+        with pytest.raises(MovementError, match="section's name"):
+            Section(bad, "howell", 4, 2).plan()

@@ -24,10 +24,14 @@ def upgrade() -> None:
     with op.batch_alter_table('sessions') as batch:
         batch.add_column(sa.Column('scope', sa.String(length=8), server_default='section',
                                    nullable=False))
+    # A section's ranking group is "A NS", or a club's "bilbao EW" at a centre (issue 19).
+    with op.batch_alter_table('participants') as batch:
+        batch.alter_column('grp', existing_type=sa.String(length=8), type_=sa.String(length=24),
+                           existing_nullable=False)
     op.create_table('sections',
     sa.Column('session_id', sa.Integer(), nullable=False),
     sa.Column('position', sa.Integer(), nullable=False),
-    sa.Column('letter', sa.String(length=4), nullable=False),
+    sa.Column('letter', sa.String(length=16), nullable=False),
     sa.Column('movement', sa.String(length=16), nullable=False),
     sa.Column('pairs', sa.Integer(), nullable=False),
     sa.Column('boards_per_round', sa.Integer(), nullable=False),
@@ -41,5 +45,8 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table('sections')
+    with op.batch_alter_table('participants') as batch:
+        batch.alter_column('grp', existing_type=sa.String(length=24), type_=sa.String(length=8),
+                           existing_nullable=False)
     with op.batch_alter_table('sessions') as batch:
         batch.drop_column('scope')
