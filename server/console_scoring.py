@@ -50,7 +50,8 @@ def page() -> Any:
         penalties=penalties.given(db, found), units=penalties.UNITS_FOR.get(found.scoring, ()),
         laws=penalties.LAWS, rules=adjusted.rules_of(db, found),
         participants=sessions.participants_of(db, found), languages=LANGUAGES,
-        downloads=DOWNLOADS)
+        downloads=DOWNLOADS, assigned=sorted(adjusted.assigned_of(db, found).items(),
+                                             key=lambda item: (item[0][1], item[0][0])))
 
 
 #: The printouts and publication the page offers: endpoint -> text key.

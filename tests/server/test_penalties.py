@@ -201,6 +201,13 @@ def test_a_weighted_and_a_split_score_from_the_console(app: Flask, client: Flask
          note="Split: Law 12C1(d)")
     rows = {(r.table, r.board): r for r in standings.all_results(db, session)}
     assert rows[(3, 3)].adjusted == "split"
+    # The page lists what was given, board by board, with its kind (Law 12C1).
+    listed = client.get("/console/scoring?lang=en").get_data(as_text=True)
+    assert listed.index('data-table="2" data-board="3"') < listed.index(
+        'data-table="3" data-board="3"')
+    assert "weighted (12C1(c))" in listed and "split (12C1(d))" in listed
+    assert "NS 4H S 10 / EW 4H S 9" in listed
+    assert "in Spanish" in listed and "in English" in listed  # the printouts' languages
     refused = form(client, token, "/console/assign?lang=en", table="3", board="3",
                    ns="30% 4H S 10 + 60% 4H S 9", note="x")
     assert "add up to 100" in refused
