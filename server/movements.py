@@ -560,6 +560,18 @@ class Sectioned(Movement):
                 return section, table - offset
         raise MovementError(f"this session has tables 1 to {self.tables}, not {table}")
 
+    def table_of(self, section: str, number: int) -> int:
+        """The session's number of table ``number`` of ``section`` (a club's table 3 at a
+        centre); MovementError if the section has no such table."""
+        for part, offset, following in zip(self.sections, self.first_tables,
+                                           (*self.first_tables[1:], self.tables), strict=True):
+            if part.letter == section:
+                if not 1 <= number <= following - offset:
+                    raise MovementError(f"section {section} has tables 1 to "
+                                        f"{following - offset}, not {number}")
+                return offset + number
+        raise MovementError(f"no section {section!r} in this session")
+
     def section_of(self, participant: int) -> str:
         for section, offset in reversed(list(zip(self.sections, self.first_numbers,
                                                  strict=True))):

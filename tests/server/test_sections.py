@@ -153,6 +153,11 @@ def test_sections_may_be_named_after_clubs() -> None:
     plan = sectioned([Section("bilbao", "mitchell", 6, 2), Section("madrid", "howell", 4, 2)])
     assert isinstance(plan, Sectioned)
     assert plan.table_label(1) == "bilbao-1" and plan.table_label(4) == "madrid-1"
+    assert plan.table_of("madrid", 2) == 5 and plan.table_of("bilbao", 3) == 3
+    with pytest.raises(MovementError, match="tables 1 to 2"):
+        plan.table_of("madrid", 3)
+    with pytest.raises(MovementError, match="no section 'sevilla'"):
+        plan.table_of("sevilla", 1)
     labels = {p.number: (p.label, p.group) for p in plan.participants}
     assert labels[1] == ("bilbao-1 NS", "bilbao NS") and labels[7] == ("madrid-1", "madrid")
     for bad in ("", "a b", "x" * 17, "-a"):
