@@ -19,6 +19,7 @@ import secrets
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from flask import (
@@ -161,6 +162,21 @@ def _more_sections(boards_per_round: int) -> list[Section]:
                              _optional(f"section_rounds-{row}"),
                              arrow_rounds=_rounds(f"section_arrow_rounds-{row}")))
     return found
+
+
+def _named(sections: list[Section]) -> tuple[Section, list[Section]]:
+    """The sections with the names the form gives (``section_names``: "bilbao, madrid"),
+    in order; blank keeps the letters. A centre names its sections after the clubs."""
+    text = request.form.get("section_names", "").strip()
+    if not text:
+        return sections[0], sections[1:]
+    names = [name.strip() for name in text.replace(";", ",").split(",") if name.strip()]
+    if len(names) != len(sections):
+        raise FormError(t("console_section_names_count", names=len(names),
+                          sections=len(sections)))
+    named = [replace(section, letter=name) for section, name in zip(sections, names,
+                                                                    strict=True)]
+    return named[0], named[1:]
 
 
 def _refused(error: Exception) -> None:
@@ -463,6 +479,7 @@ def setup() -> Any:
         first = Section("A", kind, _number("participants"), boards_per_round,
                         _optional("rounds"), arrow_rounds=_rounds("arrow_rounds"))
         more = _more_sections(boards_per_round)
+        first, more = _named([first, *more])
         found = sessions.create_session(
             db, event=services().event, title=title, kind=kind,
             participants=first.pairs, boards_per_round=boards_per_round,

@@ -106,6 +106,15 @@ PAGES.add({
     "console_section_rounds": Words(es="Rondas", en="Rounds"),
     "console_section_arrow_rounds": Words(es="Cambio de flecha", en="Arrow-switch"),
     "console_add_section": Words(es="Añadir una sección", en="Add a section"),
+    "console_section_names": Words(es="Nombres de las secciones", en="Section names"),
+    "console_section_names_help": Words(
+        es="separados por comas, en orden (vacío: A, B, C...); en un centro, los nombres de "
+           "los clubes tal como se dieron de alta",
+        en="comma-separated, in order (blank: A, B, C...); at a centre, the clubs' names as "
+           "provisioned"),
+    "console_section_names_count": Words(
+        es="{names} nombres para {sections} secciones: uno por sección, o ninguno",
+        en="{names} names for {sections} sections: one for each, or none"),
     "console_scope": Words(es="Puntuar cada tablero", en="Score each board"),
     "console_scope_section": Words(es="dentro de su sección", en="within its section"),
     "console_scope_field": Words(es="en todo el campo (Neuberg si el número de resultados "

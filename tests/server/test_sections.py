@@ -163,3 +163,28 @@ def test_sections_may_be_named_after_clubs() -> None:
     for bad in ("", "a b", "x" * 17, "-a"):
         with pytest.raises(MovementError, match="section's name"):
             Section(bad, "howell", 4, 2).plan()
+
+
+def test_the_console_sets_up_sections_named_after_clubs(app: Flask) -> None:
+    """The set-up form as a centre's director fills it: the clubs' sections, named, scored
+    across the field; a wrong count of names is refused and nothing is made."""
+    from tests.server.conftest import login
+
+    client = app.test_client()
+    token = login(client)
+    form = {"csrf": token, "title": "Simultáneo", "movement": "mitchell", "participants": "8",
+            "boards_per_round": "2", "seed": "4", "section_movement-1": "howell",
+            "section_pairs-1": "6", "section_movement-2": "mitchell", "section_pairs-2": "10",
+            "scope": "field"}
+    refused = client.post("/console/setup?lang=en", data={
+        **form, "section_names": "bilbao, madrid"})
+    assert refused.status_code == 400 and "2 names for 3 sections" in refused.get_data(
+        as_text=True)
+    assert services(app).session is None
+    made = client.post("/console/setup", data={**form, "section_names": "bilbao, madrid, sevilla"})
+    assert made.status_code == 302
+    session = services(app).session
+    assert session is not None and session.scope == "field"
+    assert [(s.letter, s.kind, s.pairs) for s in session.sections] == [
+        ("bilbao", "mitchell", 8), ("madrid", "howell", 6), ("sevilla", "mitchell", 10)]
+    assert session.table_label(5) == "madrid-1"
