@@ -30,6 +30,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -504,9 +505,12 @@ def _ms(value: float | None) -> float | None:
     return None if value is None else round(value * 1000, 1)
 
 
-def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None) -> ClubsReport:
+def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
+        shield: Callable[[], AbstractContextManager[Any]] = contextlib.nullcontext
+        ) -> ClubsReport:
     """One run: start the federation, the taps and one table process a club; cut and restore
-    one club's link if asked; wait for everything at the centre; stop everything."""
+    one club's link if asked; wait for everything at the centre; stop everything (inside
+    ``shield()``: a signal then waits until all of it is stopped)."""
     note = say or (lambda text: None)
     if not 1 <= settings.clubs <= len(CLUB_NAMES):
         raise ClubsLoadTestError(f"--clubs from 1 to {len(CLUB_NAMES)}")
@@ -588,20 +592,21 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None) ->
         return _figures(settings, names, expected, centre, club_taps, cut, go, play_end, end,
                         started, club_cpu, centre_cpu)
     finally:
-        for child in children:
-            if child.poll() is None:
-                child.terminate()
-                try:
-                    child.wait(30)
-                except subprocess.TimeoutExpired:
-                    child.kill()
-                    child.wait()
-        for tap in taps:
-            with contextlib.suppress(Exception):
-                tap.close()
-        federation.stop()
-        if settings.folder is None:
-            shutil.rmtree(folder, ignore_errors=True)
+        with shield():
+            for child in children:
+                if child.poll() is None:
+                    child.terminate()
+                    try:
+                        child.wait(30)
+                    except subprocess.TimeoutExpired:
+                        child.kill()
+                        child.wait()
+            for tap in taps:
+                with contextlib.suppress(Exception):
+                    tap.close()
+            federation.stop()
+            if settings.folder is None:
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 @dataclass
