@@ -339,7 +339,8 @@ class EventTap:
     from the topic, and it also follows each club's link state; at a club it is given the
     club's name. ``first[key]`` is the monotonic instant the event first arrived and
     ``delay[key]`` its wall-clock age then (arrival minus the table's ``ts``); ``arrivals``
-    counts every delivery, so ``arrivals - len(first)`` is the duplicates.
+    counts every delivery, so ``arrivals - len(first)`` is the duplicates, and ``differing``
+    the keys whose repeat was not the same payload (none may be: a repeat is a redelivery).
     """
 
     def __init__(self, settings: BrokerSettings, pattern: str, *, client_id: str,
@@ -353,6 +354,8 @@ class EventTap:
         self.first: dict[Key, float] = {}
         self.delay: dict[Key, float] = {}
         self.arrivals = 0
+        self.payloads: dict[Key, bytes] = {}
+        self.differing: set[Key] = set()
         self.links: dict[str, bytes] = {}
         self.link_changes: list[tuple[str, bytes, float]] = []
         self.bad: list[str] = []
@@ -396,6 +399,9 @@ class EventTap:
             if key not in self.first:
                 self.first[key] = now
                 self.delay[key] = wall - ts
+                self.payloads[key] = bytes(message.payload)
+            elif self.payloads[key] != message.payload:
+                self.differing.add(key)
             self.changed.notify_all()
 
     @property
