@@ -182,16 +182,21 @@ class BrokerUsers:
     server: Credentials
     tables: Mapping[int, Credentials]
     display: Credentials | None = None
+    club: str | None = None
+    """A club bridged to a centre: the server may also read its link's state there."""
 
     def __post_init__(self) -> None:
         check_event_name(self.event)
+        if self.club is not None:
+            check_club_name(self.club)
         for number, creds in self.tables.items():
             if creds.username != table_username(number):
                 raise ValueError(f"table {number}'s user must be {table_username(number)!r}, "
                                  f"not {creds.username!r}")
 
     @classmethod
-    def generate(cls, event: str, tables: Iterable[int], *, display: bool = True) -> BrokerUsers:
+    def generate(cls, event: str, tables: Iterable[int], *, display: bool = True,
+                 club: str | None = None) -> BrokerUsers:
         """Fresh random passwords for the server, each table, and (if asked) the display."""
         numbers = sorted(set(tables))
         if any(n < 1 for n in numbers):
@@ -201,6 +206,7 @@ class BrokerUsers:
             server=Credentials.generate("server"),
             tables={n: Credentials.generate(table_username(n)) for n in numbers},
             display=Credentials.generate("display") if display else None,
+            club=club,
         )
 
     @property
@@ -221,6 +227,9 @@ class BrokerUsers:
         rules = {self.server.username: [AclRule("read", f"{root}/#"),
                                         AclRule("write", f"{root}/table/+/cmd"),
                                         AclRule("write", wire.clock_topic(self.event))]}
+        if self.club is not None:
+            # The bridge's "1"/"0", retained here too: the club sees its own link.
+            rules[self.server.username].append(AclRule("read", bridge_state_topic(self.club)))
         for number in sorted(self.tables):
             rules[self.tables[number].username] = [
                 *(AclRule("write", table_topic(self.event, number, leaf))
@@ -254,6 +263,7 @@ class BrokerUsers:
             "server": creds(self.server),
             "tables": {str(n): creds(self.tables[n]) for n in sorted(self.tables)},
             "display": creds(self.display),
+            **({} if self.club is None else {"club": self.club}),
         }, indent=2) + "\n"
 
     @classmethod
@@ -267,6 +277,7 @@ class BrokerUsers:
             server=creds(data["server"]),
             tables={int(n): creds(d) for n, d in data["tables"].items()},
             display=None if data.get("display") is None else creds(data["display"]),
+            club=data.get("club"),
         )
 
 

@@ -604,7 +604,8 @@ def provision(deployment: Deployment, out: Path, *, force: bool = False,
 
 def _write_all(deployment: Deployment, stage: Path, openssl: str,
                out: Path, login: CentreLogin | None = None) -> tuple[BrokerUsers, str]:
-    users = BrokerUsers.generate(deployment.event, deployment.table_numbers)
+    users = BrokerUsers.generate(deployment.event, deployment.table_numbers,
+                                 club=deployment.club)
     director_password = secrets.token_urlsafe(12)
     for sub in ("ca", "broker", "broker/data", "web", "tables"):
         (stage / sub).mkdir(mode=0o700)

@@ -147,6 +147,10 @@ def test_a_club_bridges_its_broker_with_its_login(centre_files: Path, tmp_path: 
     assert (out / "broker/centre-ca.crt").read_text() == (centre_files / "ca/ca.crt").read_text()
     assert stat.S_IMODE((out / "broker/centre-ca.crt").stat().st_mode) == 0o644
     assert "clubs/norte/bridge/state" in (out / "README.txt").read_text()
+    # The club's server may read its own link's state, and nothing else of "clubs/".
+    acl = (out / "broker/acl").read_text()
+    assert "user server\n" in acl and "topic read clubs/norte/bridge/state" in acl
+    assert acl.count("clubs/") == 1
     # The club's own CA is not the centre's: the bridge trusts the centre's only.
     assert (out / "broker/ca.crt").read_text() != (centre_files / "ca/ca.crt").read_text()
 
@@ -346,3 +350,26 @@ def test_a_bridge_refuses_a_centre_its_ca_did_not_sign(
             Broker(broker_config(deployment, club.users, login), binary=mosquitto_bin) as edge:
         _wait_for(lambda: "certificate verify failed" in edge.log_tail(200))
         assert "New bridge connected" not in hub.log_tail(200)
+
+
+def test_a_club_sees_its_own_link_and_the_centre_sees_it_go_down(
+        federation: LoopbackFederation) -> None:
+    """The bridge's state is retained at both ends: the club's server reads ``1`` at its own
+    broker; when the line goes silent the centre gets ``0`` (the bridge's will, once the
+    centre's broker misses its keepalive), and ``1`` again when it is back."""
+    norte = federation.clubs["norte"]
+    got: list[bytes] = []
+    server = _client(norte.server_settings(), "norte-server")
+    server.on_message = lambda c, u, m: got.append(m.payload)
+    try:
+        server.subscribe("clubs/norte/bridge/state", qos=1)
+        _wait_for(lambda: got[:1] == [b"1"])
+        norte.proxy.cut()
+        assert federation.wait_links(TIMEOUT, ["norte"], b"0"), federation.links()
+        assert federation.links()["sur"] == b"1"
+        norte.proxy.restore()
+        assert federation.wait_links(TIMEOUT, ["norte"], b"1"), federation.links()
+    finally:
+        server.disconnect()
+        server.loop_stop()
+        server._reset_sockets()
