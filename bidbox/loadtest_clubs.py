@@ -485,7 +485,8 @@ class ClubsReport:
                 f"  club {c['club']}'s link cut {c['seconds']} s: seen down at the centre "
                 f"after {c['noticed_s']} s; {c['queued']} events queued at its broker; after "
                 f"the restore the first at the centre in {c['reconnect_s']} s (the bridge's "
-                f"retry), all in {c['drain_s']} s ({c['drain_events_per_s']} ev/s once linked)")
+                f"retry), the {c['backlog_at_centre']} of the backlog in {c['backlog_s']} s "
+                f"({c['backlog_events_per_s']} ev/s once linked)")
         lines.append(f"  play {f['play_s']} s, elapsed {f['elapsed_s']} s")
         return "\n".join(lines)
 
@@ -592,8 +593,8 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
         for name in names:
             club_taps[name].wait(_has_all(expected_keys(name, event, last_seq[name])), 30.0)
         end = clock()
-        club_cpu = sum(_cpu_s(c.broker.pid) - cpu_before[n]
-                       for n, c in federation.clubs.items())
+        club_cpu = {n: _cpu_s(c.broker.pid) - cpu_before[n]
+                    for n, c in federation.clubs.items()}
         centre_cpu = _cpu_s(federation.centre_broker.pid) - centre_cpu_before
         return _figures(settings, names, expected, centre, club_taps, cut, go, play_end, end,
                         started, club_cpu, centre_cpu)
@@ -666,7 +667,7 @@ class _Cut:
 
 def _figures(settings: ClubsSettings, names: Sequence[str], expected: list[Key],
              centre: EventTap, club_taps: dict[str, EventTap], cut: _Cut | None, go: float,
-             play_end: float, end: float, started: float, club_cpu: float,
+             play_end: float, end: float, started: float, club_cpu: dict[str, float],
              centre_cpu: float) -> ClubsReport:
     wanted = set(expected)
     with centre.changed:
@@ -710,21 +711,24 @@ def _figures(settings: ClubsSettings, names: Sequence[str], expected: list[Key],
         "centre_ms_p99": _ms(_percentile([centre_delay[k] for k in steady], 99)),
         "bridge_ms_p50": _ms(_percentile(bridge, 50)),
         "bridge_ms_p99": _ms(_percentile(bridge, 99)), "bridge_n": len(bridge),
-        "club_brokers_cpu": round(100 * club_cpu / max(1e-9, end - go), 1),
+        "club_brokers_cpu": {n: round(100 * cpu / max(1e-9, end - go), 1)
+                             for n, cpu in club_cpu.items()},
         "centre_broker_cpu": round(100 * centre_cpu / max(1e-9, end - go), 1),
         "play_s": round(play_end - go, 1), "elapsed_s": round(clock() - started, 1),
         "cut": None,
     }
     if cut is not None and cut.restored is not None and cut.began is not None:
-        mine = [t for k, t in at_centre.items() if k[0] == cut.club]
-        later = sorted(t for t in mine if t >= cut.restored)
-        last = later[-1] if later else cut.restored
+        # The backlog: the cut club's events its broker had before the line came back.
+        backlog = [at_centre[k] for k, t in club_first.items()
+                   if k[0] == cut.club and t < cut.restored and k in at_centre]
+        later = sorted(t for t in backlog if t >= cut.restored)
         f["cut"] = {
             "club": cut.club, "seconds": round(cut.restored - cut.began, 1),
             "noticed_s": None if cut.noticed is None else round(cut.noticed - cut.began, 1),
-            "queued": cut.queued, "drain_s": round(last - cut.restored, 2),
+            "queued": cut.queued, "backlog_at_centre": len(later),
             "reconnect_s": round(later[0] - cut.restored, 2) if later else None,
-            "drain_events_per_s": round(len(later) / max(1e-9, last - later[0]), 1)
+            "backlog_s": round(later[-1] - cut.restored, 2) if later else None,
+            "backlog_events_per_s": round(len(later) / max(1e-9, later[-1] - later[0]), 1)
             if len(later) > 1 else None,
         }
     return ClubsReport(f)

@@ -53,6 +53,8 @@ def test_a_cut_club_hands_over_its_queue_when_the_line_comes_back() -> None:
     assert cut is not None and cut["club"] == "norte"
     assert cut["seconds"] >= 6.0
     assert cut["queued"] > 0, "nothing was played during the cut"
-    assert finite(cut["drain_s"]) and finite(cut["reconnect_s"])
+    # The backlog is what the club's broker held when the line came back: all of it crossed.
+    assert cut["backlog_at_centre"] == cut["queued"]
+    assert finite(cut["backlog_s"]) and 0 <= cut["reconnect_s"] <= cut["backlog_s"]
     # The steady figures leave the cut club out.
     assert f["bridge_n"] < f["journalled"]
