@@ -576,10 +576,17 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
                        settings.cut_after, settings.cut_minutes * 60).start(federation, note)
         deadline = go + settings.seconds
         for child in children:
-            child.wait(max(1.0, deadline - clock()))
+            try:
+                child.wait(max(1.0, deadline - clock()))
+            except subprocess.TimeoutExpired:
+                raise ClubsLoadTestError(f"the tables did not finish their boards in "
+                                         f"{settings.seconds:g} s (--seconds)") from None
         play_end = clock()
         last_seq: dict[str, dict[int, int]] = {}
         for name, out in outs.items():
+            if not out.exists():
+                said = (folder / f"{name}.log").read_text()[-1500:]
+                raise ClubsLoadTestError(f"club {name}'s tables ended without figures: {said}")
             data = json.loads(out.read_text())
             if data.get("errors"):
                 raise ClubsLoadTestError(f"club {name}'s tables: {data['errors']}")
