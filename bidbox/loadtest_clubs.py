@@ -529,6 +529,10 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
         raise ClubsLoadTestError("mosquitto is not installed: python3 scripts/setup.py")
     if not settings.records.is_file():
         raise ClubsLoadTestError(f"no records at {settings.records}")
+    if settings.folder is not None and settings.folder.exists() \
+            and any(settings.folder.iterdir()):
+        raise ClubsLoadTestError(f"--folder {settings.folder} is not empty: each run "
+                                 "provisions its federation afresh")
     started = clock()
     folder = settings.folder or Path(tempfile.mkdtemp(prefix="bidbox-clubs-"))
     folder.mkdir(parents=True, exist_ok=True)
