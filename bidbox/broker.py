@@ -646,6 +646,13 @@ class Broker:
             proc, self._proc = self._proc, None
             self._end(proc, signal.SIGKILL)
 
+    def reload(self) -> None:
+        """SIGHUP: Mosquitto reads its password file and ACL again (not its listeners nor its
+        bridges); connected clients stay."""
+        if self._proc is None or self._proc.poll() is not None:
+            raise BrokerError("the broker is not running")
+        self._proc.send_signal(signal.SIGHUP)
+
     def restart(self) -> None:
         """Stop cleanly and start again on the same port, with the same persistence."""
         self.stop()

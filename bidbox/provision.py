@@ -776,6 +776,50 @@ clubs/<name>.json  the club's login here and this centre's CA; the club's direct
 Stays here
 ----------
 ca/ca.key, ca/ca.crt  the CA; credentials.json every password here in clear.
-A new club: run this again with the whole list and --force (every club then needs
-its new login and a new `bidbox provision ... --force`).
+A new club: `bidbox provision --add-clubs <name> --out <this folder>`, then copy
+broker/passwd and broker/acl to the broker's folder and `systemctl reload mosquitto`.
 """
+
+
+def add_clubs(out: Path, clubs: Iterable[str]) -> tuple[Path, ...]:
+    """New clubs for the centre provisioned in ``out``: a user and a login each, the password
+    file and the ACL written again; the CA, the certificates and every other club's password
+    stay, so no other club provisions again. Mosquitto rereads the password file and the ACL
+    on a reload (SIGHUP): copy ``broker/passwd`` and ``broker/acl`` to the centre's broker
+    folder and ``systemctl reload mosquitto``."""
+    out = out.absolute()
+    try:
+        users = CentreUsers.loads((out / CREDENTIALS).read_text(encoding="utf-8"))
+        logins = sorted((out / "clubs").glob("*.json"))
+        url = CentreLogin.loads(logins[0].read_text(encoding="utf-8")).url if logins else None
+        ca = (out / CA_CERT).read_text(encoding="utf-8")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ProvisionError(f"{out} does not hold a centre of `bidbox provision --clubs`: "
+                             f"{error}") from None
+    if url is None:
+        raise ProvisionError(f"{out} holds no club's login (clubs/*.json) to take the "
+                             "centre's URL from")
+    names = list(dict.fromkeys(clubs))
+    if not names:
+        raise ValueError("--add-clubs: name at least one club")
+    for name in names:
+        check_club_name(name)
+    known = [name for name in names if name in users.clubs]
+    if known:
+        raise ValueError(f"--add-clubs: {', '.join(known)} already at this centre")
+    added = CentreUsers(server=users.server, clubs={
+        **users.clubs, **{c: Credentials.generate(club_username(c)) for c in names}})
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.provision-", dir=out.parent))
+    try:
+        for sub in ("broker", "clubs"):
+            (staging / sub).mkdir(mode=0o700)
+        write_private(staging / "broker/passwd", added.passwd_text())
+        write_private(staging / "broker/acl", added.acl_text())
+        write_private(staging / CREDENTIALS, added.dumps())
+        for name in names:
+            write_private(staging / "clubs" / f"{name}.json",
+                          CentreLogin(name, url, added.club(name), ca).dumps())
+        written = _move_in(staging, out, stale=())
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return tuple(written)

@@ -61,6 +61,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--clubs", metavar="A,B,...",
                         help="provision the centre instead: its broker, a user and a login "
                              "file per club; --broker-host names the centre")
+    parser.add_argument("--add-clubs", metavar="D,E,...",
+                        help="add clubs to the centre already provisioned in --out: a user "
+                             "and a login each; no other club changes")
     parser.add_argument("--force", action="store_true",
                         help="replace an existing DIR's secrets (new passwords, CA, "
                              "certificates)")
@@ -72,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.clubs is not None:
         return run_centre(args)
+    if args.add_clubs is not None:
+        return run_add_clubs(args)
     try:
         if args.tables is None:
             raise ValueError("--tables N is required (or --clubs, to provision a centre)")
@@ -123,4 +128,20 @@ def run_centre(args: argparse.Namespace) -> int:
     print(f"centre {centre.url}: clubs {', '.join(centre.clubs)}")
     print(f"wrote {len(done.files)} files into {done.out}; give each club its "
           f"clubs/<club>.json by a private channel (README.txt)")
+    return 0
+
+
+def run_add_clubs(args: argparse.Namespace) -> int:
+    from bidbox.provision import ProvisionError, add_clubs
+
+    try:
+        if args.tables is not None or args.club is not None or args.force:
+            raise ValueError("--add-clubs changes a centre: no --tables, --club or --force")
+        names = [c.strip() for c in args.add_clubs.split(",") if c.strip()]
+        add_clubs(args.out, names)
+    except (ValueError, ProvisionError) as error:
+        print(f"bidbox provision: {error}", file=sys.stderr)
+        return 2
+    print(f"added {', '.join(names)}: give each its clubs/<club>.json; copy broker/passwd and "
+          f"broker/acl to the centre's broker and reload it (systemctl reload mosquitto)")
     return 0

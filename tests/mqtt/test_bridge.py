@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import shutil
 import ssl
 import stat
 import threading
@@ -39,6 +40,7 @@ from bidbox.provision import (
     Centre,
     CentreLogin,
     Deployment,
+    add_clubs,
     broker_config,
     centre_broker_config,
     provision,
@@ -373,3 +375,50 @@ def test_a_club_sees_its_own_link_and_the_centre_sees_it_go_down(
         server.disconnect()
         server.loop_stop()
         server._reset_sockets()
+
+
+def test_a_club_added_to_the_centre_leaves_the_others_as_they_were(
+        centre_files: Path, tmp_path: Path) -> None:
+    out = tmp_path / "centre"
+    shutil.copytree(centre_files, out)
+    before = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+              if p.is_file()}
+    assert main(["provision", "--add-clubs", "oeste", "--out", str(out)]) == 0
+    after = {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+             if p.is_file()}
+    changed = {name for name in after if before.get(name) != after[name]}
+    assert changed == {"clubs/oeste.json", "credentials.json", "broker/passwd", "broker/acl"}
+    old, new = (CentreUsers.loads(t) for t in (before["credentials.json"].decode(),
+                                               after["credentials.json"].decode()))
+    assert {c: new.club(c) for c in CLUBS} == dict(old.clubs) and new.server == old.server
+    login = CentreLogin.loads(after["clubs/oeste.json"].decode())
+    assert login.credentials == new.club("oeste") and login.url == "mqtts://centre.example.org:8883"
+    assert stat.S_IMODE((out / "clubs/oeste.json").stat().st_mode) == 0o600
+    assert "user club-oeste\ntopic write clubs/oeste/#" in after["broker/acl"].decode()
+    # Twice is refused, and changes nothing.
+    assert main(["provision", "--add-clubs", "oeste", "--out", str(out)]) == 2
+    assert (out / "credentials.json").read_bytes() == after["credentials.json"]
+
+
+def test_a_reload_lets_an_added_club_in_and_keeps_the_others_linked(
+        federation: LoopbackFederation) -> None:
+    centre = federation.folder / "centre"
+    add_clubs(centre, ["oeste"])
+    oeste = CentreUsers.loads((centre / "credentials.json").read_text()).club("oeste")
+    early = Tls(federation, oeste)
+    try:
+        assert early.connect().value == 0x87  # not before the broker rereads its files
+    finally:
+        early.close()
+    reloads = federation.centre_broker.log_tail(1000).count("Reloading config")
+    federation.centre_broker.reload()
+    _wait_for(lambda: federation.centre_broker.log_tail(1000).count("Reloading config")
+              > reloads)
+    client = Tls(federation, oeste)
+    try:
+        assert not client.connect().is_failure
+        assert not client.publish("clubs/oeste/bidbox/v1/x/table/1/events", b"x").is_failure
+        assert client.publish("clubs/norte/bidbox/v1/x/table/1/events", b"x").value == 0x87
+    finally:
+        client.close()
+    assert federation.links() == {"norte": b"1", "sur": b"1"}
