@@ -246,25 +246,32 @@ class LoopbackFederation:
         _same_as_written(config, self.folder / "centre" / "broker" / "mosquitto.conf")
         self.centre_broker = Broker(self._queue(config, max_queued_messages), binary=binary)
         self.clubs: dict[str, LoopbackClub] = {}
-        for name in clubs:
-            proxy = TcpProxy((HOST, centre.port))
-            proxy.start()
-            files = self.folder / name
-            deployment = Deployment(
-                event=event, tables=tables, broker_hosts=(HOST,), port=free_port(),
-                local_port=free_port(), broker_dir=PurePosixPath(files / "broker"),
-                broker_user=user, club=name, centre=f"mqtts://{HOST}:{proxy.port}")
-            login = CentreLogin.loads(done.login(name).read_text())
-            club = provision(deployment, files, centre_login=login)
-            generated = broker_config(deployment, club.users, login)
-            _same_as_written(generated, files / "broker" / "mosquitto.conf")
-            assert generated.bridge is not None
-            config = dataclasses.replace(generated, bridge=dataclasses.replace(
-                generated.bridge, keepalive=keepalive, restart=restart))
-            self.clubs[name] = LoopbackClub(
-                name, deployment, club.users,
-                Broker(self._queue(config, max_queued_messages), binary=binary), proxy, files)
         self._state: EventTap | None = None
+        relays: list[TcpProxy] = []
+        try:
+            for name in clubs:
+                proxy = TcpProxy((HOST, centre.port))
+                relays.append(proxy)
+                proxy.start()
+                files = self.folder / name
+                deployment = Deployment(
+                    event=event, tables=tables, broker_hosts=(HOST,), port=free_port(),
+                    local_port=free_port(), broker_dir=PurePosixPath(files / "broker"),
+                    broker_user=user, club=name, centre=f"mqtts://{HOST}:{proxy.port}")
+                login = CentreLogin.loads(done.login(name).read_text())
+                club = provision(deployment, files, centre_login=login)
+                generated = broker_config(deployment, club.users, login)
+                _same_as_written(generated, files / "broker" / "mosquitto.conf")
+                assert generated.bridge is not None
+                config = dataclasses.replace(generated, bridge=dataclasses.replace(
+                    generated.bridge, keepalive=keepalive, restart=restart))
+                self.clubs[name] = LoopbackClub(
+                    name, deployment, club.users,
+                    Broker(self._queue(config, max_queued_messages), binary=binary), proxy, files)
+        except BaseException:
+            for relay in relays:  # nothing else runs yet
+                relay.close()
+            raise
 
     @staticmethod
     def _queue(config: BrokerConfig, most: int | None) -> BrokerConfig:
