@@ -120,11 +120,17 @@ BRIDGE_LEAVES = ("events", "status", "state")
 """What a club's broker forwards to the centre for each table; nothing comes back."""
 
 
+_CLUB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,15}\Z")
+"""What the central session takes as a section's name (server/movements.py SECTION_NAME):
+the centre names a club's section after it."""
+
+
 def check_club_name(club: str) -> str:
-    """``club`` if it can be one topic level and part of a username, else ValueError."""
-    if not _EVENT_NAME.match(club):
-        raise ValueError(f"club name {club!r}: use letters, digits, '.', '_' and '-' "
-                         "(it becomes one topic level at the centre)")
+    """``club`` if it can be one topic level, part of a username and the name of its section
+    at the centre, else ValueError."""
+    if not _CLUB_NAME.match(club):
+        raise ValueError(f"club name {club!r}: 1 to 16 letters, digits or '-' (a topic level "
+                         "and the club's section at the centre)")
     return club
 
 

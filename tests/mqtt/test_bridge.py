@@ -89,6 +89,8 @@ def test_the_bridge_sends_each_tables_topics_below_the_club_prefix(tmp_path: Pat
 
 @pytest.mark.parametrize("changes, message", [
     ({"club": "no/slash"}, "club name"),
+    ({"club": "a" * 17}, "1 to 16"),
+    ({"club": "club_sevilla"}, "club name"),
     ({"credentials": Credentials("club-sur", "x")}, "logs in as 'club-norte'"),
     ({"keepalive": 2}, "at least 5"),
     ({"restart": (10, 5)}, "restart"),
