@@ -456,7 +456,7 @@ class ClubsSettings:
     speed: float = 0.0
     records: Path = RECORDS
     cut_minutes: float = 0.0  # one club's link cut for this long, from the play's start
-    cut_after: float = 5.0  # seconds of play before the cut
+    cut_after: float = 5.0  # seconds from the cut club's first event to the cut
     seconds: float = 900.0  # the play's limit, the cut included
     drain_s: float = 120.0  # after the play, for the centre to get everything
     folder: Path | None = None
@@ -636,7 +636,7 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
 
 @dataclass
 class _Cut:
-    """One club's link cut ``after`` s into the play, for ``seconds``, by a thread of its own;
+    """One club's link cut ``after`` s after its first event, for ``seconds``, by a thread;
     :meth:`restore` ends it early (the play ended first)."""
 
     club: str
@@ -653,10 +653,16 @@ class _Cut:
 
     def start(self, federation: LoopbackFederation, note: Callable[[str], None]) -> _Cut:
         def cut() -> None:
+            # ``after`` seconds from the club's first event at its broker: the play is on.
+            if not self.tap.wait(lambda t: len(t.first) > 0 or self.done.is_set(), TIMEOUT):
+                return
             if self.done.wait(self.after):  # a schedule, not a synchronisation
                 return
-            self.began = clock()
-            self.proxy.cut()
+            with self.tap.changed:  # not between a restore's look and its end
+                if self.done.is_set():
+                    return
+                self.began = clock()
+                self.proxy.cut()
             note(f"club {self.club}'s link cut for {self.seconds / 60:g} min")
             if federation.wait_links(self.seconds, [self.club], b"0"):
                 self.noticed = clock()
@@ -673,6 +679,7 @@ class _Cut:
         with self.tap.changed:
             if self.restored is not None or self.began is None:
                 self.done.set()
+                self.tap.changed.notify_all()
                 return
             waiting = len(self.tap.first)
             self.restored = clock()

@@ -59,7 +59,7 @@ def add_parser(commands: Any) -> None:
     clubs.add_argument("--cut-minutes", type=float, default=0.0,
                        help="cut the first club's link to the centre for this long")
     clubs.add_argument("--cut-after", type=float, default=5.0,
-                       help="seconds of play before the cut (default 5)")
+                       help="seconds from the club's first event to the cut (default 5)")
     clubs.add_argument("--records", type=Path,
                        help="the boards the clubs replay (default tests/data/pairs.pbn)")
     parser.set_defaults(run=run, extras=("table", "server"))
