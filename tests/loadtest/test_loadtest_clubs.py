@@ -41,8 +41,9 @@ def test_two_clubs_every_event_at_the_centre_with_its_latencies() -> None:
                  "bridge_ms_p50", "bridge_ms_p99", "club_events_per_s",
                  "centre_events_per_s"):
         assert finite(f[name]), (name, f[name])
-    # Each event reaches the centre after its club's broker: so do the percentiles.
-    assert f["club_ms_p50"] <= f["centre_ms_p50"] and f["club_ms_p99"] <= f["centre_ms_p99"]
+    # Neither latencies nor rates are compared between the club and the centre: the two
+    # subscribers are two threads, one event may be handled at the centre's first, and a play
+    # of a second or two makes a rate of its last few milliseconds.
     assert f["bridge_n"] == f["journalled"] and f["cut"] is None
 
 
