@@ -110,6 +110,46 @@ def table_username(table: int) -> str:
     return f"table-{table}"
 
 
+# -- clubs bridged to a centre (docs/mqtt.md, "Clubs and the centre"; docs/scale.md) ---------
+
+CLUBS_ROOT = "clubs"
+"""At the centre, club ``c``'s own ``bidbox/v1/...`` appear below ``clubs/<c>/``."""
+CENTRE_SERVER = "centre"
+"""The central server's user on the central broker: it reads every club."""
+BRIDGE_LEAVES = ("events", "status", "state")
+"""What a club's broker forwards to the centre for each table; nothing comes back."""
+
+
+_CLUB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,15}\Z")
+"""What the central session takes as a section's name (server/movements.py SECTION_NAME):
+the centre names a club's section after it."""
+
+
+def check_club_name(club: str) -> str:
+    """``club`` if it can be one topic level, part of a username and the name of its section
+    at the centre, else ValueError."""
+    if not _CLUB_NAME.match(club):
+        raise ValueError(f"club name {club!r}: 1 to 16 letters, digits or '-' (a topic level "
+                         "and the club's section at the centre)")
+    return club
+
+
+def club_username(club: str) -> str:
+    """The club's user on the central broker, the one its bridge logs in as."""
+    return f"club-{check_club_name(club)}"
+
+
+def club_prefix(club: str) -> str:
+    """``clubs/<club>/``: put before a club's own topic, the topic at the centre."""
+    return f"{CLUBS_ROOT}/{check_club_name(club)}/"
+
+
+def bridge_state_topic(club: str) -> str:
+    """Where the club's bridge says ``1`` (linked) or ``0`` (its will: the link is down),
+    retained, on both brokers."""
+    return f"{club_prefix(club)}bridge/state"
+
+
 def new_password() -> str:
     return secrets.token_urlsafe(24)
 
@@ -148,16 +188,21 @@ class BrokerUsers:
     server: Credentials
     tables: Mapping[int, Credentials]
     display: Credentials | None = None
+    club: str | None = None
+    """A club bridged to a centre: the server may also read its link's state there."""
 
     def __post_init__(self) -> None:
         check_event_name(self.event)
+        if self.club is not None:
+            check_club_name(self.club)
         for number, creds in self.tables.items():
             if creds.username != table_username(number):
                 raise ValueError(f"table {number}'s user must be {table_username(number)!r}, "
                                  f"not {creds.username!r}")
 
     @classmethod
-    def generate(cls, event: str, tables: Iterable[int], *, display: bool = True) -> BrokerUsers:
+    def generate(cls, event: str, tables: Iterable[int], *, display: bool = True,
+                 club: str | None = None) -> BrokerUsers:
         """Fresh random passwords for the server, each table, and (if asked) the display."""
         numbers = sorted(set(tables))
         if any(n < 1 for n in numbers):
@@ -167,7 +212,12 @@ class BrokerUsers:
             server=Credentials.generate("server"),
             tables={n: Credentials.generate(table_username(n)) for n in numbers},
             display=Credentials.generate("display") if display else None,
+            club=club,
         )
+
+    @property
+    def title(self) -> str:
+        return f"event {self.event}"
 
     def table(self, number: int) -> Credentials:
         return self.tables[number]
@@ -183,6 +233,9 @@ class BrokerUsers:
         rules = {self.server.username: [AclRule("read", f"{root}/#"),
                                         AclRule("write", f"{root}/table/+/cmd"),
                                         AclRule("write", wire.clock_topic(self.event))]}
+        if self.club is not None:
+            # The bridge's "1"/"0", retained here too: the club sees its own link.
+            rules[self.server.username].append(AclRule("read", bridge_state_topic(self.club)))
         for number in sorted(self.tables):
             rules[self.tables[number].username] = [
                 *(AclRule("write", table_topic(self.event, number, leaf))
@@ -216,6 +269,7 @@ class BrokerUsers:
             "server": creds(self.server),
             "tables": {str(n): creds(self.tables[n]) for n in sorted(self.tables)},
             "display": creds(self.display),
+            **({} if self.club is None else {"club": self.club}),
         }, indent=2) + "\n"
 
     @classmethod
@@ -229,7 +283,147 @@ class BrokerUsers:
             server=creds(data["server"]),
             tables={int(n): creds(d) for n, d in data["tables"].items()},
             display=None if data.get("display") is None else creds(data["display"]),
+            club=data.get("club"),
         )
+
+
+@dataclass(frozen=True)
+class CentreUsers:
+    """Who may connect to the central broker: the central server, which reads every club,
+    and one user per club, which may write only below its own ``clubs/<club>/``."""
+
+    server: Credentials
+    clubs: Mapping[str, Credentials]
+
+    def __post_init__(self) -> None:
+        for club, creds in self.clubs.items():
+            if creds.username != club_username(club):
+                raise ValueError(f"club {club}'s user must be {club_username(club)!r}, "
+                                 f"not {creds.username!r}")
+
+    @classmethod
+    def generate(cls, clubs: Iterable[str]) -> CentreUsers:
+        names = sorted(set(clubs))
+        if not names:
+            raise ValueError("a centre needs at least one club")
+        return cls(server=Credentials.generate(CENTRE_SERVER),
+                   clubs={c: Credentials.generate(club_username(c)) for c in names})
+
+    @property
+    def title(self) -> str:
+        return f"centre of clubs {', '.join(self.clubs)}"
+
+    def club(self, name: str) -> Credentials:
+        return self.clubs[name]
+
+    def all(self) -> list[Credentials]:
+        return [self.server, *(self.clubs[c] for c in sorted(self.clubs))]
+
+    def acl(self) -> dict[str, list[AclRule]]:
+        """Explicit blocks, as for the tables: ``%u`` would give ``clubs/club-<c>/``."""
+        rules = {self.server.username: [AclRule("read", f"{CLUBS_ROOT}/#")]}
+        for club in sorted(self.clubs):
+            # Its bridge publishes its tables' topics and its link's state, both below the
+            # prefix; it subscribes to nothing, so it reads nothing.
+            rules[self.clubs[club].username] = [AclRule("write", f"{club_prefix(club)}#")]
+        return rules
+
+    def acl_text(self) -> str:
+        blocks = ["# bidbox central broker; generated, edits are overwritten"]
+        for username, rules in self.acl().items():
+            blocks.append("\n".join([f"user {username}", *map(str, rules)]))
+        return "\n\n".join(blocks) + "\n"
+
+    def passwd_text(self, iterations: int = 101) -> str:
+        return "".join(f"{c.username}:{hash_password(c.password, iterations=iterations)}\n"
+                       for c in self.all())
+
+    def dumps(self) -> str:
+        return json.dumps({
+            "server": {"username": self.server.username, "password": self.server.password},
+            "clubs": {c: {"username": self.clubs[c].username,
+                          "password": self.clubs[c].password} for c in sorted(self.clubs)},
+        }, indent=2) + "\n"
+
+    @classmethod
+    def loads(cls, text: str) -> CentreUsers:
+        data = json.loads(text)
+        return cls(server=Credentials(data["server"]["username"], data["server"]["password"]),
+                   clubs={c: Credentials(d["username"], d["password"])
+                          for c, d in data["clubs"].items()})
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """A club broker's link to the central broker: Mosquitto's own bridge, a ``connection``
+    section of the club's mosquitto.conf.
+
+    Out only, at QoS 1: each table's ``events``, ``status`` and ``state`` of ``event``, from
+    ``bidbox/v1/<event>/table/<t>/...`` here to ``clubs/<club>/bidbox/v1/<event>/table/<t>/...``
+    at the centre. TLS, the centre's certificate checked against ``cafile`` and its name
+    against ``host``. ``cleansession false`` on both sides: while the link is down the club's
+    broker queues what the bridge has not sent (up to ``max_queued_messages``) and keeps the
+    queue in its persistence file across a restart.
+    """
+
+    club: str
+    event: str
+    host: str
+    port: int
+    credentials: Credentials
+    cafile: Path
+    name: str = "centre"
+    keepalive: int = 30
+    """Seconds without traffic before the bridge pings: a silent cut is noticed in about 1.5
+    times this (Mosquitto's minimum is 5)."""
+    restart: tuple[int, int] = (5, 30)
+    """Seconds before it tries again after a failure: from the first, with jitter, up to the
+    second."""
+
+    def __post_init__(self) -> None:
+        check_club_name(self.club)
+        check_event_name(self.event)
+        if self.credentials.username != club_username(self.club):
+            raise ValueError(f"the bridge of club {self.club} logs in as "
+                             f"{club_username(self.club)!r}, not {self.credentials.username!r}")
+        if not 1 <= self.port <= 65535:
+            raise ValueError(f"the centre's port {self.port} is not a TCP port")
+        if self.keepalive < 5:
+            raise ValueError("Mosquitto's bridge keepalive is at least 5 s")
+        if not 1 <= self.restart[0] <= self.restart[1]:
+            raise ValueError(f"restart {self.restart}: base at least 1 and at most the cap")
+
+    def topic_lines(self) -> list[str]:
+        local = f"{TOPIC_VERSION.split('/')[0]}/"  # "bidbox/"
+        pattern = f"{TOPIC_VERSION[len(local):]}/{self.event}/table/+"  # "v1/<event>/table/+"
+        return [f"topic {pattern}/{leaf} out 1 {local} {club_prefix(self.club)}{local}"
+                for leaf in BRIDGE_LEAVES]
+
+    def render(self) -> list[str]:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return [
+            f"# The link to the centre: club {self.club}, event {self.event} (docs/scale.md)",
+            f"connection {self.name}",
+            f"address {host}:{self.port}",
+            "start_type automatic",
+            f"restart_timeout {self.restart[0]} {self.restart[1]}",
+            f"keepalive_interval {self.keepalive}",
+            "bridge_protocol_version mqttv311",
+            "try_private true",  # Mosquitto at both ends: retained flags cross as they are
+            "cleansession false",
+            "local_cleansession false",
+            f"remote_clientid {self.credentials.username}",
+            f"local_clientid bridge-{self.name}",
+            f"remote_username {self.credentials.username}",
+            f"remote_password {self.credentials.password}",
+            f"bridge_cafile {self.cafile.resolve()}",
+            "bridge_insecure false",  # the centre's name is checked against its certificate
+            "bridge_tls_version tlsv1.2",
+            "notifications true",
+            "notifications_local_only false",
+            f"notification_topic {bridge_state_topic(self.club)}",
+            *self.topic_lines(),
+        ]
 
 
 @dataclass(frozen=True)
@@ -256,7 +450,7 @@ class BrokerConfig:
     """
 
     directory: Path
-    users: BrokerUsers
+    users: BrokerUsers | CentreUsers
     port: int = field(default_factory=free_port)
     host: str = "127.0.0.1"
     tls: TlsListener | None = None
@@ -270,6 +464,8 @@ class BrokerConfig:
     run_as: str = field(default_factory=_current_user)
     """Mosquitto started as root drops to user ``mosquitto``, which could not read these files;
     naming the user who starts it keeps it as that user (``root`` means no change)."""
+    bridge: Bridge | None = None
+    """A club's link to the centre, if it has one."""
 
     @property
     def conf_path(self) -> Path:
@@ -299,7 +495,7 @@ class BrokerConfig:
     def render(self) -> str:
         """The text of mosquitto.conf."""
         lines = [
-            f"# bidbox broker for event {self.users.event}; generated, edits are overwritten",
+            f"# bidbox broker for {self.users.title}; generated, edits are overwritten",
             f"user {self.run_as}",
             "per_listener_settings false",
             "allow_anonymous false",
@@ -330,6 +526,8 @@ class BrokerConfig:
                 f"keyfile {self.tls.keyfile.resolve()}",
                 f"require_certificate {str(self.tls.require_certificate).lower()}",
             ]
+        if self.bridge is not None:
+            lines += ["", *self.bridge.render()]
         return "\n".join(lines) + "\n"
 
     def write(self) -> Path:
@@ -453,6 +651,13 @@ class Broker:
         if self._proc is not None:
             proc, self._proc = self._proc, None
             self._end(proc, signal.SIGKILL)
+
+    def reload(self) -> None:
+        """SIGHUP: Mosquitto reads its password file and ACL again (not its listeners nor its
+        bridges); connected clients stay."""
+        if self._proc is None or self._proc.poll() is not None:
+            raise BrokerError("the broker is not running")
+        self._proc.send_signal(signal.SIGHUP)
 
     def restart(self) -> None:
         """Stop cleanly and start again on the same port, with the same persistence."""

@@ -54,11 +54,24 @@ def add_parser(commands: Any) -> None:
                         help="more tables than this play as sections of this many, each its "
                              "own Mitchell (default 25: 1000 tables are sections A to AN)")
     parser.add_argument("--json", action="store_true", help="one JSON object")
+    clubs = parser.add_argument_group(
+        "clubs bridged to a centre", "--clubs N: N club brokers bridged to a central one, "
+        "--tables simulated tables in each replaying --records; no server (docs/loadtest.md)")
+    clubs.add_argument("--clubs", type=int,
+                       help="clubs, each with its own broker bridged to the centre")
+    clubs.add_argument("--cut-minutes", type=float, default=0.0,
+                       help="cut the first club's link to the centre for this long")
+    clubs.add_argument("--cut-after", type=float, default=5.0,
+                       help="seconds from the club's first event to the cut (default 5)")
+    clubs.add_argument("--records", type=Path,
+                       help="the boards the clubs replay (default tests/data/pairs.pbn)")
     parser.set_defaults(run=run, extras=("table", "server"))
 
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    if args.clubs is not None:
+        return run_clubs(args)
     from bidbox.loadtest import LoadSettings, LoadTestError
     from bidbox.loadtest import run as load
     from bidbox.stopping import Stopped, stop_on_signals, warn
@@ -108,3 +121,31 @@ def run(args: argparse.Namespace) -> int:
                       f"{more['events_per_s'] / one['events_per_s']:.2f}")
     clean = all(r.figures["lost"] == 0 and r.figures["duplicated"] == 0 for r in reports)
     return 0 if clean else 1
+
+
+def run_clubs(args: argparse.Namespace) -> int:
+    from bidbox.loadtest_clubs import RECORDS, ClubsLoadTestError, ClubsSettings
+    from bidbox.loadtest_clubs import run as load
+    from bidbox.stopping import Stopped, stop_on_signals, warn
+
+    def note(text: str) -> None:
+        print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
+
+    # The play's limit covers the cut and what follows it.
+    seconds = max(args.seconds, args.cut_after + 60 * args.cut_minutes + 120)
+    settings = ClubsSettings(clubs=args.clubs, tables=args.tables, boards=args.boards,
+                             speed=args.speed, records=args.records or RECORDS,
+                             cut_minutes=args.cut_minutes, cut_after=args.cut_after,
+                             seconds=seconds, drain_s=max(args.drain, 120.0),
+                             folder=args.folder)
+    with stop_on_signals(say=warn) as signals:
+        try:
+            report = load(settings, say=note, shield=signals.shield)
+        except ClubsLoadTestError as error:
+            print(f"bidbox loadtest: {error}", file=sys.stderr)
+            return 2
+        except Stopped as stopped:  # its brokers and tables are stopped by now
+            warn(f"bidbox loadtest: stopped by {stopped}; no figures")
+            return stopped.exit_code
+    print(json.dumps(report.figures) if args.json else report.text())
+    return 0 if report.figures["lost"] == 0 else 1

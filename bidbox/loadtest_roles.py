@@ -345,8 +345,43 @@ def shard(config: dict[str, Any]) -> int:
     return 0
 
 
+# -- a club's tables, for ``bidbox loadtest --clubs`` -----------------------------------------
+
+def club(config: dict[str, Any]) -> int:
+    """One club's simulated tables replaying recorded boards through the club's broker
+    (``sim.simulation``); writes each table's last seq and any error to ``out``."""
+    from mqttlink import BrokerSettings
+    from sim.recorded import playable
+    from sim.simulation import Simulation
+    from tabled.rules.formats import load_path
+
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    logging.getLogger("bidbox.table").setLevel(logging.ERROR)
+    os.nice(SHARD_NICE)
+    good, _ = playable(load_path(config["records"]), config["records"])
+    tables, boards = config["tables"], config["boards"]
+    if len(good) < tables * boards:
+        say(error=f"{config['records']} has {len(good)} playable boards, not "
+                  f"{tables * boards}")
+        return 1
+    brokers = {int(t): BrokerSettings(**b) for t, b in config["brokers"].items()}
+    folder = Path(config["folder"])
+    folder.mkdir(parents=True, exist_ok=True)
+    simulation = Simulation(good[:tables * boards], tables=tables, folder=folder,
+                            event=config["event"], boards_per_round=boards,
+                            speed=config["speed"], broker_for=brokers.__getitem__,
+                            drain=config.get("drain_s", 120.0))
+    runs = simulation.run()
+    Path(config["out"]).write_text(json.dumps({
+        "last_seq": {r.number: r.events for r in runs},
+        "unacknowledged": {r.number: r.unacknowledged for r in runs},
+        "errors": [f"table {r.number}: {r.error}" for r in runs if r.error]}))
+    say(done=True)
+    return 0
+
+
 ROLES: dict[str, Callable[[dict[str, Any]], int]] = {
-    "server": server, "shard": shard, "bare": bare}
+    "server": server, "shard": shard, "bare": bare, "club": club}
 
 
 if __name__ == "__main__":

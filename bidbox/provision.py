@@ -30,8 +30,19 @@ import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from urllib.parse import urlsplit
 
-from .broker import BrokerConfig, BrokerUsers, Credentials, TlsListener, check_event_name
+from .broker import (
+    Bridge,
+    BrokerConfig,
+    BrokerUsers,
+    CentreUsers,
+    Credentials,
+    TlsListener,
+    check_club_name,
+    check_event_name,
+    club_username,
+)
 
 BROKER_DIR = PurePosixPath("/var/lib/mosquitto/bidbox")
 """Where ``broker/`` goes on the director's machine: the Mosquitto user's own state folder,
@@ -58,6 +69,9 @@ BROKER_FILES = ("broker/mosquitto.conf", "broker/passwd", "broker/acl", "broker/
 WEB_FILES = ("web/ca.crt", "web/server.crt", "web/server.key")
 TABLE_CA = "tables/ca.crt"
 TABLES_GLOB = "tables/table-*.toml"
+CENTRE_CA = "broker/centre-ca.crt"
+"""A club's copy of the centre's CA, which its bridge checks the central broker against."""
+CLUB_LOGINS_GLOB = "clubs/*.json"
 
 _DNS_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _DNS_NAME = re.compile(rf"(?=.{{1,253}}\Z){_DNS_LABEL}(?:\.{_DNS_LABEL})*\Z")
@@ -115,9 +129,18 @@ class Deployment:
     broker_dir: PurePosixPath = BROKER_DIR
     broker_user: str = BROKER_USER
     local_port: int = LOCAL_PORT
+    club: str | None = None
+    """With ``centre``: this club's name at the centre, and its broker bridged there."""
+    centre: str | None = None
+    """``mqtts://HOST:PORT`` of the central broker, as this club reaches it."""
 
     def __post_init__(self) -> None:
         check_event_name(self.event)
+        if (self.club is None) != (self.centre is None):
+            raise ValueError("--club and --centre go together: a club bridged to a centre")
+        if self.club is not None:
+            check_club_name(self.club)
+            centre_address(self.centre or "")
         if self.tables < 1:
             raise ValueError(f"--tables must be at least 1, not {self.tables}")
         if not self.broker_hosts:
@@ -150,14 +173,81 @@ class Deployment:
         return f"mqtt://{creds.username}:{creds.password}@127.0.0.1:{self.local_port}"
 
 
-def broker_config(deployment: Deployment, users: BrokerUsers) -> BrokerConfig:
-    """The broker as it will run on the director's machine, from ``deployment.broker_dir``."""
+def centre_address(url: str) -> tuple[str, int]:
+    """``(host, port)`` of an ``mqtts://HOST[:PORT]`` URL, else ValueError: a club reaches
+    its centre over the internet, so only TLS."""
+    parts = urlsplit(url)
+    if parts.scheme != "mqtts" or not parts.hostname:
+        raise ValueError(f"--centre {url!r}: give mqtts://HOST:PORT (TLS only)")
+    if parts.username or parts.password or parts.path not in ("", "/"):
+        raise ValueError(f"--centre {url!r}: only mqtts://HOST:PORT; the club's login comes "
+                         "from the centre's file (--centre-login)")
+    try:
+        port = parts.port or 8883
+    except ValueError:
+        raise ValueError(f"--centre {url!r}: the port is not a number") from None
+    san_entry(parts.hostname)  # a name or address that a certificate can hold
+    return parts.hostname, port
+
+
+@dataclass(frozen=True)
+class CentreLogin:
+    """What a club needs from the centre to bridge to it: its user and password on the
+    central broker, and the centre's CA. ``bidbox provision --clubs`` writes one per club
+    (``clubs/<club>.json``); ``bidbox provision --club ... --centre-login FILE`` reads it."""
+
+    club: str
+    url: str
+    credentials: Credentials
+    ca: str = field(repr=False)
+    """The centre's CA certificate, PEM."""
+
+    def __post_init__(self) -> None:
+        check_club_name(self.club)
+        centre_address(self.url)
+        if self.credentials.username != club_username(self.club):
+            raise ValueError(f"the login of club {self.club} must be "
+                             f"{club_username(self.club)!r}, not {self.credentials.username!r}")
+        if "BEGIN CERTIFICATE" not in self.ca:
+            raise ValueError(f"the login of club {self.club} holds no CA certificate")
+
+    def dumps(self) -> str:
+        return json.dumps({"club": self.club, "url": self.url,
+                           "username": self.credentials.username,
+                           "password": self.credentials.password, "ca": self.ca},
+                          indent=2) + "\n"
+
+    @classmethod
+    def loads(cls, text: str) -> CentreLogin:
+        try:
+            data = json.loads(text)
+            return cls(data["club"], data["url"],
+                       Credentials(data["username"], data["password"]), data["ca"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise ValueError(f"not a club's login from `bidbox provision --clubs`: {error}"
+                             ) from None
+
+
+def broker_config(deployment: Deployment, users: BrokerUsers,
+                  login: CentreLogin | None = None) -> BrokerConfig:
+    """The broker as it will run on the director's machine, from ``deployment.broker_dir``;
+    bridged to the centre when the deployment is a club's (``login`` from the centre)."""
     where = Path(deployment.broker_dir)
+    bridge = None
+    if deployment.club is not None:
+        if login is None:
+            raise ValueError(f"club {deployment.club} needs its login from the centre "
+                             "(--centre-login clubs/<club>.json of `bidbox provision --clubs`)")
+        if login.club != deployment.club:
+            raise ValueError(f"--centre-login is club {login.club}'s, not {deployment.club}'s")
+        host, port = centre_address(deployment.centre or "")
+        bridge = Bridge(club=deployment.club, event=deployment.event, host=host, port=port,
+                        credentials=login.credentials, cafile=where / "centre-ca.crt")
     return BrokerConfig(
         directory=where, users=users, port=deployment.local_port, host="127.0.0.1",
         tls=TlsListener(port=deployment.port, cafile=where / "ca.crt",
                         certfile=where / "server.crt", keyfile=where / "server.key"),
-        run_as=deployment.broker_user)
+        run_as=deployment.broker_user, bridge=bridge)
 
 
 def _toml(value: str) -> str:
@@ -274,7 +364,7 @@ tables/ca.crt         -> {PI_CONFIG_DIR}/ca.crt on every Pi:
 Each table file holds only that table's password; a table can publish only
 below bidbox/v1/{deployment.event}/table/<n>/.
 
-Stays here
+{_club_readme(deployment)}Stays here
 ----------
 ca/ca.key, ca/ca.crt  the CA. Its key is needed only to sign another certificate by
                       hand; `bidbox provision --force` makes a new CA instead.
@@ -286,6 +376,25 @@ Starting over
 `bidbox provision ... --out {out} --force` makes new passwords, a new CA and new
 certificates: every Pi then needs its new table file and ca.crt, the director's
 machine its new broker/, web/ and server.env, and every browser the new web/ca.crt.
+"""
+
+
+def _club_readme(deployment: Deployment) -> str:
+    if deployment.club is None:
+        return ""
+    return f"""\
+The link to the centre
+----------------------
+broker/mosquitto.conf also bridges this club's broker to the centre at
+{deployment.centre} (section "connection centre"), as user club-{deployment.club}, checking
+the centre's certificate against broker/centre-ca.crt. Every table's events,
+status and state of event {deployment.event} go there below clubs/{deployment.club}/; nothing
+comes back. While the link is down the tables play on and the broker queues
+what the centre has not had (docs/scale.md). The link's state, 1 or 0, is
+retained on clubs/{deployment.club}/bridge/state here and at the centre:
+   mosquitto_sub -h 127.0.0.1 -p {deployment.local_port} -u server -P <server's password> \\
+       -t clubs/{deployment.club}/bridge/state -C 1
+
 """
 
 
@@ -315,7 +424,7 @@ class _Openssl:
         return proc.stdout
 
 
-def _name_constraints(deployment: Deployment) -> str:
+def _name_constraints(deployment: Deployment | Centre) -> str:
     """The CA may sign only for the deployment's hosts: the director's laptop and the phones
     that trust web/ca.crt then trust nothing else it could sign, whoever gets hold of ca.key.
 
@@ -338,7 +447,7 @@ def _name_constraints(deployment: Deployment) -> str:
     return ", ".join(permitted)
 
 
-def _openssl_config(deployment: Deployment) -> str:
+def _openssl_config(deployment: Deployment | Centre) -> str:
     sans = ", ".join(dict.fromkeys(san_entry(h) for h in deployment.broker_hosts))
     return f"""\
 [req]
@@ -366,7 +475,7 @@ def _serial() -> str:
     return f"0x{secrets.randbits(126) | 1 << 125:x}"  # positive, 16 bytes, never zero
 
 
-def make_certificates(deployment: Deployment, ca_dir: Path, broker_dir: Path,
+def make_certificates(deployment: Deployment | Centre, ca_dir: Path, broker_dir: Path,
                       openssl: str, *, web_dir: Path | None = None) -> None:
     """A CA (``ca_dir/ca.key``, ``ca.crt``) and the broker's certificate signed by it
     (``broker_dir/server.key``, ``server.crt``, with the CA beside them as ``ca.crt``); with
@@ -396,7 +505,7 @@ def make_certificates(deployment: Deployment, ca_dir: Path, broker_dir: Path,
 _NEWKEY = ("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256")
 
 
-def _make_leaf(run: _Openssl, deployment: Deployment, ca_key: Path, ca_cert: Path,
+def _make_leaf(run: _Openssl, deployment: Deployment | Centre, ca_key: Path, ca_cert: Path,
                leaf_dir: Path, role: str) -> None:
     """A server certificate for the deployment's hosts, signed by the CA, checked for
     serverAuth: ``leaf_dir/server.key`` (0600), ``server.crt`` and ``ca.crt`` (0644).
@@ -436,9 +545,9 @@ def write_public(path: Path, text: str) -> None:
 def existing_files(out: Path) -> list[Path]:
     """The files of a provisioning that are already in ``out``."""
     fixed = [README, CREDENTIALS, SERVER_ENV, CA_KEY, CA_CERT, *BROKER_FILES, *WEB_FILES,
-             TABLE_CA]
+             TABLE_CA, CENTRE_CA]
     found = [out / name for name in fixed if (out / name).exists()]
-    return found + sorted(out.glob(TABLES_GLOB))
+    return found + sorted(out.glob(TABLES_GLOB)) + sorted(out.glob(CLUB_LOGINS_GLOB))
 
 
 @dataclass(frozen=True)
@@ -455,15 +564,8 @@ class Provisioned:
         return self.out / "tables" / f"table-{number}.toml"
 
 
-def provision(deployment: Deployment, out: Path, *, force: bool = False) -> Provisioned:
-    """Write every file of ``deployment`` into ``out`` (created 0700 if missing).
-
-    Refuses with :class:`SecretsExistError` if ``out`` already holds one of its files, unless
-    ``force``: then everything is made afresh (new passwords, CA and certificates) and the
-    files of tables beyond ``deployment.tables`` are removed.
-    """
-    openssl = find_openssl()
-    out = out.absolute()
+def _check_out(out: Path, force: bool) -> list[Path]:
+    """The files of a provisioning already in ``out``: SecretsExistError without ``force``."""
     if out.exists() and not out.is_dir():
         raise ProvisionError(f"{out} exists and is not a folder")
     existing = existing_files(out)
@@ -474,10 +576,26 @@ def provision(deployment: Deployment, out: Path, *, force: bool = False) -> Prov
             f"{out} already holds an event's secrets ({names}{more}); nothing was changed. "
             "Use --force to make new ones (every Pi then needs its new files), "
             "or choose another --out")
+    return existing
+
+
+def provision(deployment: Deployment, out: Path, *, force: bool = False,
+              centre_login: CentreLogin | None = None) -> Provisioned:
+    """Write every file of ``deployment`` into ``out`` (created 0700 if missing); a club's
+    (``deployment.club``) also bridges its broker to the centre with ``centre_login``.
+
+    Refuses with :class:`SecretsExistError` if ``out`` already holds one of its files, unless
+    ``force``: then everything is made afresh (new passwords, CA and certificates) and the
+    files of tables beyond ``deployment.tables`` are removed.
+    """
+    openssl = find_openssl()
+    out = out.absolute()
+    broker_config(deployment, BrokerUsers.generate(deployment.event, [1]), centre_login)
+    existing = _check_out(out, force)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.provision-", dir=out.parent))
     try:
-        users, director_password = _write_all(deployment, staging, openssl, out)
+        users, director_password = _write_all(deployment, staging, openssl, out, centre_login)
         written = _move_in(staging, out, stale=existing)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -485,14 +603,17 @@ def provision(deployment: Deployment, out: Path, *, force: bool = False) -> Prov
 
 
 def _write_all(deployment: Deployment, stage: Path, openssl: str,
-               out: Path) -> tuple[BrokerUsers, str]:
-    users = BrokerUsers.generate(deployment.event, deployment.table_numbers)
+               out: Path, login: CentreLogin | None = None) -> tuple[BrokerUsers, str]:
+    users = BrokerUsers.generate(deployment.event, deployment.table_numbers,
+                                 club=deployment.club)
     director_password = secrets.token_urlsafe(12)
     for sub in ("ca", "broker", "broker/data", "web", "tables"):
         (stage / sub).mkdir(mode=0o700)
     make_certificates(deployment, stage / "ca", stage / "broker", openssl,
                       web_dir=stage / "web")
-    config = broker_config(deployment, users)
+    config = broker_config(deployment, users, login)
+    if login is not None:
+        write_public(stage / CENTRE_CA, login.ca)
     write_private(stage / "broker/mosquitto.conf", config.render())
     write_private(stage / "broker/passwd", users.passwd_text(config.password_iterations))
     write_private(stage / "broker/acl", users.acl_text())
@@ -524,3 +645,181 @@ def _move_in(stage: Path, out: Path, stale: Iterable[Path]) -> list[Path]:
         path.unlink(missing_ok=True)
     return written
 
+
+
+# -- the centre: one broker for every club's bridge (docs/scale.md) ------------------------
+
+@dataclass(frozen=True)
+class Centre:
+    """What to provision at a federation's centre: its broker, a user per club."""
+
+    clubs: tuple[str, ...]
+    broker_hosts: tuple[str, ...]
+    """The centre's names and addresses as the clubs reach it; the first is the one their
+    logins name. All of them go into its certificate."""
+    port: int = 8883
+    days: int = 825
+    broker_dir: PurePosixPath = BROKER_DIR
+    broker_user: str = BROKER_USER
+    local_port: int = LOCAL_PORT
+    event: str = "centre"
+    """Only in the certificates' names."""
+
+    def __post_init__(self) -> None:
+        if not self.clubs:
+            raise ValueError("--clubs: name at least one club")
+        for club in self.clubs:
+            check_club_name(club)
+        if len(set(self.clubs)) != len(self.clubs):
+            raise ValueError(f"--clubs names a club twice: {', '.join(self.clubs)}")
+        if not self.broker_hosts:
+            raise ValueError("give at least one broker host")
+        for host in self.broker_hosts:
+            san_entry(host)
+        for name, port in (("--port", self.port), ("local port", self.local_port)):
+            if not 1 <= port <= 65535:
+                raise ValueError(f"{name} {port} is not a TCP port")
+        if self.port == self.local_port:
+            raise ValueError(f"--port {self.port} is the broker's loopback port; choose another")
+        if self.days < 1:
+            raise ValueError(f"--days must be at least 1, not {self.days}")
+        if not self.broker_dir.is_absolute():
+            raise ValueError(f"the broker's folder {self.broker_dir} must be an absolute path")
+
+    @property
+    def url(self) -> str:
+        """What the clubs' bridges connect to: TLS, on the first host."""
+        return f"mqtts://{_url_host(self.broker_hosts[0])}:{self.port}"
+
+    def server_url(self, creds: Credentials) -> str:
+        """What the central server on the broker's machine connects to."""
+        return f"mqtt://{creds.username}:{creds.password}@127.0.0.1:{self.local_port}"
+
+
+def centre_broker_config(centre: Centre, users: CentreUsers) -> BrokerConfig:
+    """The central broker as it will run from ``centre.broker_dir``: the central server on
+    the loopback listener, the clubs' bridges on the TLS one."""
+    where = Path(centre.broker_dir)
+    return BrokerConfig(
+        directory=where, users=users, port=centre.local_port, host="127.0.0.1",
+        tls=TlsListener(port=centre.port, cafile=where / "ca.crt",
+                        certfile=where / "server.crt", keyfile=where / "server.key"),
+        run_as=centre.broker_user)
+
+
+@dataclass(frozen=True)
+class ProvisionedCentre:
+    out: Path
+    centre: Centre
+    users: CentreUsers
+    files: tuple[Path, ...]
+
+    def login(self, club: str) -> Path:
+        return self.out / "clubs" / f"{club}.json"
+
+
+def provision_centre(centre: Centre, out: Path, *, force: bool = False) -> ProvisionedCentre:
+    """Write the central broker's files and one login per club into ``out``; the same
+    safeguards as :func:`provision` (nothing replaced without ``force``, staged, moved in)."""
+    openssl = find_openssl()
+    out = out.absolute()
+    existing = _check_out(out, force)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.provision-", dir=out.parent))
+    try:
+        users = CentreUsers.generate(centre.clubs)
+        for sub in ("ca", "broker", "broker/data", "clubs"):
+            (staging / sub).mkdir(mode=0o700)
+        make_certificates(centre, staging / "ca", staging / "broker", openssl)
+        config = centre_broker_config(centre, users)
+        write_private(staging / "broker/mosquitto.conf", config.render())
+        write_private(staging / "broker/passwd", users.passwd_text(config.password_iterations))
+        write_private(staging / "broker/acl", users.acl_text())
+        write_private(staging / CREDENTIALS, users.dumps())
+        ca = (staging / CA_CERT).read_text(encoding="utf-8")
+        for club in centre.clubs:
+            login = CentreLogin(club, centre.url, users.club(club), ca)
+            write_private(staging / "clubs" / f"{club}.json", login.dumps())
+        write_public(staging / README, centre_readme_text(centre, users))
+        written = _move_in(staging, out, stale=existing)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return ProvisionedCentre(out, centre, users, tuple(written))
+
+
+def centre_readme_text(centre: Centre, users: CentreUsers) -> str:
+    title = f"bidbox: the centre of clubs {', '.join(centre.clubs)}"
+    return f"""\
+{title}
+{"=" * len(title)}
+Written by `bidbox provision --clubs`. docs/scale.md walks through every step.
+Everything here is secret except the .crt files.
+
+The clubs' brokers reach this one at {centre.url} (TLS), each as its own
+user club-<name>, which may write only below clubs/<name>/ (broker/acl).
+
+On the centre's machine
+-----------------------
+broker/      -> {centre.broker_dir}/, owned by user {centre.broker_user}, as for a club
+                (docs/provision.md): listens on 127.0.0.1:{centre.local_port} for the central
+                server and on 0.0.0.0:{centre.port} with TLS for the clubs.
+The central server reads every club as user {users.server.username}:
+   BIDBOX_BROKER_URL=mqtt://{users.server.username}:<its password>@127.0.0.1:{centre.local_port}
+(the password is in credentials.json).
+
+To each club, by a private channel
+----------------------------------
+clubs/<name>.json  the club's login here and this centre's CA; the club's director runs
+   bidbox provision --club <name> --centre {centre.url} \\
+       --centre-login <name>.json --tables N --out DIR ...
+
+Stays here
+----------
+ca/ca.key, ca/ca.crt  the CA; credentials.json every password here in clear.
+A new club: `bidbox provision --add-clubs <name> --out <this folder>`, then copy
+broker/passwd and broker/acl to the broker's folder and `systemctl reload mosquitto`.
+"""
+
+
+def add_clubs(out: Path, clubs: Iterable[str]) -> tuple[Path, ...]:
+    """New clubs for the centre provisioned in ``out``: a user and a login each, the password
+    file and the ACL written again; the CA, the certificates and every other club's password
+    stay, so no other club provisions again. Mosquitto rereads the password file and the ACL
+    on a reload (SIGHUP): copy ``broker/passwd`` and ``broker/acl`` to the centre's broker
+    folder and ``systemctl reload mosquitto``."""
+    out = out.absolute()
+    try:
+        users = CentreUsers.loads((out / CREDENTIALS).read_text(encoding="utf-8"))
+        logins = sorted((out / "clubs").glob("*.json"))
+        url = CentreLogin.loads(logins[0].read_text(encoding="utf-8")).url if logins else None
+        ca = (out / CA_CERT).read_text(encoding="utf-8")
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ProvisionError(f"{out} does not hold a centre of `bidbox provision --clubs`: "
+                             f"{error}") from None
+    if url is None:
+        raise ProvisionError(f"{out} holds no club's login (clubs/*.json) to take the "
+                             "centre's URL from")
+    names = list(dict.fromkeys(clubs))
+    if not names:
+        raise ValueError("--add-clubs: name at least one club")
+    for name in names:
+        check_club_name(name)
+    known = [name for name in names if name in users.clubs]
+    if known:
+        raise ValueError(f"--add-clubs: {', '.join(known)} already at this centre")
+    added = CentreUsers(server=users.server, clubs={
+        **users.clubs, **{c: Credentials.generate(club_username(c)) for c in names}})
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.provision-", dir=out.parent))
+    try:
+        for sub in ("broker", "clubs"):
+            (staging / sub).mkdir(mode=0o700)
+        write_private(staging / "broker/passwd", added.passwd_text())
+        write_private(staging / "broker/acl", added.acl_text())
+        write_private(staging / CREDENTIALS, added.dumps())
+        for name in names:
+            write_private(staging / "clubs" / f"{name}.json",
+                          CentreLogin(name, url, added.club(name), ca).dumps())
+        written = _move_in(staging, out, stale=())
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return tuple(written)

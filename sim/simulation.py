@@ -42,6 +42,7 @@ class TableRun:
     rounds: list[list[Playable]]
     outcomes: list[BoardOutcome] = field(default_factory=list)
     events: int = 0
+    unacknowledged: int = 0
     error: str | None = None
 
 
@@ -87,8 +88,13 @@ class Simulation:
     def __init__(self, records: list[Playable], *, tables: int, folder: Path,
                  event: str = "sim", boards_per_round: int = 4, speed: float = 0.0,
                  broker_for: Callable[[int], BrokerSettings | None] = lambda _: None,
-                 on_result: Callable[[BoardOutcome], None] | None = None) -> None:
+                 on_result: Callable[[BoardOutcome], None] | None = None,
+                 drain: float = 0.0) -> None:
         self.runs = deal_out(records, tables, boards_per_round)
+        self.drain = drain
+        """Seconds a table waits after its last board for the broker to acknowledge every
+        event (its outbox empty) before it stops; 0: it stops at once, and what is left goes
+        at its next start."""
         self.folder = folder
         self.event = event
         self.speed = speed
@@ -133,7 +139,10 @@ class Simulation:
                                 number=run.number,
                                 broker=self.broker_for(run.number)) as table:
                 self._play(table, run)
+                if self.drain > 0:
+                    table.daemon.wait_for(lambda _: not table.daemon.inflight, self.drain)
                 run.events = table.journal.last_seq
+                run.unacknowledged = table.journal.outbox_size()
         except Exception as error:  # reported per table; the other tables play on
             run.error = f"{type(error).__name__}: {error}"
 
