@@ -27,11 +27,13 @@ from sqlalchemy.exc import OperationalError
 from mqttlink import BrokerSettings, close_sockets, connect_persistent, mqtt_client
 from server import roundclock
 from server import schema as s
+from server.centre import ClubTables
+from server.centre import subscriptions as centre_subscriptions
 from server.ingest import SHARED_GAP_GRACE, Ingest, Outcome
 from server.live import Hub
 from server.session import current
 from tabled.roundclock import RoundClock
-from tabled.wire import ROOT, Command, clock_payload, clock_topic, table_topic
+from tabled.wire import ROOT, Command, WireError, clock_payload, clock_topic, table_topic
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +85,10 @@ class Bus:
 
     def __init__(self, ingest: Ingest, hub: Hub, settings: BrokerSettings, *,
                  client_id: str | None = None, shared_group: str | None = None,
-                 clock: Callable[[], float] = time.time, linger: float = LINGER) -> None:
+                 clock: Callable[[], float] = time.time, linger: float = LINGER,
+                 centre: ClubTables | None = None) -> None:
+        """``centre``: this is a centre's server (server/centre.py): it reads every club's
+        tables through the bridges, each as its section's table, and sends them nothing."""
         self.ingest = ingest
         self.db = ingest.db
         self.event = ingest.event
@@ -102,6 +107,10 @@ class Bus:
             ingest.gap_grace = max(ingest.gap_grace, SHARED_GAP_GRACE)
         self.topics = [(f"{prefix}{base}events", 1), (f"{prefix}{base}status", 1),
                        (f"{prefix}{base}state", 1)]
+        self.centre = centre
+        if centre is not None:
+            self.topics = [(f"{prefix}{topic}", qos)
+                           for topic, qos in centre_subscriptions(self.event)]
         self.client = mqtt_client(settings, client_id or f"bidbox-server-{self.event}",
                                   manual_ack=True)
         self.client.max_inflight_messages_set(200)
@@ -180,13 +189,17 @@ class Bus:
         being away, each message alone, and one that can never be stored is recorded as
         rejected. A message left unacknowledged would come back first at every restart and
         hold the broker's window for everyone else."""
+        if self.centre is not None:
+            pairs, refused = self._from_clubs(pairs)
+        else:
+            refused = []
         try:
-            return self.ingest.many(pairs)
+            return refused + self.ingest.many(pairs)
         except OperationalError:
             raise  # the database is away: nothing is acknowledged, the broker keeps it all
         except Exception:
             log.exception("a batch of %d failed; storing its messages one by one", len(pairs))
-        outcomes: list[Outcome] = []
+        outcomes: list[Outcome] = list(refused)
         for topic, payload in pairs:
             try:
                 outcomes += self.ingest.many([(topic, payload)])
@@ -197,6 +210,20 @@ class Bus:
                 outcomes.append(self.ingest.reject(topic, payload, reason))
         return outcomes
 
+    def _from_clubs(self, pairs: list[tuple[str, bytes]]
+                    ) -> tuple[list[tuple[str, bytes]], list[Outcome]]:
+        """A centre's batch: each club's topic as its section's table's; one of no club or
+        table of the central session is recorded as rejected with the reason."""
+        assert self.centre is not None
+        kept: list[tuple[str, bytes]] = []
+        refused: list[Outcome] = []
+        for topic, payload in pairs:
+            try:
+                kept.append((self.centre.translate(topic), payload))
+            except WireError as error:
+                refused.append(self.ingest.reject(topic, payload, str(error)[:300]))
+        return kept, refused
+
     def _after(self, outcomes: list[Outcome]) -> None:
         changed: set[str] = set()
         online: set[int] = set()
@@ -206,7 +233,7 @@ class Bus:
             online |= outcome.online
             for table, command in outcome.commands:
                 self._publish(table, command)
-        if online:
+        if online and self.centre is None:
             self.send_unanswered(online)
         self.batches += 1
         self.hub.notify(changed, tables=changed_tables(outcomes))
@@ -215,7 +242,7 @@ class Bus:
 
     def send_pending(self) -> None:
         """Publish every queued command not yet acknowledged by the broker."""
-        if self.client.is_connected():
+        if self.client.is_connected() and self.centre is None:
             self._send_where(s.commands.c.sent_at.is_(None))
 
     def send_unanswered(self, tables: set[int]) -> None:
@@ -229,8 +256,8 @@ class Bus:
         """The current round's clock, retained on ``bidbox/v1/<event>/clock`` when it
         changed (a round started, extended, its length changed) or after a (re)connection:
         every table reads its extension from there, also one that comes back later."""
-        if not self.client.is_connected():
-            return
+        if not self.client.is_connected() or self.centre is not None:
+            return  # a centre has no say over the clubs' clocks
         session = current(self.db, self.event)
         clock = None if session is None else roundclock.round_clock(self.db, session)
         if clock is None or clock == self._clock_sent:
@@ -252,6 +279,10 @@ class Bus:
                           track=row.sent_at is None)
 
     def _publish(self, table: int, command: Command, *, track: bool = False) -> None:
+        if self.centre is not None:
+            # A centre sends no club's table anything (a resend would not cross the bridge):
+            # the club's own server asks its tables for what it lacks.
+            return
         info = self.client.publish(table_topic(self.event, table, "cmd"),
                                    command.to_payload(), qos=1)
         if track and info.rc == mqtt.MQTT_ERR_SUCCESS:

@@ -71,7 +71,11 @@ class Services:
             if app.config.get("BROKER_CAFILE"):
                 settings = BrokerSettings(**{**settings.__dict__,
                                              "cafile": app.config["BROKER_CAFILE"]})
-            services.bus = Bus(services.ingest, hub, settings)
+            centre = None
+            if app.config.get("CENTRE"):  # a simultaneous's centre (server/centre.py)
+                from server.centre import ClubTables
+                centre = ClubTables(db, event)
+            services.bus = Bus(services.ingest, hub, settings, centre=centre)
             services.bus.start()
         app.extensions["bidbox"] = services
         return services
