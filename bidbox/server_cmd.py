@@ -35,6 +35,10 @@ def add_parser(commands: Any) -> None:
                              "$BIDBOX_BROKER_URL, which keeps the password out of `ps`)")
     parser.add_argument("--cafile", help="with mqtts://: the CA that signed the broker")
     parser.add_argument("--event", default="club", help="the event name in the MQTT topics")
+    parser.add_argument("--centre", action="store_true",
+                        help="a simultaneous's centre: read every club's tables through the "
+                             "bridges (clubs/<club>/...), each as the section named after its "
+                             "club, and send them nothing (docs/scale.md)")
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to serve on (0.0.0.0 for the club's network)")
     parser.add_argument("--port", type=int, default=None,
@@ -102,6 +106,7 @@ def run(args: argparse.Namespace) -> int:
 
     app = create_app({
         "DATABASE": args.db, "EVENT": args.event, "BROKER_URL": args.broker,
+        "CENTRE": args.centre,
         "BROKER_CAFILE": args.cafile, "LANGUAGE": args.language,
         # Live pages hold a thread each: keep eight for the console and ordinary requests.
         "MAX_STREAMS": max(1, args.threads - 8),
