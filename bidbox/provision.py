@@ -143,17 +143,7 @@ class Deployment:
             centre_address(self.centre or "")
         if self.tables < 1:
             raise ValueError(f"--tables must be at least 1, not {self.tables}")
-        if not self.broker_hosts:
-            raise ValueError("give at least one broker host")
-        for host in self.broker_hosts:
-            san_entry(host)
-        for name, port in (("--port", self.port), ("local port", self.local_port)):
-            if not 1 <= port <= 65535:
-                raise ValueError(f"{name} {port} is not a TCP port")
-        if self.port == self.local_port:
-            raise ValueError(f"--port {self.port} is the broker's loopback port; choose another")
-        if self.days < 1:
-            raise ValueError(f"--days must be at least 1, not {self.days}")
+        _check_broker(self.broker_hosts, self.port, self.local_port, self.days)
         if self.language not in LANGUAGES:
             raise ValueError(f"language {self.language!r} is not one of {LANGUAGES}")
         if not self.broker_dir.is_absolute():
@@ -672,17 +662,7 @@ class Centre:
             check_club_name(club)
         if len(set(self.clubs)) != len(self.clubs):
             raise ValueError(f"--clubs names a club twice: {', '.join(self.clubs)}")
-        if not self.broker_hosts:
-            raise ValueError("give at least one broker host")
-        for host in self.broker_hosts:
-            san_entry(host)
-        for name, port in (("--port", self.port), ("local port", self.local_port)):
-            if not 1 <= port <= 65535:
-                raise ValueError(f"{name} {port} is not a TCP port")
-        if self.port == self.local_port:
-            raise ValueError(f"--port {self.port} is the broker's loopback port; choose another")
-        if self.days < 1:
-            raise ValueError(f"--days must be at least 1, not {self.days}")
+        _check_broker(self.broker_hosts, self.port, self.local_port, self.days)
         if not self.broker_dir.is_absolute():
             raise ValueError(f"the broker's folder {self.broker_dir} must be an absolute path")
 
@@ -823,3 +803,20 @@ def add_clubs(out: Path, clubs: Iterable[str]) -> tuple[Path, ...]:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return tuple(written)
+
+
+def _check_broker(hosts: Iterable[str], port: int, local_port: int, days: int) -> None:
+    """What a club's and a centre's broker both need: a host for the certificate, two
+    different TCP ports, a certificate that lasts a day at least."""
+    hosts = list(hosts)
+    if not hosts:
+        raise ValueError("give at least one broker host")
+    for host in hosts:
+        san_entry(host)
+    for name, number in (("--port", port), ("local port", local_port)):
+        if not 1 <= number <= 65535:
+            raise ValueError(f"{name} {number} is not a TCP port")
+    if port == local_port:
+        raise ValueError(f"--port {port} is the broker's loopback port; choose another")
+    if days < 1:
+        raise ValueError(f"--days must be at least 1, not {days}")
