@@ -11,22 +11,20 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, func, insert, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import Dialect
 
 from server import schema as s
 from tabled.wire import Command, Event
 
 from .outcome import Outcome
+from .sql import Prepared, insert_returning
 
 log = logging.getLogger(__name__)
 
@@ -78,11 +76,12 @@ class Storage:
                          "data": data, "received_at": now}
         if not rows:
             return []
-        dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-        statement = dialect_insert(s.events).on_conflict_do_nothing(
-            index_elements=["event", "table_no", "seq"]).returning(
-            s.events.c.table_no, s.events.c.seq)
-        new = {(row.table_no, row.seq) for row in conn.execute(statement, list(rows.values()))}
+        # One multi-row INSERT handed to the driver: SQLAlchemy's own executemany with
+        # RETURNING built each row's parameters through its compiler, a third of the batch.
+        new = {(table_no, seq) for table_no, seq in insert_returning(
+            conn, s.events.name, _EVENT_COLUMNS,
+            [tuple(row[c] for c in _EVENT_COLUMNS) for row in rows.values()],
+            conflict=("event", "table_no", "seq"), returning=("table_no", "seq"))}
         old = [key for key in rows if key not in new]
         # Everything the table said counts: a replay that moves an event to another board or
         # time is as forged as one that changes what it says.
@@ -220,26 +219,13 @@ class Statuses:
         (py-spy on the load test)."""
         if not self.changed:
             return
-        sql, names = _update_status(self.conn.dialect)
-        self.conn.exec_driver_sql(sql, [
-            tuple({"b_event": self.event, "b_table": table, **self.rows[table]}[name]
-                  for name in names) for table in sorted(self.changed)])
+        _UPDATE_STATUS.many(self.conn, [{"b_event": self.event, "b_table": table,
+                                         **self.rows[table]} for table in sorted(self.changed)])
 
 
+_EVENT_COLUMNS = ("event", "table_no", "seq", "type", "board", "ts", "data", "received_at")
 _STATUS_FIELDS = [c.name for c in s.table_status.columns if c.name not in ("event", "table_no")]
-_UPDATE_STATUS = update(s.table_status).where(
+_UPDATE_STATUS = Prepared(update(s.table_status).where(
     s.table_status.c.event == bindparam("b_event"),
     s.table_status.c.table_no == bindparam("b_table")).values(
-    {name: bindparam(name) for name in _STATUS_FIELDS})
-
-
-@functools.cache
-def _update_status(dialect: Dialect) -> tuple[str, tuple[str, ...]]:
-    """``_UPDATE_STATUS`` in the dialect's own SQL, with its parameters' names in order."""
-    compiled = _UPDATE_STATUS.compile(dialect=dialect)
-    string = compiled.string
-    if compiled.positiontup is not None:
-        return string, tuple(compiled.positiontup)
-    # A named paramstyle (psycopg's %(name)s): make it positional, the rows are tuples.
-    names = tuple(re.findall(r"%\((\w+)\)s", string))
-    return re.sub(r"%\((\w+)\)s", "%s", string), names
+    {name: bindparam(name) for name in _STATUS_FIELDS}))
