@@ -207,8 +207,8 @@ class Projections:
         # A resend may bring the assignment after results of its boards: they learn now who
         # sat there.
         boards = set(event.data["boards"])
-        waiting = [(board, seq) for board, seq in _UNSEATED(
-            conn, b_event=self.event, b_table=table).all() if board in boards]
+        waiting = [row for row in _UNSEATED(conn, b_event=self.event, b_table=table).all()
+                   if row.board in boards]
         for board, seq in waiting:
             seated = self._seated(conn, table, board, max(seq, event.seq + 1))
             conn.execute(update(s.results).where(
