@@ -209,8 +209,9 @@ class Projections:
         boards = set(event.data["boards"])
         waiting = [row for row in _UNSEATED(conn, b_event=self.event, b_table=table).all()
                    if row.board in boards]
-        for board, seq in waiting:
-            seated = self._seated(conn, table, board, max(seq, event.seq + 1))
+        for row in waiting:
+            board = row.board
+            seated = self._seated(conn, table, board, max(row.source_seq, event.seq + 1))
             conn.execute(update(s.results).where(
                 s.results.c.event == self.event, s.results.c.table_no == table,
                 s.results.c.board == board).values(round=seated.round, ns=seated.ns,
