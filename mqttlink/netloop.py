@@ -206,6 +206,10 @@ class NetworkLoop:
     def _serve(self, client: mqtt.Client, sock: Any, mask: int) -> None:
         if mask & selectors.EVENT_READ:
             client.loop_read()
+            # TLS: what the SSL object already decrypted wakes no selector; read it now.
+            pending: Callable[[], int] | None = getattr(sock, "pending", None)
+            while pending is not None and pending() and client.socket() is sock:
+                client.loop_read()
         if mask & selectors.EVENT_WRITE and client.socket() is sock:
             client.loop_write()
 

@@ -7,15 +7,22 @@ what was not acknowledged, and ingest stores each event once.
 
 paho's callbacks only put items on a queue; one worker thread stores batches, acknowledges,
 publishes the commands ingest asks for (resend) and those the console queued in ``commands``.
+
+The client's network side runs on a ``mqttlink.NetworkLoop`` of its own rather than paho's
+``loop_start`` thread: paho's thread wakes through a socket pair for every packet queued on
+another thread, so the worker's acknowledgements of a batch woke it once each (an extra turn
+of paho's loop, ``select`` and keepalive check included, per message stored); on the external
+loop the first acknowledgement of a batch asks for the socket to be watched for writing and
+the rest only join the queue, written together.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +31,7 @@ import paho.mqtt.client as mqtt
 from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
 
-from mqttlink import BrokerSettings, close_sockets, connect_persistent, mqtt_client
+from mqttlink import BrokerSettings, NetworkLoop, close_sockets, connect_persistent, mqtt_client
 from server import roundclock
 from server import schema as s
 from server.ingest import SHARED_GAP_GRACE, Ingest, Outcome
@@ -65,6 +72,49 @@ class _Wake:
     pass
 
 
+class Inbox:
+    """What paho's callbacks hand the worker, taken by the batch.
+
+    A ``queue.Queue`` takes its lock and notifies at every put, and its ``get`` with a timeout
+    does the same again for every message of a batch: 10-20 us a message on the network
+    thread and the worker, the first of which holds the GIL the other needs. Here a put is a
+    deque append, and the lock is taken only when the worker waits for as many as are now
+    there (its first item, or the rest of a batch)."""
+
+    def __init__(self) -> None:
+        self._items: deque[Any] = deque()
+        self._changed = threading.Condition(threading.Lock())
+        self._want = 0  # the size the waiting side wants; 0: nobody waits
+
+    def put(self, item: Any) -> None:
+        self._items.append(item)
+        # _want is set under the lock before the waiting side looks at the deque, so an
+        # append it did not see finds _want set here and notifies.
+        if self._want and len(self._items) >= self._want:
+            with self._changed:
+                self._changed.notify_all()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def wait_size(self, size: int, timeout: float | None = None) -> bool:
+        """Wait until at least ``size`` items are waiting; False at ``timeout``."""
+        with self._changed:
+            self._want = size
+            try:
+                return self._changed.wait_for(lambda: len(self._items) >= size, timeout)
+            finally:
+                self._want = 0
+
+    def take(self, most: int, linger: float) -> list[Any]:
+        """The next items, at least one, at most ``most``: after the first, those that come
+        within ``linger`` seconds."""
+        self.wait_size(1)
+        if linger > 0 and len(self._items) < most:
+            self.wait_size(most, linger)
+        return [self._items.popleft() for _ in range(min(most, len(self._items)))]
+
+
 def changed_tables(outcomes: list[Outcome]) -> set[int] | None:
     """The tables whose rows in the console's grid a batch changed: a message changes only
     its own table's row (its status, its stored events and the calls among them). None if
@@ -90,7 +140,7 @@ class Bus:
         self.hub = hub
         self.clock = clock
         self.linger = linger
-        self.inbox: queue.Queue[Any] = queue.Queue()
+        self.inbox = Inbox()
         self.connected = threading.Event()
         self.stored = 0
         self.batches = 0
@@ -102,8 +152,8 @@ class Bus:
             ingest.gap_grace = max(ingest.gap_grace, SHARED_GAP_GRACE)
         self.topics = [(f"{prefix}{base}events", 1), (f"{prefix}{base}status", 1),
                        (f"{prefix}{base}state", 1)]
-        self.client = mqtt_client(settings, client_id or f"bidbox-server-{self.event}",
-                                  manual_ack=True)
+        self.client_id = client_id or f"bidbox-server-{self.event}"
+        self.client = mqtt_client(settings, self.client_id, manual_ack=True)
         self.client.max_inflight_messages_set(200)
         self.client.max_queued_messages_set(0)
         self.client.on_connect = self._on_connect
@@ -115,6 +165,7 @@ class Bus:
         self._clock_sent: RoundClock | None = None  # the retained round clock last published
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
+        self._network: NetworkLoop | None = None
         self._stopping = threading.Event()
 
     # -- life cycle --------------------------------------------------------------------------
@@ -123,7 +174,8 @@ class Bus:
         connect_persistent(self.client, self.settings, SESSION_EXPIRY, receive_maximum=WINDOW)
         self._thread = threading.Thread(target=self.run, name="ingest", daemon=True)
         self._thread.start()
-        self.client.loop_start()
+        self._network = NetworkLoop(name=f"mqtt-{self.client_id}").start()
+        self._network.add(self.client)
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stopping.set()
@@ -131,7 +183,9 @@ class Bus:
         if self._thread is not None:
             self._thread.join(timeout)
         self.client.disconnect()
-        self.client.loop_stop()
+        if self._network is not None:
+            self._network.remove(self.client, timeout)
+            self._network.close(timeout)
         close_sockets(self.client)
 
     def wake(self) -> None:
@@ -142,13 +196,7 @@ class Bus:
 
     def run(self) -> None:
         while not self._stopping.is_set():
-            items = [self.inbox.get()]
-            until = time.monotonic() + self.linger
-            while len(items) < BATCH:
-                try:
-                    items.append(self.inbox.get(timeout=max(0.0, until - time.monotonic())))
-                except queue.Empty:
-                    break
+            items = self.inbox.take(BATCH, self.linger)
             try:
                 self._handle(items)
             except Exception:  # the database away for a moment: the broker will redeliver
