@@ -81,3 +81,15 @@ def insert_returning(conn: Connection, table: str, columns: Sequence[str],
         flat = tuple(value for row in part for value in row)
         new += conn.exec_driver_sql(sql, flat).all()
     return new
+
+
+def select_in(conn: Connection, table: str, columns: Sequence[str], key: str, value: Any,
+              column: str, among: Sequence[Any]) -> list[Any]:
+    """``SELECT columns FROM table WHERE key = value AND column IN (among)``, the IN list
+    written out for its size (SQLAlchemy's expanding IN compiles it afresh at each call)."""
+    if not among:
+        return []
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    sql = (f"SELECT {', '.join(columns)} FROM {table} WHERE {key} = {mark} AND {column} IN ("
+           + ", ".join(mark for _ in among) + ")")
+    return list(conn.exec_driver_sql(sql, (value, *among)).all())

@@ -24,7 +24,7 @@ from server import schema as s
 from tabled.wire import Command, Event
 
 from .outcome import Outcome
-from .sql import Prepared, insert_returning
+from .sql import Prepared, insert_returning, select_in
 
 log = logging.getLogger(__name__)
 
@@ -189,8 +189,8 @@ class Statuses:
         self.rows: dict[int, dict[str, Any]] = {}
         self.changed: set[int] = set()
         if tables:
-            found = conn.execute(select(s.table_status).where(
-                s.table_status.c.event == event, s.table_status.c.table_no.in_(sorted(tables))))
+            found = select_in(conn, s.table_status.name, _STATUS_COLUMNS, "event", event,
+                              "table_no", sorted(tables))
             self.rows = {row.table_no: dict(row._mapping) for row in found}
         missing = sorted(tables - set(self.rows))
         if missing:
@@ -224,6 +224,7 @@ class Statuses:
 
 
 _EVENT_COLUMNS = ("event", "table_no", "seq", "type", "board", "ts", "data", "received_at")
+_STATUS_COLUMNS = [c.name for c in s.table_status.columns]
 _STATUS_FIELDS = [c.name for c in s.table_status.columns if c.name not in ("event", "table_no")]
 _UPDATE_STATUS = Prepared(update(s.table_status).where(
     s.table_status.c.event == bindparam("b_event"),
