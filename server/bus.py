@@ -27,7 +27,7 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -122,6 +122,15 @@ class Inbox:
         return [self._items.popleft() for _ in range(min(most, len(self._items)))]
 
 
+def split_tables(tables: Iterable[int], workers: int) -> list[list[int]]:
+    """``tables`` dealt to ``workers`` ingest workers in turn (1, 3, 5... and 2, 4, 6...), so
+    that tables playing at the same pace spread evenly."""
+    if workers < 1:
+        raise ValueError("at least one worker")
+    ordered = sorted(set(tables))
+    return [ordered[k::workers] for k in range(workers)]
+
+
 def changed_tables(outcomes: list[Outcome]) -> set[int] | None:
     """The tables whose rows in the console's grid a batch changed: a message changes only
     its own table's row (its status, its stored events and the calls among them). None if
@@ -140,7 +149,13 @@ class Bus:
 
     def __init__(self, ingest: Ingest, hub: Hub, settings: BrokerSettings, *,
                  client_id: str | None = None, shared_group: str | None = None,
+                 tables: Iterable[int] | None = None,
                  clock: Callable[[], float] = time.time, linger: float = LINGER) -> None:
+        """``tables``: subscribe to these tables' topics only, for a worker that shares the
+        event with others, each given its own tables (:func:`split_tables`): every table's
+        stream then reaches one worker, whole and in order. ``shared_group`` shares one
+        subscription among workers instead (MQTT v5 ``$share``): the broker deals each
+        message to any of them, so each sees parts of every table's stream."""
         self.ingest = ingest
         self.db = ingest.db
         self.event = ingest.event
@@ -152,14 +167,18 @@ class Bus:
         self.subscribed = threading.Event()  # the broker granted the subscriptions
         self.stored = 0
         self.batches = 0
-        base = f"{ROOT}/{self.event}/table/+/"
+        if shared_group and tables is not None:
+            raise ValueError("a worker has its own tables or a shared subscription, not both")
         # MQTT v5 shared subscription: several ingest workers split one stream.
         prefix = f"$share/{shared_group}/" if shared_group else ""
         if shared_group:
             # Another worker holds part of each table's stream: a gap is often no gap.
             ingest.gap_grace = max(ingest.gap_grace, SHARED_GAP_GRACE)
-        self.topics = [(f"{prefix}{base}events", 1), (f"{prefix}{base}status", 1),
-                       (f"{prefix}{base}state", 1)]
+        numbers = ["+"] if tables is None else [str(n) for n in sorted(set(tables))]
+        if not numbers:
+            raise ValueError("a worker with no table")
+        self.topics = [(f"{prefix}{ROOT}/{self.event}/table/{n}/{kind}", 1)
+                       for n in numbers for kind in ("events", "status", "state")]
         self.client_id = client_id or f"bidbox-server-{self.event}"
         self.client = mqtt_client(settings, self.client_id, manual_ack=True)
         self.client.max_inflight_messages_set(200)
