@@ -35,6 +35,9 @@ SHARED_GAP_GRACE = 2.0
 stream (an MQTT v5 shared subscription): the missing events are usually in another worker's
 batch, and asking at once would have the table send them again, multiplying the stream."""
 KEEP_REJECTIONS = 1000
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+"""An event's data as stored: one spelling whatever order the table wrote it in (made once:
+``json.dumps`` with options builds an encoder at every call)."""
 
 
 class Storage:
@@ -66,7 +69,7 @@ class Storage:
         later: list[tuple[int, tuple[int, int], tuple[Any, ...]]] = []
         for index, table, event in events:
             key = (table, event.seq)
-            data = json.dumps(dict(event.data), sort_keys=True, separators=(",", ":"))
+            data = _CANONICAL.encode(dict(event.data))
             if key in rows:
                 later.append((index, key, (event.type, event.board, event.ts, data)))
                 continue
