@@ -22,6 +22,7 @@ database's busy timeout, 10 s, is below the broker's 1.5 x ``keepalive``).
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import threading
@@ -122,6 +123,27 @@ class Inbox:
         return [self._items.popleft() for _ in range(min(most, len(self._items)))]
 
 
+_settled = threading.Lock()
+_SETTLED: list[bool] = []
+
+
+def settle_heap() -> None:
+    """Once a process: collect, then move every object the process holds so far (the app,
+    its modules, the session's settings) out of the cyclic collector's reach (``gc.freeze``).
+
+    Each message makes short-lived objects (paho's message and its MQTT v5 properties, the
+    event, its outcome), and every so many collections of the young ones Python walks the
+    whole heap. On the ingest bench that was 9 full collections of about 115 ms each while
+    10,000 events were stored: 1.05 s of the Bus's 2.5 s. Frozen objects are still freed
+    when nothing refers to them; only a cycle among them that becomes garbage later stays."""
+    with _settled:
+        if _SETTLED:
+            return
+        gc.collect()
+        gc.freeze()
+        _SETTLED.append(True)
+
+
 def split_tables(tables: Iterable[int], workers: int) -> list[list[int]]:
     """``tables`` dealt to ``workers`` ingest workers in turn (1, 3, 5... and 2, 4, 6...), so
     that tables playing at the same pace spread evenly."""
@@ -199,6 +221,7 @@ class Bus:
     # -- life cycle --------------------------------------------------------------------------
 
     def start(self) -> None:
+        settle_heap()
         connect_persistent(self.client, self.settings, SESSION_EXPIRY, receive_maximum=WINDOW)
         self._network = NetworkLoop(name=f"ingest-{self.client_id}", turn=self._turn).start()
         self._network.add(self.client)
