@@ -59,7 +59,7 @@ lets the next one arrive while one is stored."""
 LINGER = 0.02
 """Seconds the worker waits after a message for more to join its batch. Under load, one
 transaction (and one wake-up of the live pages) for a few messages costs less than one each;
-alone, a message waits this long at most."""
+alone, a message waits this long at most (see ``FLOWING`` for a stream)."""
 
 FLOWING = 5
 """While a stream keeps coming, a batch may wait up to this many ``LINGER`` to fill."""
@@ -85,13 +85,10 @@ def _nothing() -> None:
 
 
 class Inbox:
-    """What paho's callbacks hand the worker, taken by the batch.
-
-    A ``queue.Queue`` takes its lock and notifies at every put, and its ``get`` with a timeout
-    does the same again for every message of a batch: 10-20 us a message on the network
-    thread and the worker, the first of which holds the GIL the other needs. Here a put is a
-    deque append, and the lock is taken only when the worker waits for as many as are now
-    there (its first item, or the rest of a batch)."""
+    """What paho's callbacks (and the console's ``wake``) hand the Bus's thread, taken by the
+    batch: a put is a deque append (a ``queue.Queue`` takes a lock and notifies at every put
+    and get), and the lock is taken only while someone waits for the inbox to hold so many
+    (``wait_size``, for the tests)."""
 
     def __init__(self) -> None:
         self._items: deque[Any] = deque()
