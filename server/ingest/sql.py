@@ -63,17 +63,28 @@ class Prepared:
 
 
 def insert_returning(conn: Connection, table: str, columns: Sequence[str],
-                     rows: Sequence[Sequence[Any]], conflict: Sequence[str],
-                     returning: Sequence[str], *, chunk: int = 500) -> list[Any]:
-    """``INSERT INTO table (columns) VALUES (...), (...) ON CONFLICT (conflict) DO NOTHING
-    RETURNING returning``: many rows in one statement, the new ones returned. SQLite (3.35 and
-    later) and PostgreSQL both read it. ``chunk`` rows a statement keep it under SQLite's
-    32,766 parameters (and PostgreSQL's 65,535)."""
+                     pg_types: Sequence[str], rows: Sequence[Sequence[Any]],
+                     conflict: Sequence[str], returning: Sequence[str], *,
+                     chunk: int = 500) -> list[Any]:
+    """Insert many rows in one statement, those whose ``conflict`` key is taken left out;
+    the new ones' ``returning`` columns.
+
+    SQLite (3.35 and later): ``INSERT ... VALUES (?, ...), (?, ...) ON CONFLICT (...) DO
+    NOTHING RETURNING ...``, ``chunk`` rows a statement (under its 32,766 parameters).
+    PostgreSQL: one array a column, ``INSERT ... SELECT * FROM unnest(%s::type[], ...)``:
+    psycopg parses a query's placeholders in Python and caches only short queries, and the
+    multi-row VALUES of a batch of 500 events (4,000 placeholders) took it 13 ms to parse at
+    every batch, 30 % of ingest on PostgreSQL."""
+    tail = (f" ON CONFLICT ({', '.join(conflict)}) DO NOTHING "
+            f"RETURNING {', '.join(returning)}")
+    if conn.dialect.name == "postgresql":
+        arrays = ", ".join(f"%s::{kind}[]" for kind in pg_types)
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) SELECT * FROM unnest({arrays})" + tail
+        return list(conn.exec_driver_sql(sql, tuple(
+            [row[i] for row in rows] for i in range(len(columns)))).all()) if rows else []
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     one = "(" + ", ".join(mark for _ in columns) + ")"
     head = f"INSERT INTO {table} ({', '.join(columns)}) VALUES "
-    tail = (f" ON CONFLICT ({', '.join(conflict)}) DO NOTHING "
-            f"RETURNING {', '.join(returning)}")
     new: list[Any] = []
     for start in range(0, len(rows), chunk):
         part = rows[start:start + chunk]

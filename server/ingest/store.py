@@ -82,7 +82,7 @@ class Storage:
         # One multi-row INSERT handed to the driver: SQLAlchemy's own executemany with
         # RETURNING built each row's parameters through its compiler, a third of the batch.
         new = {(table_no, seq) for table_no, seq in insert_returning(
-            conn, s.events.name, _EVENT_COLUMNS,
+            conn, s.events.name, _EVENT_COLUMNS, _EVENT_PG_TYPES,
             [tuple(row[c] for c in _EVENT_COLUMNS) for row in rows.values()],
             conflict=("event", "table_no", "seq"), returning=("table_no", "seq"))}
         old = [key for key in rows if key not in new]
@@ -227,6 +227,8 @@ class Statuses:
 
 
 _EVENT_COLUMNS = ("event", "table_no", "seq", "type", "board", "ts", "data", "received_at")
+_EVENT_PG_TYPES = ("text", "integer", "integer", "text", "integer", "double precision", "text",
+                   "double precision")
 _STATUS_COLUMNS = [c.name for c in s.table_status.columns]
 _STATUS_FIELDS = [c.name for c in s.table_status.columns if c.name not in ("event", "table_no")]
 _UPDATE_STATUS = Prepared(update(s.table_status).where(
