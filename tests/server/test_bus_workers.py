@@ -13,7 +13,6 @@ import pytest
 from sqlalchemy import func, select
 
 from bench.ingest import stream
-from bench.replay import DEFAULT as RECORDS
 from bidbox.broker import Broker, BrokerUsers
 from mqttlink import BrokerSettings
 from server import schema as s
@@ -25,6 +24,7 @@ from sim.recorded import playable
 from tabled.rules.formats import load_path
 from tabled.wire import table_topic
 from tests.fixtures.broker import EVENT, TABLES, MqttConnect
+from tests.records import played_pbn
 
 EVENTS = 150  # a table's first boards: calls, cards, claims, a result or two, each round's assign
 TIMEOUT = 30.0
@@ -89,7 +89,7 @@ def test_two_workers_store_a_backlog_once_each_its_own_tables(
             assert bus.subscribed.wait(10.0)
         finally:
             bus.stop()
-    good, _ = playable(load_path(RECORDS))
+    good, _ = playable(load_path(played_pbn()))
     payloads = stream(good, len(TABLES), EVENTS)
     for table in TABLES:  # acknowledged by the broker: queued for the sessions
         client = mqtt_connect(broker_users.table(table))
