@@ -1,16 +1,17 @@
-"""Run every benchmark in turn; ``--seconds S`` is passed to each."""
+"""Run every benchmark in turn; ``--seconds S`` is passed to each. The last, bench.backlog,
+needs PostgreSQL (``BIDBOX_TEST_PG``, or the local trust login)."""
 
 import argparse
 import sys
 
-from bench import console_rows, ingest, replay, table
+from bench import backlog, console_rows, ingest, replay, table
 
 parser = argparse.ArgumentParser(prog="python3 -m bench", description=__doc__)
 parser.add_argument("--seconds", type=float, default=None)
 args = parser.parse_args()
 shared = [] if args.seconds is None else ["--seconds", str(args.seconds)]
 status = 0
-for number, bench in enumerate((replay, table, ingest, console_rows)):
+for number, bench in enumerate((replay, table, ingest, console_rows, backlog)):
     if number:
         print()
     status = max(status, bench.main(shared))

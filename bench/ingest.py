@@ -304,8 +304,9 @@ def bare_subscriber(place: Place, creds: Credentials, expected: int) -> None:
         if not subscribed.wait(max(0.0, min(place.deadline, clock() + TIMEOUT) - clock())):
             raise BenchError("the bare subscriber got no SUBACK")
         place.reports.put(("bare", "ready", {}))
+        cpu = time.process_time()
         done.wait(max(0.0, place.deadline - clock()))
-        place.reports.put(("bare", "done", dict(got)))
+        place.reports.put(("bare", "done", {**got, "cpu": time.process_time() - cpu}))
     except Exception as error:
         place.reports.put(("bare", "error", {"error": f"{type(error).__name__}: {error}"}))
     finally:
@@ -382,6 +383,10 @@ class Run:
     batches: int | None = None
     ingest_s: float | None = None
     in_transactions_s: float | None = None  # of ingest_s, inside Ingest.many
+    # CPU seconds of the receiving process over its stream (every thread): the bare
+    # subscriber's process, or this one while the Bus stores (its main thread only waits)
+    bare_cpu_s: float | None = None
+    bus_cpu_s: float | None = None
     timed_out: bool = False
 
     @property
@@ -476,6 +481,7 @@ class Bench:
                 return None  # the time limit came first: no run
             if clock() > self.deadline - 1.0:
                 return None  # too late to start a stream
+            cpu = time.process_time()
             place.go.set()
             self._collect(place, reports, set(processes), "done", self.deadline + TIMEOUT)
             finished = True
@@ -489,11 +495,13 @@ class Bench:
             if bare:
                 run.bare_received = reports["bare"]["count"]
                 run.bare_s = reports["bare"]["last"] - first
+                run.bare_cpu_s = reports["bare"]["cpu"]
                 run.timed_out |= run.bare_received < run.expected
             if bus is not None and hub is not None:
                 total = run.published
                 if not hub_until(hub, lambda: bus.stored - stored0 >= total, self.deadline):
                     run.timed_out = True
+                run.bus_cpu_s = time.process_time() - cpu
         finally:
             if bus is not None:
                 bus.stop()
@@ -576,6 +584,9 @@ class Verdict:
     together: float | None  # the run with both subscribed, against its own bare figure
     clean: bool             # every event published stored, once, within the time limit
     met: bool
+    # CPU of the receiving process an event: the bare runs together, the Bus alone, in us
+    bare_cpu_us: float | None = None
+    bus_cpu_us: float | None = None
 
     @classmethod
     def of(cls, runs: list[Run]) -> Verdict:
@@ -591,7 +602,13 @@ class Verdict:
         stores = [r for r in runs if r.kind != "bare"]
         clean = bool(stores) and all(r.lost == 0 and r.duplicate_rows == 0 and not r.timed_out
                                      for r in stores)
-        return cls(baseline, ratio, together, clean, clean and ratio is not None and ratio >= AIM)
+        cpu = [r for r in bare if r.bare_cpu_s is not None]
+        bare_cpu = (1e6 * sum(r.bare_cpu_s or 0.0 for r in cpu)
+                    / sum(r.bare_received or 0 for r in cpu) if cpu else None)
+        bus_cpu = (1e6 * alone.bus_cpu_s / alone.stored_distinct if alone is not None
+                   and alone.bus_cpu_s is not None and alone.stored_distinct else None)
+        return cls(baseline, ratio, together, clean, clean and ratio is not None and ratio >= AIM,
+                   bare_cpu, bus_cpu)
 
     def why_not(self, runs: list[Run]) -> str:
         if not any(r.kind != "bare" for r in runs):
@@ -650,6 +667,10 @@ def report(runs: list[Run], header: dict[str, Any]) -> None:
             print(f"  {run.batches} batches of {run.mean_batch or 0:.1f} events on average; "
                   f"{run.in_transactions_s:.2f} s of its {run.ingest_s:.2f} s inside "
                   f"Ingest.many ({run.in_transactions_s / run.ingest_s:.0%})")
+    if verdict.bare_cpu_us is not None and verdict.bus_cpu_us is not None:
+        print(f"CPU of the receiving process an event (every thread; less disturbed by a busy "
+              f"machine than the rates): bare {verdict.bare_cpu_us:.0f} us, Bus + Ingest "
+              f"{verdict.bus_cpu_us:.0f} us, ratio {verdict.bare_cpu_us / verdict.bus_cpu_us:.2f}")
     if verdict.ratio is not None:
         print(f"\nratio ingest / bare = {verdict.ratio:.2f}"
               + (f"  (both at once: {verdict.together:.2f})" if verdict.together else ""))

@@ -52,8 +52,13 @@ class NetworkLoop:
     """One thread running the network side of many paho clients."""
 
     def __init__(self, *, name: str = "mqtt-network", min_delay: float = 1.0,
-                 max_delay: float = 16.0, clock: Callable[[], float] = time.monotonic) -> None:
+                 max_delay: float = 16.0, clock: Callable[[], float] = time.monotonic,
+                 turn: Callable[[], float | None] | None = None) -> None:
         self.name = name
+        # Called on this thread after each turn of the loop (its socket events served): work
+        # of the clients' owner done between reads, without a thread of its own. It returns
+        # how long the next wait may last at most (None: no limit).
+        self.turn = turn
         self.min_delay = min_delay
         self.max_delay = max_delay
         self.clock = clock
@@ -158,6 +163,10 @@ class NetworkLoop:
 
     # -- the thread ----------------------------------------------------------------------------
 
+    def call(self, action: Callable[[], None]) -> None:
+        """Run ``action`` on the loop's thread: now if this is it, else queued and woken."""
+        self._call(action)
+
     def _call(self, action: Callable[[], None]) -> None:
         """Run ``action`` on the loop's thread: now if this is it, else queued and woken."""
         if threading.current_thread() is self._thread:
@@ -184,9 +193,19 @@ class NetworkLoop:
             self._run_pending()
             if self._closed:
                 break
+            wait = None
+            if self.turn is not None:
+                try:
+                    wait = self.turn()
+                except Exception:  # the owner's work must not end every client's network
+                    log.exception("%s: the turn's work failed", self.name)
+            if self._closed:
+                break
             now = self.clock()
             due = min([next_misc, *(e.retry_at for e in self._waiting.values())])
             timeout = max(0.0, due - now)
+            if wait is not None:
+                timeout = min(timeout, max(0.0, wait))
             for key, mask in self._selector.select(timeout):
                 if key.data is None:
                     self._drain_wake()
@@ -206,6 +225,10 @@ class NetworkLoop:
     def _serve(self, client: mqtt.Client, sock: Any, mask: int) -> None:
         if mask & selectors.EVENT_READ:
             client.loop_read()
+            # TLS: what the SSL object already decrypted wakes no selector; read it now.
+            pending: Callable[[], int] | None = getattr(sock, "pending", None)
+            while pending is not None and pending() and client.socket() is sock:
+                client.loop_read()
         if mask & selectors.EVENT_WRITE and client.socket() is sock:
             client.loop_write()
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, and_, insert, select, update
+from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
 from server import register
 from server import schema as s
@@ -25,6 +25,7 @@ from tabled.rules.scoring import score_ns
 from tabled.wire import Event
 
 from .outcome import Outcome
+from .sql import Prepared
 from .store import Statuses
 
 log = logging.getLogger(__name__)
@@ -67,21 +68,18 @@ class Projections:
             outcome.rejected = f"table {table} event {event.seq}: {refusal}"
             return
         row = self.result_row(conn, table, event)
-        key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
-                   s.results.c.board == board)
-        current = conn.execute(select(s.results.c.source_seq, s.results.c.corrected_by,
-                                      s.results.c.contract).where(key)).first()
+        key = {"b_event": self.event, "b_table": table, "b_board": board}
+        current = _RESULT_NOW(conn, **key).first()
         if current is not None and current.source_seq > event.seq and current.contract is None:
             # A resend brought the board's result after the director's score for it: the
             # score stands, and the contract played joins it for the record.
-            conn.execute(update(s.results).where(key).values(
+            conn.execute(update(s.results).where(_key(self.event, table, board)).values(
                 contract=row["contract"], declarer=row["declarer"], tricks=row["tricks"],
                 lead=row["lead"], table_score_ns=row["table_score_ns"]))
             outcome.changed.add("results")
             return
         if current is None:
-            conn.execute(insert(s.results).values(event=self.event, table_no=table,
-                                                  board=board, **row))
+            _INSERT_RESULT(conn, event=self.event, table_no=table, board=board, **row)
         elif current.corrected_by is not None:
             # The director corrected this board on the server: the table's result is kept in
             # its events, but the correction stands until the director changes it.
@@ -89,7 +87,7 @@ class Projections:
                         "correction stands", table, board, event.seq)
             return
         elif current.source_seq < event.seq:  # a later result supersedes (a ruling's score)
-            conn.execute(update(s.results).where(key).values(**row))
+            conn.execute(update(s.results).where(_key(self.event, table, board)).values(**row))
         outcome.changed.add("results")
 
     def result_row(self, conn: Connection, table: int, event: Event) -> dict[str, Any]:
@@ -131,10 +129,7 @@ class Projections:
     def _seated(self, conn: Connection, table: int, board: int, seq: int) -> Seated:
         """Who played: the table's own latest assignment holding the board, else the
         movement's plan."""
-        assigns = conn.execute(select(s.events.c.data).where(
-            s.events.c.event == self.event, s.events.c.table_no == table,
-            s.events.c.type == "assign", s.events.c.seq < seq).order_by(
-            s.events.c.seq.desc())).scalars()
+        assigns = _ASSIGNS_BEFORE(conn, b_event=self.event, b_table=table, b_seq=seq).scalars()
         claimed: Seated | None = None
         for text in assigns:
             data = json.loads(text)
@@ -151,10 +146,7 @@ class Projections:
         return claimed if claimed is not None else Seated(None, None, None)
 
     def _lead(self, conn: Connection, table: int, board: int) -> str | None:
-        first = conn.execute(select(s.events.c.data).where(
-            s.events.c.event == self.event, s.events.c.table_no == table,
-            s.events.c.board == board, s.events.c.type == "card").order_by(
-            s.events.c.seq).limit(1)).scalar()
+        first = _FIRST_CARD(conn, b_event=self.event, b_table=table, b_board=board).scalar()
         return None if first is None else str(json.loads(first)["card"])
 
     def _on_card(self, conn: Connection, table: int, event: Event, outcome: Outcome,
@@ -195,21 +187,18 @@ class Projections:
               kind: str | None = None) -> Mapping[str, Any] | None:
         """The data of a command the server sent this table, or None: what a table says a
         command held is never taken on its word."""
-        query = select(s.commands.c.data).where(
-            s.commands.c.event == self.event, s.commands.c.table_no == table,
-            s.commands.c.id == ident)
-        if kind is not None:
-            query = query.where(s.commands.c.type == kind)
-        text = conn.execute(query).scalar()
+        if kind is None:
+            text = _SENT(conn, b_event=self.event, b_table=table, b_id=ident).scalar()
+        else:
+            text = _SENT_OF_KIND(conn, b_event=self.event, b_table=table, b_id=ident,
+                                 b_type=kind).scalar()
         return None if text is None else dict(json.loads(text))
 
     def _answer(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                 reason: str | None = None) -> None:
         # Only this table's own command: another table cannot answer it for it.
-        conn.execute(update(s.commands).where(
-            s.commands.c.event == self.event, s.commands.c.table_no == table,
-            s.commands.c.id == event.data["cmd"], s.commands.c.answer_seq.is_(None)).values(
-            answer_seq=event.seq, answer=event.type, answer_reason=reason))
+        _ANSWER(conn, b_event=self.event, b_table=table, b_id=event.data["cmd"],
+                answer_seq=event.seq, answer=str(event.type), answer_reason=reason)
         outcome.changed.add("commands")
 
     def _on_assign(self, conn: Connection, table: int, event: Event, outcome: Outcome,
@@ -218,12 +207,12 @@ class Projections:
         self._answer(conn, table, event, outcome)
         # A resend may bring the assignment after results of its boards: they learn now who
         # sat there.
-        waiting = conn.execute(select(s.results.c.board, s.results.c.source_seq).where(
-            s.results.c.event == self.event, s.results.c.table_no == table,
-            s.results.c.round.is_(None),
-            s.results.c.board.in_(list(event.data["boards"])))).all()
-        for board, seq in waiting:
-            seated = self._seated(conn, table, board, max(seq, event.seq + 1))
+        boards = set(event.data["boards"])
+        waiting = [row for row in _UNSEATED(conn, b_event=self.event, b_table=table).all()
+                   if row.board in boards]
+        for row in waiting:
+            board = row.board
+            seated = self._seated(conn, table, board, max(row.source_seq, event.seq + 1))
             conn.execute(update(s.results).where(
                 s.results.c.event == self.event, s.results.c.table_no == table,
                 s.results.c.board == board).values(round=seated.round, ns=seated.ns,
@@ -292,3 +281,40 @@ class Projections:
     def _on_refused(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                     batch: Statuses) -> None:
         self._answer(conn, table, event, outcome, reason=event.data["reason"])
+
+
+# -- the statements of the common paths, compiled once (server.ingest.sql) ---------------------
+
+def _key(event: str, table: int, board: int) -> Any:
+    return and_(s.results.c.event == event, s.results.c.table_no == table,
+                s.results.c.board == board)
+
+
+_RESULT_NOW = Prepared(select(s.results.c.source_seq, s.results.c.corrected_by,
+                              s.results.c.contract).where(
+    s.results.c.event == bindparam("b_event"), s.results.c.table_no == bindparam("b_table"),
+    s.results.c.board == bindparam("b_board")))
+_INSERT_RESULT = Prepared(insert(s.results).values(
+    {c.name: bindparam(c.name) for c in s.results.columns}))
+_ASSIGNS_BEFORE = Prepared(select(s.events.c.data).where(
+    s.events.c.event == bindparam("b_event"), s.events.c.table_no == bindparam("b_table"),
+    s.events.c.type == "assign", s.events.c.seq < bindparam("b_seq")).order_by(
+    s.events.c.seq.desc()))
+_FIRST_CARD = Prepared(select(s.events.c.data).where(
+    s.events.c.event == bindparam("b_event"), s.events.c.table_no == bindparam("b_table"),
+    s.events.c.board == bindparam("b_board"), s.events.c.type == "card").order_by(
+    s.events.c.seq).limit(1))
+_SENT = Prepared(select(s.commands.c.data).where(
+    s.commands.c.event == bindparam("b_event"), s.commands.c.table_no == bindparam("b_table"),
+    s.commands.c.id == bindparam("b_id")))
+_SENT_OF_KIND = Prepared(select(s.commands.c.data).where(
+    s.commands.c.event == bindparam("b_event"), s.commands.c.table_no == bindparam("b_table"),
+    s.commands.c.id == bindparam("b_id"), s.commands.c.type == bindparam("b_type")))
+_ANSWER = Prepared(update(s.commands).where(
+    s.commands.c.event == bindparam("b_event"), s.commands.c.table_no == bindparam("b_table"),
+    s.commands.c.id == bindparam("b_id"), s.commands.c.answer_seq.is_(None)).values(
+    answer_seq=bindparam("answer_seq"), answer=bindparam("answer"),
+    answer_reason=bindparam("answer_reason")))
+_UNSEATED = Prepared(select(s.results.c.board, s.results.c.source_seq).where(
+    s.results.c.event == bindparam("b_event"), s.results.c.table_no == bindparam("b_table"),
+    s.results.c.round.is_(None)))

@@ -11,22 +11,20 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import Connection, bindparam, delete, func, insert, select, tuple_, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import Dialect
 
 from server import schema as s
 from tabled.wire import Command, Event
 
 from .outcome import Outcome
+from .sql import Prepared, insert_returning, select_in
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +35,9 @@ SHARED_GAP_GRACE = 2.0
 stream (an MQTT v5 shared subscription): the missing events are usually in another worker's
 batch, and asking at once would have the table send them again, multiplying the stream."""
 KEEP_REJECTIONS = 1000
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+"""An event's data as stored: one spelling whatever order the table wrote it in (made once:
+``json.dumps`` with options builds an encoder at every call)."""
 
 
 class Storage:
@@ -68,7 +69,7 @@ class Storage:
         later: list[tuple[int, tuple[int, int], tuple[Any, ...]]] = []
         for index, table, event in events:
             key = (table, event.seq)
-            data = json.dumps(dict(event.data), sort_keys=True, separators=(",", ":"))
+            data = _CANONICAL.encode(dict(event.data))
             if key in rows:
                 later.append((index, key, (event.type, event.board, event.ts, data)))
                 continue
@@ -78,11 +79,12 @@ class Storage:
                          "data": data, "received_at": now}
         if not rows:
             return []
-        dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
-        statement = dialect_insert(s.events).on_conflict_do_nothing(
-            index_elements=["event", "table_no", "seq"]).returning(
-            s.events.c.table_no, s.events.c.seq)
-        new = {(row.table_no, row.seq) for row in conn.execute(statement, list(rows.values()))}
+        # One multi-row INSERT handed to the driver: SQLAlchemy's own executemany with
+        # RETURNING built each row's parameters through its compiler, a third of the batch.
+        new = {(table_no, seq) for table_no, seq in insert_returning(
+            conn, s.events.name, _EVENT_COLUMNS, _EVENT_PG_TYPES,
+            [tuple(row[c] for c in _EVENT_COLUMNS) for row in rows.values()],
+            conflict=("event", "table_no", "seq"), returning=("table_no", "seq"))}
         old = [key for key in rows if key not in new]
         # Everything the table said counts: a replay that moves an event to another board or
         # time is as forged as one that changes what it says.
@@ -190,8 +192,8 @@ class Statuses:
         self.rows: dict[int, dict[str, Any]] = {}
         self.changed: set[int] = set()
         if tables:
-            found = conn.execute(select(s.table_status).where(
-                s.table_status.c.event == event, s.table_status.c.table_no.in_(sorted(tables))))
+            found = select_in(conn, s.table_status.name, _STATUS_COLUMNS, "event", event,
+                              "table_no", sorted(tables))
             self.rows = {row.table_no: dict(row._mapping) for row in found}
         missing = sorted(tables - set(self.rows))
         if missing:
@@ -220,26 +222,16 @@ class Statuses:
         (py-spy on the load test)."""
         if not self.changed:
             return
-        sql, names = _update_status(self.conn.dialect)
-        self.conn.exec_driver_sql(sql, [
-            tuple({"b_event": self.event, "b_table": table, **self.rows[table]}[name]
-                  for name in names) for table in sorted(self.changed)])
+        _UPDATE_STATUS.many(self.conn, [{"b_event": self.event, "b_table": table,
+                                         **self.rows[table]} for table in sorted(self.changed)])
 
 
+_EVENT_COLUMNS = ("event", "table_no", "seq", "type", "board", "ts", "data", "received_at")
+_EVENT_PG_TYPES = ("text", "integer", "integer", "text", "integer", "double precision", "text",
+                   "double precision")
+_STATUS_COLUMNS = [c.name for c in s.table_status.columns]
 _STATUS_FIELDS = [c.name for c in s.table_status.columns if c.name not in ("event", "table_no")]
-_UPDATE_STATUS = update(s.table_status).where(
+_UPDATE_STATUS = Prepared(update(s.table_status).where(
     s.table_status.c.event == bindparam("b_event"),
     s.table_status.c.table_no == bindparam("b_table")).values(
-    {name: bindparam(name) for name in _STATUS_FIELDS})
-
-
-@functools.cache
-def _update_status(dialect: Dialect) -> tuple[str, tuple[str, ...]]:
-    """``_UPDATE_STATUS`` in the dialect's own SQL, with its parameters' names in order."""
-    compiled = _UPDATE_STATUS.compile(dialect=dialect)
-    string = compiled.string
-    if compiled.positiontup is not None:
-        return string, tuple(compiled.positiontup)
-    # A named paramstyle (psycopg's %(name)s): make it positional, the rows are tuples.
-    names = tuple(re.findall(r"%\((\w+)\)s", string))
-    return re.sub(r"%\((\w+)\)s", "%s", string), names
+    {name: bindparam(name) for name in _STATUS_FIELDS}))
