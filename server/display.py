@@ -68,12 +68,11 @@ def _table_names(state: Any) -> None:
 
 
 def table_name(table: int) -> str:
-    names = g.get("table_names")
-    if names is None:  # once a request: a grid of a thousand tables asks a thousand times
-        session = services().session
-        names = g.table_names = {} if session is None or not session.sections else {
-            n: session.table_label(n) for n in range(1, session.tables + 1)}
-    return str(names.get(table, table))
+    if "table_session" not in g:  # the session read once a request, not once a table
+        g.table_session = services().session
+    session: Session | None = g.table_session
+    return str(table) if session is None or not session.sections else \
+        session.table_label(table)
 
 
 # -- the pages ----------------------------------------------------------------------------

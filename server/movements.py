@@ -8,6 +8,7 @@ pairs are numbered, are in docs/movements.md.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -553,12 +554,10 @@ class Sectioned(Movement):
 
     def section_of_table(self, table: int) -> tuple[Section, int]:
         """The section of a table number, and the table's number within it."""
-        for section, offset, following in zip(self.sections, self.first_tables,
-                                              (*self.first_tables[1:], self.tables),
-                                              strict=True):
-            if offset < table <= following:
-                return section, table - offset
-        raise MovementError(f"this session has tables 1 to {self.tables}, not {table}")
+        if not 1 <= table <= self.tables:
+            raise MovementError(f"this session has tables 1 to {self.tables}, not {table}")
+        index = bisect_left(self.first_tables, table) - 1  # the last section before it
+        return self.sections[index], table - self.first_tables[index]
 
     def table_of(self, section: str, number: int) -> int:
         """The session's number of table ``number`` of ``section`` (a club's table 3 at a

@@ -96,8 +96,10 @@ class Session:
     scope: str = "section"  # of several sections: "section" or "field" (SCOPES)
     pairings: Pairings = ()  # a Swiss: the rounds paired so far (server/swiss.py)
 
-    @property
+    @functools.cached_property
     def plan(self) -> Movement:
+        """The movement, made once a Session (a thousand tables' names ask it a thousand
+        times; its lru_cache alone would hash every section each time)."""
         if self.sections:
             return _sectioned(self.sections)
         if self.movement == "swiss":
