@@ -431,6 +431,9 @@ class Report:
             f"{f['accept_ms_p99']} ms",
             f"  key press -> stored in the server p50 {f['latency_ms_p50']} p99 "
             f"{f['latency_ms_p99']} ms (n={f['latency_n']})",
+            f"  of which accepted -> stored p50 {f['carried_ms_p50']} p99 "
+            f"{f['carried_ms_p99']} ms (the table's uplink, the broker, the ingest); stored -> "
+            f"page p50 {f['shown_ms_p50']} p99 {f['shown_ms_p99']} ms",
             f"  key press -> director's console page p50 {f['page_latency_ms_p50']} p99 "
             f"{f['page_latency_ms_p99']} ms (n={f['page_latency_n']}, "
             f"{f['page_fetches']} fragment fetches, {f['page_full_fetches']} of the whole "
@@ -720,6 +723,11 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
     stored = [commits[(t, s)] - p for t, s, p, _ in presses if (t, s) in commits]
     page = [at - p for t, s, p, _ in presses
             if (at := browser.shown_at(t, s)) is not None]
+    # Where key -> page goes: the table's own acceptance (above), then its uplink, the broker
+    # and the ingest (accepted -> stored), then the server's stream and the page's fetch.
+    carried = [commits[(t, s)] - a for t, s, _, a in presses if (t, s) in commits]
+    shown = [at - commits[(t, s)] for t, s, _, _ in presses
+             if (t, s) in commits and (at := browser.shown_at(t, s)) is not None]
     lone = json.loads(Path(shards[0].log.with_name("shard-1.out.json")).read_text())["memory"]
     others = [json.loads(s.log.with_name(f"{s.name}.out.json").read_text())["memory"]
               for s in shards[1:]]
@@ -747,6 +755,9 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
         "accept_ms_p50": ms(percentile(accept, 50)), "accept_ms_p99": ms(percentile(accept, 99)),
         "latency_ms_p50": ms(percentile(stored, 50)), "latency_ms_p99": ms(percentile(stored, 99)),
         "latency_ms_max": ms(max(stored, default=None)), "latency_n": len(stored),
+        "carried_ms_p50": ms(percentile(carried, 50)),
+        "carried_ms_p99": ms(percentile(carried, 99)),
+        "shown_ms_p50": ms(percentile(shown, 50)), "shown_ms_p99": ms(percentile(shown, 99)),
         "page_latency_ms_p50": ms(percentile(page, 50)),
         "page_latency_ms_p99": ms(percentile(page, 99)),
         "page_latency_ms_max": ms(max(page, default=None)), "page_latency_n": len(page),
