@@ -136,15 +136,25 @@ def _text(limit: int) -> Check:
 def _parsed(kind: Callable[[str], Any], *, canonical: bool = False) -> Check:
     """A text the laws engine reads; ``canonical``: kept as the engine writes it (``"north"``
     becomes ``"N"``), so what is stored and compared has one spelling."""
+    known: dict[str, str] = {}  # the spellings read before, as the engine writes them
+
     def check(value: Any) -> str:
+        if isinstance(value, str) and value in known:
+            return known[value]  # a seat, card or call: one of a few dozen, met every event
         if not isinstance(value, str) or len(value) > 80:
             raise WireError(f"{value!r:.90} is not a text of at most 80 characters")
         try:
             parsed = kind(value)
         except RulesError as error:
             raise WireError(str(error)) from None
-        return str(parsed) if canonical else value
+        written = str(parsed) if canonical else value
+        if len(known) < _KNOWN_SPELLINGS:  # only what parsed, and never without bound
+            known[value] = written
+        return written
     return check
+
+
+_KNOWN_SPELLINGS = 512
 
 
 def _optional(inner: Check) -> Check:
@@ -207,7 +217,7 @@ class Schema:
     def validate(self, what: str, data: Any) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise WireError(f"{what}: data is not an object")
-        unknown = set(data) - set(self.fields)
+        unknown = data.keys() - self.fields.keys()
         if unknown:
             raise WireError(f"{what}: unknown fields {sorted(unknown)}")
         clean: dict[str, Any] = {}
@@ -427,7 +437,8 @@ def _load(payload: bytes | str, what: str) -> dict[str, Any]:
     if size > MAX_PAYLOAD:
         raise WireError(f"{what} of {size} bytes is over the {MAX_PAYLOAD}-byte limit")
     try:
-        value = json.loads(payload)
+        # UTF-8, as the wire is: json.loads would otherwise guess the bytes' encoding first.
+        value = json.loads(payload.decode() if isinstance(payload, bytes) else payload)
     except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise WireError(f"{what} is not JSON: {type(error).__name__}: {error}") from None
     if not isinstance(value, dict):
@@ -465,22 +476,29 @@ class Event:
 
     @classmethod
     def from_json(cls, value: Mapping[str, Any]) -> Event:
-        unknown = set(value) - {"v", "seq", "type", "ts", "board", "data"}
+        unknown = value.keys() - _EVENT_FIELDS
         if unknown:
             raise WireError(f"event: unknown fields {sorted(unknown)}")
-        seq = _count(1, MAX_SEQ)(value.get("seq"))
+        seq = _SEQ(value.get("seq"))
         kind = value.get("type")
-        schema = EVENTS[EventType(kind)] if isinstance(kind, str) and kind in EVENT_TYPES \
-            else None
-        if schema is None:
+        known = _EVENT_SCHEMAS.get(kind) if isinstance(kind, str) else None
+        if known is None:
             raise WireError(f"event {seq}: unknown type {kind!r}")
+        kind_type, schema = known
         try:
             ts = _timestamp(value.get("ts"))
         except WireError:
             raise WireError(f"event {seq}: ts {value.get('ts')!r} is not a time") from None
-        board = _optional(BOARD)(value.get("board"))
+        board = _BOARD_OR_NONE(value.get("board"))
         data = schema.validate(f"event {seq} ({kind})", value.get("data"))
-        return cls(seq, EventType(str(kind)), float(ts), board, data)
+        return cls(seq, kind_type, float(ts), board, data)
+
+
+_EVENT_FIELDS = frozenset({"v", "seq", "type", "ts", "board", "data"})
+_EVENT_SCHEMAS: dict[str, tuple[EventType, Schema]] = {
+    kind.value: (kind, schema) for kind, schema in EVENTS.items()}
+_SEQ = _count(1, MAX_SEQ)
+_BOARD_OR_NONE = _optional(BOARD)
 
 
 @dataclass(frozen=True)
