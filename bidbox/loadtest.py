@@ -434,6 +434,9 @@ class Report:
             f"  of which accepted -> stored p50 {f['carried_ms_p50']} p99 "
             f"{f['carried_ms_p99']} ms (the table's uplink, the broker, the ingest); stored -> "
             f"page p50 {f['shown_ms_p50']} p99 {f['shown_ms_p99']} ms",
+            f"  the tables' part, key press -> at the broker p50 {f['brought_ms_p50']} p99 "
+            f"{f['brought_ms_p99']} ms; the server's, at the broker -> page p50 "
+            f"{f['served_ms_p50']} p99 {f['served_ms_p99']} ms",
             f"  key press -> director's console page p50 {f['page_latency_ms_p50']} p99 "
             f"{f['page_latency_ms_p99']} ms (n={f['page_latency_n']}, "
             f"{f['page_fetches']} fragment fetches, {f['page_full_fetches']} of the whole "
@@ -575,7 +578,8 @@ def run(settings: LoadSettings, *, say: Any = None,
         children += servers
         bare = Child("bare", "bare", {
             "broker": server_broker, "client_id": f"loadtest-bare-{event}",
-            "topic": f"bidbox/v1/{event}/table/+/events"}, folder)
+            "topic": f"bidbox/v1/{event}/table/+/events",
+            "out": str(folder / "bare.out.json")}, folder)
         children.append(bare)
         ready.append(servers[-1].expect("ready", startup))
         bare.expect("ready", startup)
@@ -728,6 +732,15 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
     carried = [commits[(t, s)] - a for t, s, _, a in presses if (t, s) in commits]
     shown = [at - commits[(t, s)] for t, s, _, _ in presses
              if (t, s) in commits and (at := browser.shown_at(t, s)) is not None]
+    # The server's own part: from the broker handing the event over (to the bare subscriber
+    # beside the server, the same instant within the broker's fan-out) to the page.
+    arrived: dict[tuple[int, int], float] = {}
+    out = Path(bare.get("out") or "")
+    if bare.get("out") and out.is_file():
+        arrived = {(table, seq): at for table, seq, at in json.loads(out.read_text())}
+    served = [shown_at - arrived[(t, s)] for t, s, _, _ in presses
+              if (t, s) in arrived and (shown_at := browser.shown_at(t, s)) is not None]
+    brought = [arrived[(t, s)] - p for t, s, p, _ in presses if (t, s) in arrived]
     lone = json.loads(Path(shards[0].log.with_name("shard-1.out.json")).read_text())["memory"]
     others = [json.loads(s.log.with_name(f"{s.name}.out.json").read_text())["memory"]
               for s in shards[1:]]
@@ -758,6 +771,9 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
         "carried_ms_p50": ms(percentile(carried, 50)),
         "carried_ms_p99": ms(percentile(carried, 99)),
         "shown_ms_p50": ms(percentile(shown, 50)), "shown_ms_p99": ms(percentile(shown, 99)),
+        "brought_ms_p50": ms(percentile(brought, 50)),
+        "brought_ms_p99": ms(percentile(brought, 99)),
+        "served_ms_p50": ms(percentile(served, 50)), "served_ms_p99": ms(percentile(served, 99)),
         "page_latency_ms_p50": ms(percentile(page, 50)),
         "page_latency_ms_p99": ms(percentile(page, 99)),
         "page_latency_ms_max": ms(max(page, default=None)), "page_latency_n": len(page),
