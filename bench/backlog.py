@@ -52,7 +52,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from bench.bare import BenchError
-from bench.ingest import TIMEOUT, Place, clock, mix, publisher, stream
+from bench.ingest import TIMEOUT, Place, clock, end_session, mix, publisher, stream
 from bench.replay import DEFAULT as RECORDS
 from bench.table import mosquitto_version
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials, find_mosquitto
@@ -361,21 +361,8 @@ class Backlog:
         return found
 
     def _end_session(self, client_id: str) -> None:
-        """Connect as the consumer with a clean start and no expiry: the broker drops its
-        session (and anything still queued for it) at the disconnect."""
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                             protocol=mqtt.MQTTv5)
-        client.username_pw_set(self.users.server.username, self.users.server.password)
-        connected = threading.Event()
-        client.on_connect = lambda *_: connected.set()
-        client.connect(self.broker.host, self.broker.port, keepalive=30, clean_start=True)
-        client.loop_start()
-        try:
-            if not connected.wait(TIMEOUT):
-                raise BenchError(f"no CONNACK for {client_id} to end its session")
-        finally:
-            client.disconnect()
-            client.loop_stop()
+        """The consumer's session at the broker, ended (bench.ingest.end_session)."""
+        end_session(self.broker.host, self.broker.port, self.users.server, client_id)
 
     def _verify(self, url: str, run: Run) -> None:
         """What the database holds, whatever the workers counted."""

@@ -342,6 +342,24 @@ class CountedIngest(Ingest):
         return outcomes
 
 
+
+def end_session(host: str, port: int, login: Credentials, client_id: str) -> None:
+    """Connect as ``client_id`` with a clean start and no expiry: the broker drops its
+    session (and anything still queued for it) at the disconnect."""
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                         protocol=mqtt.MQTTv5)
+    client.username_pw_set(login.username, login.password)
+    connected = threading.Event()
+    client.on_connect = partial(on_connect, connected)
+    client.connect(host, port, keepalive=30, clean_start=True)
+    client.loop_start()
+    try:
+        if not connected.wait(TIMEOUT):
+            raise BenchError(f"no CONNACK for {client_id} to end its session")
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
 def hub_until(hub: Hub, predicate: Callable[[], bool], deadline: float) -> bool:
     """Wait on the live hub, which every stored batch wakes, until ``predicate`` holds."""
     seen = hub.version
@@ -524,21 +542,8 @@ class Bench:
 
     def _end_session(self, client_id: str) -> None:
         """A stopped Bus leaves its session at the broker (clean_start false, a day's expiry),
-        whose subscriptions would queue every later run's messages: connect as it with a
-        clean start and no expiry, and the broker drops the session at the disconnect."""
-        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                             protocol=mqtt.MQTTv5)
-        client.username_pw_set(self.users.server.username, self.users.server.password)
-        connected = threading.Event()
-        client.on_connect = partial(on_connect, connected)
-        client.connect(self.broker.host, self.broker.port, keepalive=30, clean_start=True)
-        client.loop_start()
-        try:
-            if not connected.wait(TIMEOUT):
-                raise BenchError(f"no CONNACK for {client_id} to end its session")
-        finally:
-            client.disconnect()
-            client.loop_stop()
+        whose subscriptions would queue every later run's messages: end it."""
+        end_session(self.broker.host, self.broker.port, self.users.server, client_id)
 
     def _collect(self, place: Place, reports: dict[str, dict[str, Any]], names: set[str],
                  what: str, deadline: float) -> None:
