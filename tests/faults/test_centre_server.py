@@ -125,6 +125,21 @@ class Club:
                 select(s.events.c.table_no, s.events.c.seq, s.events.c.type).where(
                     s.events.c.event == EVENT))}
 
+    def journalled(self) -> set[tuple[int, int]]:
+        """Once the players stopped and every table's broker acknowledged all it journalled:
+        (table, seq) of every event the club's tables made, the truth to find everywhere."""
+        self.stop.set()
+        for thread in self.threads:
+            thread.join(WAIT)
+            assert not thread.is_alive(), "a club's players did not stop"
+        found: set[tuple[int, int]] = set()
+        for table, _ in self.tables:
+            daemon = table.daemon
+            assert daemon.wait_for(lambda _, d=daemon: not d.inflight, WAIT), \
+                f"{self.name} table {table.number} kept events unacknowledged"
+            found |= {(table.number, seq) for seq in range(1, daemon.journal.last_seq + 1)}
+        return found
+
     def close(self) -> None:
         self.stop.set()
         for thread in self.threads:
@@ -189,17 +204,24 @@ def test_three_clubs_reach_the_centre_once_through_a_cut_and_a_restart(
         if number == 2:
             federation.clubs["bilbao"].proxy.restore()
 
-    # Every event each club stored, at the centre once, under the club's section; nothing
-    # else there. The clubs' servers hold what their tables journalled (the uplink's proof).
+    # Every event each club's tables journalled: at its club's server and at the centre,
+    # under the club's section, each once, of the same type; nothing else at the centre.
     def at_centre() -> set[tuple[int, int, str]]:
         with _services(centre).db.read() as conn:
             return {(r.table_no, r.seq, r.type) for r in conn.execute(
                 select(s.events.c.table_no, s.events.c.seq, s.events.c.type).where(
                     s.events.c.event == EVENT))}
 
+    journalled = {name: club.journalled() for name, club in clubs.items()}
+    for name, club in clubs.items():
+        _wait(club.app, lambda club=club, name=name: {
+            (t, q) for t, q, _ in club.events()} == journalled[name], f"{name}'s events")
     expected = {(plan.table_of(name, table), seq, kind)
                 for name, club in clubs.items() for table, seq, kind in club.events()}
-    _wait(centre, lambda: expected <= at_centre(), "every club's events at the centre")
+    assert {(t, q) for t, q, _ in expected} == {
+        (plan.table_of(name, t), q) for name, keys in journalled.items() for t, q in keys}
+    _wait(centre, lambda: {(t, q) for t, q, _ in at_centre()} == {
+        (t, q) for t, q, _ in expected}, "every club's events at the centre")
     with _services(centre).db.read() as conn:
         stored = conn.execute(select(s.events.c.table_no, s.events.c.seq).where(
             s.events.c.event == EVENT)).all()
