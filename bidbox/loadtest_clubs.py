@@ -19,7 +19,6 @@ import contextlib
 import dataclasses
 import getpass
 import json
-import math
 import os
 import secrets
 import shutil
@@ -46,6 +45,8 @@ from bidbox.broker import (
     find_mosquitto,
     free_port,
 )
+from bidbox.loadtest import ms, percentile
+from bidbox.loadtest_roles import status
 from bidbox.provision import (
     Centre,
     CentreLogin,
@@ -499,24 +500,13 @@ class ClubsReport:
 
 
 def _cpu_s(pid: int | None) -> float:
+    """CPU seconds used by ``pid`` (0 for none, or one gone)."""
     if pid is None:
         return 0.0
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return status(pid)["cpu_s"]
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / 100.0
-
-
-def _percentile(values: Sequence[float], p: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
-
-
-def _ms(value: float | None) -> float | None:
-    return None if value is None else round(value * 1000, 1)
 
 
 def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
@@ -730,12 +720,12 @@ def _figures(settings: ClubsSettings, names: Sequence[str], expected: list[Key],
         "duplicated": centre_arrivals - len(centre.first),
         "club_events_per_s": club_rate, "centre_events_per_s": centre_rate,
         "rate_ratio": round(centre_rate / club_rate, 3) if club_rate and centre_rate else None,
-        "club_ms_p50": _ms(_percentile([club_delay[k] for k in steady], 50)),
-        "club_ms_p99": _ms(_percentile([club_delay[k] for k in steady], 99)),
-        "centre_ms_p50": _ms(_percentile([centre_delay[k] for k in steady], 50)),
-        "centre_ms_p99": _ms(_percentile([centre_delay[k] for k in steady], 99)),
-        "bridge_ms_p50": _ms(_percentile(bridge, 50)),
-        "bridge_ms_p99": _ms(_percentile(bridge, 99)), "bridge_n": len(bridge),
+        "club_ms_p50": ms(percentile([club_delay[k] for k in steady], 50)),
+        "club_ms_p99": ms(percentile([club_delay[k] for k in steady], 99)),
+        "centre_ms_p50": ms(percentile([centre_delay[k] for k in steady], 50)),
+        "centre_ms_p99": ms(percentile([centre_delay[k] for k in steady], 99)),
+        "bridge_ms_p50": ms(percentile(bridge, 50)),
+        "bridge_ms_p99": ms(percentile(bridge, 99)), "bridge_n": len(bridge),
         "club_brokers_cpu": {n: round(100 * cpu / max(1e-9, end - go), 1)
                              for n, cpu in club_cpu.items()},
         "centre_broker_cpu": round(100 * centre_cpu / max(1e-9, end - go), 1),
