@@ -23,7 +23,8 @@ Standard library and tabled.rules only at import time: the wire imports this mod
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -371,16 +372,26 @@ def play_action(play: Play, data: Mapping[str, Any]) -> tuple[Seat, Card] | None
     return None
 
 
+@contextmanager
+def _engine_refusal(event: Event) -> Iterator[None]:
+    """The laws engine's refusal (a ValueError) inside as the state's: the journal is not
+    ours."""
+    from tabled.state import StateError
+
+    try:
+        yield
+    except ValueError as error:
+        raise StateError(f"event {event.seq}: {error}") from None
+
+
 def _play_ruling(table: TableState, board: BoardState | None, data: Mapping[str, Any],
                  event: Event) -> None:
     from tabled.state import StateError
 
     if board is None or board.play is None:
         raise StateError(f"event {event.seq}: {data['kind']} before the play")
-    try:
+    with _engine_refusal(event):
         board.apply_play_action(data, event.ts)
-    except ValueError as error:  # the engine's refusal: the journal is not ours
-        raise StateError(f"event {event.seq}: {error}") from None
 
 
 def _revoke_transfer(table: TableState, board: BoardState | None, data: Mapping[str, Any],
@@ -506,10 +517,8 @@ def _simultaneous_choice(table: TableState, board: BoardState | None,
         if penalty is not None:
             board.play_actions.append((index + 1, penalty))
         board.may_substitute = []
-        try:
+        with _engine_refusal(event):
             board.replay_cards()
-        except ValueError as error:
-            raise StateError(f"event {event.seq}: {error}") from None
 
 
 def _substitute(table: TableState, board: BoardState | None, data: Mapping[str, Any],
@@ -529,10 +538,8 @@ def _substitute(table: TableState, board: BoardState | None, data: Mapping[str, 
         return
     index = max(i for i, (who, _) in enumerate(board.cards) if who is seat)
     board.cards[index] = (seat, Card.from_str(card))
-    try:
+    with _engine_refusal(event):
         board.replay_cards()
-    except ValueError as error:
-        raise StateError(f"event {event.seq}: {error}") from None
 
 
 def _defective_trick(table: TableState, board: BoardState | None, data: Mapping[str, Any],
@@ -605,13 +612,11 @@ def _simultaneous_play(table: TableState, board: BoardState | None, data: Mappin
                          f"thing the table kept (an option was chosen on it)")
     del board.play_actions[-1]
     board.out_of_turn = None
-    try:
+    with _engine_refusal(event):
         board.replay_cards()
         play = board.play
         assert play is not None
         play.play(card, seat)
-    except ValueError as error:
-        raise StateError(f"event {event.seq}: {error}") from None
     board.cards.append((seat, card))
     board.card_ts.append(event.ts)
     try:
