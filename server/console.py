@@ -150,8 +150,7 @@ def _more_sections(boards_per_round: int) -> list[Section]:
     rest); a row with no pairs is left out. Every section plays the same boards per round,
     from board 1, so that a board can be compared across the field."""
     found: list[Section] = []
-    rows = sorted({int(key.rpartition("-")[2]) for key in request.form
-                   if key.startswith("section_pairs-") and key.rpartition("-")[2].isdigit()})
+    rows = _section_row_numbers(request.form)
     letters = section_letters(len(rows) + 1)
     for row in rows:
         if not request.form.get(f"section_pairs-{row}", "").strip():
@@ -162,6 +161,12 @@ def _more_sections(boards_per_round: int) -> list[Section]:
                              _optional(f"section_rounds-{row}"),
                              arrow_rounds=_rounds(f"section_arrow_rounds-{row}")))
     return found
+
+
+def _section_row_numbers(form: Any) -> list[int]:
+    """The numbers N of the form's ``section_pairs-N`` rows, in order."""
+    return sorted({int(key.rpartition("-")[2]) for key in form
+                   if key.startswith("section_pairs-") and key.rpartition("-")[2].isdigit()})
 
 
 def _named(sections: list[Section]) -> tuple[Section, list[Section]]:
@@ -359,8 +364,7 @@ def index() -> Any:
 def _section_rows(form: Any) -> list[tuple[int, str]]:
     """The rows of more sections the form shows, with their letters (B, C, ...): those the
     director sent (kept when the form comes back refused), and at least SECTION_ROWS."""
-    sent = sorted({int(key.rpartition("-")[2]) for key in form
-                   if key.startswith("section_pairs-") and key.rpartition("-")[2].isdigit()})
+    sent = _section_row_numbers(form)
     rows = sent if len(sent) >= SECTION_ROWS else list(range(1, SECTION_ROWS + 1))
     return list(zip(rows, section_letters(len(rows) + 1)[1:], strict=True))
 

@@ -498,6 +498,11 @@ def section_prefix(section: str) -> str:
     return section if section.isalpha() and len(section) <= 2 else f"{section}-"
 
 
+def table_name(section: str, number: int) -> str:
+    """Table ``number`` of ``section`` as the room calls it: "B3", "bilbao-3"."""
+    return f"{section_prefix(section)}{number}"
+
+
 @dataclass(frozen=True)
 class Section:
     """One section of a session as the director sets it up: its letter, its own movement
@@ -580,7 +585,7 @@ class Sectioned(Movement):
 
     def table_label(self, table: int) -> str:
         section, number = self.section_of_table(table)
-        return f"{section_prefix(section.letter)}{number}"
+        return table_name(section.letter, number)
 
 
 def sectioned(sections: Sequence[Section]) -> Movement:

@@ -34,6 +34,7 @@ from server.movements import (
     movement,
     sectioned,
     swiss,
+    table_name,
 )
 from server.scorings import Scoring
 from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY, PROFILES, Screens
@@ -108,34 +109,31 @@ class Session:
         return _movement(self.movement, self.participants, self.boards_per_round, self.rounds,
                          self.first_board)
 
+    def _place(self, table: int) -> tuple[Section, int] | None:
+        """The table's section and its number there, in a session of several sections."""
+        plan = self.plan
+        if not isinstance(plan, Sectioned):
+            return None
+        try:
+            return plan.section_of_table(table)
+        except MovementError:
+            return None
+
     def table_label(self, table: int) -> str:
         """The table's name in the room: "B3" in a session of sections, else its number."""
-        plan = self.plan
-        if isinstance(plan, Sectioned):
-            try:
-                return plan.table_label(table)
-            except MovementError:
-                pass
-        return str(table)
+        place = self._place(table)
+        return str(table) if place is None else table_name(place[0].letter, place[1])
 
     def table_in_section(self, table: int) -> int:
         """The table's number within its section (B3 is 3); the number itself otherwise."""
-        plan = self.plan
-        if isinstance(plan, Sectioned):
-            try:
-                return plan.section_of_table(table)[1]
-            except MovementError:
-                pass
-        return table
+        place = self._place(table)
+        return table if place is None else place[1]
 
     def section_of_table(self, table: int) -> str:
         """The letter of the table's section ("A" when the session has one)."""
-        plan = self.plan
-        if isinstance(plan, Sectioned):
-            try:
-                return plan.section_of_table(table)[0].letter
-            except MovementError:
-                pass
+        place = self._place(table)
+        if place is not None:
+            return place[0].letter
         return self.sections[0].letter if self.sections else "A"
 
 
