@@ -79,6 +79,20 @@ def page() -> Any:
                            in_session=in_session, **seated(found))
 
 
+def _back() -> Any:
+    """To the Register page, as a POST's answer (303: the browser GETs it)."""
+    return redirect(url_for("register.page")), 303
+
+
+def _refused_back(error: Exception) -> Any:
+    """The refusal said in the console's language, then back to the page; nothing changed."""
+    if isinstance(error, register.RegisterError):
+        flash(t("console_refused", reason=error.text(language())))
+    else:
+        _refused(error)
+    return _back()
+
+
 @bp.post("/register/import")
 @login_required
 def import_csv() -> Any:
@@ -87,14 +101,10 @@ def import_csv() -> Any:
         if upload is None or not upload.filename:
             raise FormError(t("register_no_file"))
         done = register.import_csv(services().db, upload.read(), by=g.director)
-    except register.RegisterError as error:
-        flash(t("console_refused", reason=error.text(language())))
-        return redirect(url_for("register.page")), 303
-    except FormError as error:
-        _refused(error)
-        return redirect(url_for("register.page")), 303
+    except (register.RegisterError, FormError) as error:
+        return _refused_back(error)
     flash(t("register_imported", added=done.added, updated=done.updated))
-    return redirect(url_for("register.page")), 303
+    return _back()
 
 
 @bp.post("/register/visitor")
@@ -107,12 +117,8 @@ def add_visitor() -> Any:
         name = form.get("name", "")
         sent = register.add_visitor(services().db, number, name, form.get("licence"),
                                     session=found, by=g.director)
-    except register.RegisterError as error:
-        flash(t("console_refused", reason=error.text(language())))
-        return redirect(url_for("register.page")), 303
-    except FormError as error:
-        _refused(error)
-        return redirect(url_for("register.page")), 303
+    except (register.RegisterError, FormError) as error:
+        return _refused_back(error)
     added = register.member(services().db, number)
     shown = added.name if added else name
     if sent:
@@ -120,7 +126,7 @@ def add_visitor() -> Any:
         flash(t("register_visitor_sent", number=number, name=shown, tables=len(sent)))
     else:
         flash(t("register_visitor_added", number=number, name=shown))
-    return redirect(url_for("register.page")), 303
+    return _back()
 
 
 @bp.post("/register/<int:number>")
@@ -130,7 +136,6 @@ def edit(number: int) -> Any:
         register.edit(services().db, number, request.form.get("name", ""),
                       request.form.get("licence"))
     except register.RegisterError as error:
-        flash(t("console_refused", reason=error.text(language())))
-        return redirect(url_for("register.page")), 303
+        return _refused_back(error)
     flash(t("register_saved", number=number))
     return redirect(url_for("register.page") + f"#player-{number}"), 303
