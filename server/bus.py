@@ -350,7 +350,7 @@ class Bus:
             online |= outcome.online
             for table, command in outcome.commands:
                 self._publish(table, command)
-        if online and self.centre is None:
+        if online:
             self.send_unanswered(online)
         self.batches += 1
         self.hub.notify(changed, tables=changed_tables(outcomes))
@@ -359,7 +359,7 @@ class Bus:
 
     def send_pending(self) -> None:
         """Publish every queued command not yet acknowledged by the broker."""
-        if self.client.is_connected() and self.centre is None:
+        if self.client.is_connected():
             self._send_where(s.commands.c.sent_at.is_(None))
 
     def send_unanswered(self, tables: set[int]) -> None:
@@ -386,7 +386,10 @@ class Bus:
 
     def _send_where(self, *conditions: Any) -> None:
         """Publish this event's commands that meet ``conditions``, oldest first; the unsent
-        ones are marked sent on the broker's PUBACK."""
+        ones are marked sent on the broker's PUBACK. A centre sends the clubs' tables
+        nothing: it does not even look."""
+        if self.centre is not None:
+            return
         with self.db.read() as conn:
             rows = conn.execute(select(s.commands).where(
                 s.commands.c.event == self.event, *conditions).order_by(
