@@ -28,13 +28,12 @@ from .card_play import choose_card, sure_claim
 from .irregular import Steps, kind_for, play_out
 
 
-def varied(board: int, calls: list[AuctionItem], rng: random.Random,
+def varied(calls: list[AuctionItem], rng: random.Random,
            rate: float) -> list[AuctionItem] | None:
     """Another auction than ``calls`` with probability ``rate``: all pass, or the last bid
     doubled by the opponent next to call (always legal there, Law 19A1); None: keep it."""
     if rate <= 0 or rng.random() >= rate:
         return None
-    del board  # the same rate on every board; the seed already differs by board
     passes = [AuctionItem(PASS) for _ in range(3)]
     bids = [i for i, item in enumerate(calls) if item.call.is_bid]
     if not bids or rng.random() < 0.5:
@@ -124,13 +123,12 @@ class SimulatedPlayers:
 
     def play_board(self, board: int, deal: Deal) -> BoardScript:
         """Bid and play ``board`` through the table to its confirmed result."""
+        other = None
+        if self.variety > 0:  # the bots' auction alone first: the play follows the one chosen
+            own = bid(Auction(Board(board).dealer), deal)
+            other = varied(own, random.Random(f"{self.seed}:{board}:variety"), self.variety)
         plan = script(board, deal, seed=self.seed, claim_rate=self.claim_rate,
-                      irregular=self.irregular)
-        other = varied(board, plan.calls, random.Random(f"{self.seed}:{board}:variety"),
-                       self.variety)
-        if other is not None:
-            plan = script(board, deal, seed=self.seed, claim_rate=self.claim_rate,
-                          calls=other)
+                      irregular=self.irregular and other is None, calls=other)
         rng = random.Random(f"{self.seed}:{board}:director")
         # With probability director_rate the board has one director call, at a moment of
         # the auction or the play drawn with the same seed.

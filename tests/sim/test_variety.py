@@ -14,7 +14,7 @@ from tabled.rules.calls import DOUBLE, PASS
 def test_no_variety_keeps_the_bots_auction() -> None:
     deal = Deal.from_pbn(dealt(3, 1))
     calls = script(1, deal).calls
-    assert all(varied(1, calls, random.Random(seed), 0.0) is None for seed in range(50))
+    assert all(varied(calls, random.Random(seed), 0.0) is None for seed in range(50))
 
 
 def test_a_varied_auction_is_legal_and_played_out() -> None:
@@ -23,7 +23,7 @@ def test_a_varied_auction_is_legal_and_played_out() -> None:
         deal = Deal.from_pbn(dealt(3, board))
         calls = script(board, deal).calls
         for seed in range(6):
-            other = varied(board, calls, random.Random(f"{seed}:{board}"), 1.0)
+            other = varied(calls, random.Random(f"{seed}:{board}"), 1.0)
             if other is None:
                 continue
             played = script(board, deal, calls=other)  # an illegal auction raises here
