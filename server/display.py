@@ -209,19 +209,26 @@ GROUP_ORDER = {"NS": 0, "EW": 1}
 """North-South's ranking first, as the club's sheets put it; any other group after."""
 
 
+def _group_parts(group: str) -> tuple[str, str]:
+    """A ranking group's section and direction: "A NS" -> ("A", "NS"), "B" -> ("B", ""),
+    "EW" -> ("", "EW"), "" -> ("", "")."""
+    if " " in group:
+        section, _, direction = group.rpartition(" ")
+        return section, direction
+    return ("", group) if group in GROUP_ORDER else (group, "")
+
+
 def group_key(group: str) -> tuple[int, str, int, str]:
     """The order of ranking groups: section by section (A before B, Z before AA), and North-
     South before East-West within each."""
-    section, _, direction = group.rpartition(" ") if " " in group else (
-        (group, "", "") if group not in GROUP_ORDER else ("", "", group))
+    section, direction = _group_parts(group)
     return (len(section), section, GROUP_ORDER.get(direction, 2), direction)
 
 
 def group_caption(group: str) -> str:
     """A ranking's caption: "North-South rankings", "Section A, North-South rankings",
     "Section B rankings"; "" for a field ranked as one."""
-    section, _, direction = group.rpartition(" ") if " " in group else (
-        (group, "", "") if group not in GROUP_ORDER else ("", "", group))
+    section, direction = _group_parts(group)
     if not section:
         return t(f"display_group_{direction}") if direction else ""
     if not direction:
