@@ -502,45 +502,6 @@ def iter_unknown(seats: Mapping[int, Seats], players: Mapping[int, Member]
                 yield table, seat, number
 
 
-def name_pair(conn: Connection, event: str, table: int, seq: int) -> bool:
-    """After a player sat down (event ``seq`` at ``table``): a pair whose two players are
-    now both known by the register gets their names ("Ana Ruiz & Luis Gil"), unless it has
-    names already (the director's stand). The console, the live page and the exports then
-    show them. Whether anything changed."""
-    found = conn.execute(select(s.sessions.c.id, s.sessions.c.movement).where(
-        s.sessions.c.event == event)).first()
-    if found is None or found.movement not in PAIR_MOVEMENTS:
-        return False
-    players = _session_members(conn, found.id)
-    if not players:
-        return False  # a session with no register: nothing to name pairs by
-    assign = conn.execute(select(s.events.c.seq, s.events.c.data).where(
-        s.events.c.event == event, s.events.c.table_no == table, s.events.c.type == "assign",
-        s.events.c.seq < seq).order_by(s.events.c.seq.desc()).limit(1)).first()
-    if assign is None:
-        return False
-    seats: Seats = {}
-    for row in conn.execute(select(s.events.c.data).where(
-            s.events.c.event == event, s.events.c.table_no == table,
-            s.events.c.type == "player", s.events.c.seq > assign.seq).order_by(
-            s.events.c.seq)):
-        data = json.loads(row.data)
-        seats[Seat.from_str(data["seat"])] = data["number"]
-    named = names_at(seats, players)
-    pairs = json.loads(assign.data)
-    changed = False
-    for pair, (one, two) in ((pairs["ns"], (Seat.N, Seat.S)), (pairs["ew"], (Seat.E, Seat.W))):
-        numbers = (seats.get(one), seats.get(two))
-        if None in numbers or any(n not in players for n in numbers):
-            continue
-        done = conn.execute(update(s.participants).where(
-            s.participants.c.session_id == found.id, s.participants.c.number == pair,
-            s.participants.c.names == "").values(
-            names=f"{named[one]} & {named[two]}"[:200]))
-        changed = changed or done.rowcount > 0
-    return changed
-
-
 PAIR_MOVEMENTS = ("mitchell", "howell", "sections", "barometer", "baro_mitchell")
 """Where the two players of a side are a participant: a team has more, and the individual's
 participants are its players."""

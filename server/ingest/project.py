@@ -25,7 +25,7 @@ from tabled.rules.scoring import score_ns
 from tabled.wire import Event
 
 from .outcome import Outcome
-from .sql import Prepared
+from .sql import Prepared, select_in
 from .store import Statuses
 
 log = logging.getLogger(__name__)
@@ -130,12 +130,16 @@ class Projections:
         """Who played: the table's own latest assignment holding the board, else the
         movement's plan."""
         assigns = _ASSIGNS_BEFORE(conn, b_event=self.event, b_table=table, b_seq=seq).scalars()
+        sent: dict[str, Mapping[str, Any]] | None = None  # the table's assignments, by id
         claimed: Seated | None = None
         for text in assigns:
             data = json.loads(text)
-            sent = self._sent(conn, table, data["cmd"], "assign")
-            if sent is not None and board in sent["boards"]:
-                return Seated(sent["round"], sent["ns"], sent["ew"])
+            if sent is None:  # read once, at the first assignment: one query, not one each
+                sent = {row.id: json.loads(row.data) for row in _SENT_ASSIGNS(
+                    conn, b_event=self.event, b_table=table)}
+            held = sent.get(data["cmd"])
+            if held is not None and board in held["boards"]:
+                return Seated(held["round"], held["ns"], held["ew"])
             if claimed is None and board in data["boards"]:
                 claimed = Seated(data["round"], data["ns"], data["ew"])
         # No assignment of ours names the board: the movement's plan, and only without a
@@ -274,9 +278,39 @@ class Projections:
 
     def _on_player(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: Statuses) -> None:
-        # The register names the pair once both its players sat down (issue 17).
-        if register.name_pair(conn, self.event, table, event.seq):
-            outcome.changed.add("results")
+        """The register names a pair once both its players sat down (issue 17): "Ana Ruiz &
+        Luis Gil", unless the pair has names already (the director's stand). The console, the
+        live page and the exports then show them. Only the seated numbers are read from the
+        session's register, not all of it: this runs for every player who sits down."""
+        found = _SESSION_OF(conn, b_event=self.event).first()
+        if found is None or found.movement not in register.PAIR_MOVEMENTS:
+            return
+        assign = _LAST_ASSIGN(conn, b_event=self.event, b_table=table, b_seq=event.seq).first()
+        if assign is None:
+            return
+        seats: register.Seats = {}
+        for text in _PLAYERS_AFTER(conn, b_event=self.event, b_table=table,
+                                   b_seq=assign.seq).scalars():
+            data = json.loads(text)
+            seats[Seat.from_str(data["seat"])] = data["number"]
+        numbers = sorted({n for n in seats.values() if n is not None})
+        players = {row.number: register.Member(row.number, row.name, row.licence,
+                                               bool(row.visitor))
+                   for row in select_in(conn, s.session_players.name,
+                                        ("number", "name", "licence", "visitor"),
+                                        "session_id", found.id, "number", numbers)}
+        if not players:
+            return  # a session with no register, or none of these in it: nothing to name by
+        named = register.names_at(seats, players)
+        pairs = json.loads(assign.data)
+        for pair, (one, two) in ((pairs["ns"], (Seat.N, Seat.S)),
+                                 (pairs["ew"], (Seat.E, Seat.W))):
+            if seats.get(one) not in players or seats.get(two) not in players:
+                continue
+            done = _NAME_PAIR(conn, b_session=found.id, b_pair=pair,
+                              names=f"{named[one]} & {named[two]}"[:200])
+            if done.rowcount > 0:
+                outcome.changed.add("results")
 
     def _on_refused(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                     batch: Statuses) -> None:
@@ -318,3 +352,20 @@ _ANSWER = Prepared(update(s.commands).where(
 _UNSEATED = Prepared(select(s.results.c.board, s.results.c.source_seq).where(
     s.results.c.event == bindparam("b_event"), s.results.c.table_no == bindparam("b_table"),
     s.results.c.round.is_(None)))
+_SENT_ASSIGNS = Prepared(select(s.commands.c.id, s.commands.c.data).where(
+    s.commands.c.event == bindparam("b_event"), s.commands.c.table_no == bindparam("b_table"),
+    s.commands.c.type == "assign"))
+_SESSION_OF = Prepared(select(s.sessions.c.id, s.sessions.c.movement).where(
+    s.sessions.c.event == bindparam("b_event")))
+_LAST_ASSIGN = Prepared(select(s.events.c.seq, s.events.c.data).where(
+    s.events.c.event == bindparam("b_event"), s.events.c.table_no == bindparam("b_table"),
+    s.events.c.type == "assign", s.events.c.seq < bindparam("b_seq")).order_by(
+    s.events.c.seq.desc()).limit(1))
+_PLAYERS_AFTER = Prepared(select(s.events.c.data).where(
+    s.events.c.event == bindparam("b_event"), s.events.c.table_no == bindparam("b_table"),
+    s.events.c.type == "player", s.events.c.seq > bindparam("b_seq")).order_by(
+    s.events.c.seq))
+_NAME_PAIR = Prepared(update(s.participants).where(
+    s.participants.c.session_id == bindparam("b_session"),
+    s.participants.c.number == bindparam("b_pair"), s.participants.c.names == "").values(
+    names=bindparam("names")))
