@@ -229,6 +229,10 @@ class NetworkLoop:
             pending: Callable[[], int] | None = getattr(sock, "pending", None)
             while pending is not None and pending() and client.socket() is sock:
                 client.loop_read()
+            # A ReadAheadClient (mqttlink.client) holds packets it read ahead: take them now.
+            buffered: Callable[[], int] | None = getattr(client, "buffered", None)
+            while buffered is not None and buffered() and client.socket() is sock:
+                client.loop_read()
         if mask & selectors.EVENT_WRITE and client.socket() is sock:
             client.loop_write()
 

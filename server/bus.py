@@ -210,7 +210,7 @@ class Bus:
             self.topics = [(f"{prefix}{topic}", qos)
                            for topic, qos in centre_subscriptions(self.event)]
         self.client_id = client_id or f"bidbox-server-{self.event}"
-        self.client = mqtt_client(settings, self.client_id, manual_ack=True)
+        self.client = mqtt_client(settings, self.client_id, manual_ack=True, read_ahead=True)
         self.client.max_inflight_messages_set(200)
         self.client.max_queued_messages_set(0)
         self.client.on_connect = self._on_connect
