@@ -84,6 +84,9 @@ class LoadSettings:
     journals: Path | None = None  # where the tables' journals go (default: the run's folder)
     linger: float | None = None  # the ingest worker's batching window (server.bus.LINGER)
     section_tables: int = 25  # a run of more tables plays as sections of this many
+    # The cores the tables' shards run on; the server, broker, bare subscriber and the
+    # director's browser keep the others (table_cores). None: every process on every core.
+    table_cpus: frozenset[int] | None = None
 
     def sections(self) -> list[int]:
         """The tables of each section: one section up to ``section_tables`` tables, else
@@ -110,6 +113,31 @@ class LoadSettings:
         if self.shards is not None:
             return max(least, min(self.shards, self.tables))
         return max(least, 1 + math.ceil(rest / TABLES_PER_SHARD))
+
+
+def table_cores(asked: str, cpus: Iterable[int] | None = None) -> frozenset[int] | None:
+    """The cores ``--table-cores`` gives the tables: "all" None (every process on every
+    core, the tables at nice 19), "half" the upper half of the cores this process may use,
+    else a list such as "1" or "2,3". On the day each table is a Pi of its own and the
+    director's machine runs only the server and the broker: a core the tables cannot take
+    is that machine, and what the tables need beyond their own cores shows in their part of
+    the latency, not in the server's. At least one core must be left to the server."""
+    usable = sorted(os.sched_getaffinity(0) if cpus is None else cpus)
+    if asked == "all" or len(usable) < 2:
+        return None
+    if asked == "half":
+        chosen = frozenset(usable[len(usable) // 2:])
+    else:
+        try:
+            chosen = frozenset(int(part) for part in asked.split(","))
+        except ValueError:
+            raise LoadTestError(f"--table-cores {asked!r}: 'half', 'all' or cores such as "
+                                f"'1' or '2,3'") from None
+        if not chosen <= set(usable):
+            raise LoadTestError(f"--table-cores {asked}: this machine's cores are {usable}")
+    if set(usable) <= chosen:
+        raise LoadTestError(f"--table-cores {asked}: no core left for the server")
+    return chosen
 
 
 # -- child processes ---------------------------------------------------------------------------
@@ -422,6 +450,9 @@ class Report:
             f"bidbox loadtest: {f['tables']} tables x {f['boards']} boards, speed {f['speed']}, "
             f"{f['workers']} ingest worker(s) on {f['database']}, {f['shards']} table shards, "
             f"{f['cpus']} cores",
+            "  tables on every core (at nice 19), beside the server" if f["table_cores"] is None
+            else f"  tables on core(s) {f['table_cores']} (at nice 19); the server, broker, "
+                 f"bare subscriber and browser on the others",
             f"  events published {f['published']}, stored {f['stored']}, lost {f['lost']}, "
             f"duplicated {f['duplicated']} (redeliveries met {f['redelivered']}), "
             f"tables in error {f['table_errors']}",
@@ -546,6 +577,11 @@ def run(settings: LoadSettings, *, say: Any = None,
     if find_mosquitto() is None:
         raise LoadTestError("mosquitto is not installed: python3 scripts/setup.py")
     _raise_file_limit()
+    own_cores = os.sched_getaffinity(0)
+    if settings.table_cpus is not None:
+        # The broker, the server, the bare subscriber (all started from here, inheriting
+        # it) and the director's browser (this process) on the cores the tables leave.
+        os.sched_setaffinity(0, own_cores - settings.table_cpus)
     folder = settings.folder or Path(tempfile.mkdtemp(prefix="bidbox-loadtest-"))
     folder.mkdir(parents=True, exist_ok=True)
     event = "loadtest" if settings.db is None else f"loadtest-{secrets.token_hex(4)}"
@@ -603,6 +639,7 @@ def run(settings: LoadSettings, *, say: Any = None,
                 "seed": settings.seed, "rounds": 1, "drain_s": settings.drain_s,
                 # A thousand tables connecting at once on two busy cores take their time.
                 "connect_s": max(30.0, 0.1 * settings.tables),
+                "cores": None if settings.table_cpus is None else sorted(settings.table_cpus),
                 "out": str(folder / f"shard-{i + 1}.out.json"),
                 "tables": [{"number": n, "broker": {
                     "host": "127.0.0.1", "port": broker.port,
@@ -686,6 +723,7 @@ def run(settings: LoadSettings, *, say: Any = None,
                     db.dispose()
             for path in cleanup:
                 shutil.rmtree(path, ignore_errors=True)
+            os.sched_setaffinity(0, own_cores)
             if settings.folder is None and not settings.keep:
                 shutil.rmtree(folder, ignore_errors=True)
 
@@ -750,6 +788,12 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
     f: dict[str, Any] = {
         "tables": settings.tables, "boards": settings.boards, "speed": settings.speed,
         "workers": settings.workers, "shards": shard_count, "cpus": os.cpu_count(),
+        "table_cores": None if settings.table_cpus is None else sorted(settings.table_cpus),
+        # What the shards and this process (the browser; the server and broker started from
+        # it) ran on, as each read it: the split above, seen from both sides.
+        "shard_cores": sorted({c for s in shards for c in json.loads(
+            s.log.with_name(f"{s.name}.out.json").read_text()).get("cores", [])}),
+        "server_side_cores": sorted(os.sched_getaffinity(0)),
         "load_average": [round(x, 2) for x in os.getloadavg()],  # others' work shows here
         "database": make_url(url).render_as_string(hide_password=True) if "://" in url
         else "SQLite file",

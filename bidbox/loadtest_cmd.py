@@ -53,6 +53,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--section-tables", type=int, default=25,
                         help="more tables than this play as sections of this many, each its "
                              "own Mitchell (default 25: 1000 tables are sections A to AN)")
+    parser.add_argument("--table-cores", default="all",
+                        help="the cores the simulated tables run on: 'all' (default: every "
+                             "core, at nice 19 beside the server), 'half' (the upper half; "
+                             "the server, broker and browser keep the rest, as the "
+                             "director's machine would) or a list such as '1' or '2,3'")
     parser.add_argument("--json", action="store_true", help="one JSON object")
     clubs = parser.add_argument_group(
         "clubs bridged to a centre", "--clubs N: N club brokers bridged to a central one, "
@@ -72,16 +77,23 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     if args.clubs is not None:
         return run_clubs(args)
-    from bidbox.loadtest import LoadSettings, LoadTestError
+    from bidbox.loadtest import LoadSettings, LoadTestError, table_cores
     from bidbox.loadtest import run as load
     from bidbox.stopping import Stopped, stop_on_signals, warn
+
+    try:
+        cores = table_cores(args.table_cores)
+    except LoadTestError as error:
+        print(f"bidbox loadtest: {error}", file=sys.stderr)
+        return 2
 
     def settings(workers: int, folder: Path | None) -> LoadSettings:
         return LoadSettings(tables=args.tables, boards=args.boards, speed=args.speed,
                             seconds=args.seconds, shards=args.shards, workers=workers,
                             db=args.db, folder=folder, seed=args.seed, analysis=args.analysis,
                             drain_s=args.drain, linger=args.linger,
-                            journals=args.journals, section_tables=args.section_tables)
+                            journals=args.journals, section_tables=args.section_tables,
+                            table_cpus=cores)
 
     def note(text: str) -> None:
         print(text, file=sys.stderr if args.json else sys.stdout, flush=True)

@@ -279,6 +279,8 @@ def shard(config: dict[str, Any]) -> int:
     # thread by thread: a hundred busy table threads would leave the server's one ingest
     # thread a hundredth of it, and the load test would measure the simulation's appetite.
     os.nice(SHARD_NICE)
+    if config.get("cores"):  # the cores the run gives the tables (bidbox.loadtest.table_cores)
+        os.sched_setaffinity(0, config["cores"])
     folder = Path(config["folder"])
     speed, seed, rounds = config["speed"], config["seed"], config["rounds"]
     stopping = threading.Event()
@@ -361,7 +363,8 @@ def shard(config: dict[str, Any]) -> int:
         peak.update(status())
     # The journals were closed with their tables: the results hold what they said.
     Path(config["out"]).write_text(json.dumps({"tables": list(results.values()),
-                                               "memory": peak}))
+                                               "memory": peak,
+                                               "cores": sorted(os.sched_getaffinity(0))}))
     say(done={"tables": len(results), "errors": [r["error"] for r in results.values()
                                                  if r["error"]][:5], "memory": peak})
     return 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from bidbox.loadtest import (
     LoadTestError,
     run,
     shown_events,
+    table_cores,
 )
 from server.session import create_session
 from tabled.wire import Event, table_topic
@@ -53,7 +55,7 @@ def positive(value: Any) -> bool:
 
 
 def test_four_tables_every_event_stored_once_with_its_latencies() -> None:
-    f = loadtest()
+    f = loadtest("--table-cores", "half")
     assert set(FIELDS) <= set(f), set(FIELDS) - set(f)
     assert f["table_errors"] == 0, f["table_error_examples"]
     assert f["finished"] and f["boards_played"] == TABLES
@@ -75,6 +77,24 @@ def test_four_tables_every_event_stored_once_with_its_latencies() -> None:
     assert f["latency_n"] == f["page_latency_n"] > 0.9 * f["published"]
     assert positive(f["server"]["rss_mb"]) and positive(f["broker"]["rss_mb"])
     assert 10 < f["table_rss_mb"] < 500
+    # The tables ran on their own cores, the server's side on the others (--table-cores).
+    if len(os.sched_getaffinity(0)) >= 2:
+        assert f["shard_cores"] == f["table_cores"]
+        assert not set(f["server_side_cores"]) & set(f["table_cores"])
+        assert f["server_side_cores"]
+
+
+def test_the_tables_cores_leave_the_server_at_least_one() -> None:
+    assert table_cores("half", [0, 1]) == {1}
+    assert table_cores("half", [0, 1, 2, 3]) == {2, 3}
+    assert table_cores("half", [0, 1, 2]) == {1, 2}
+    assert table_cores("all", [0, 1]) is None
+    assert table_cores("half", [0]) is None  # one core: nothing to split
+    assert table_cores("1", [0, 1]) == {1}
+    assert table_cores("0,2", [0, 1, 2]) == {0, 2}
+    for wrong in ("0,1", "5", "x", ""):
+        with pytest.raises(LoadTestError):
+            table_cores(wrong, [0, 1])
 
 
 def test_two_workers_share_the_stream_on_postgresql(pg_url: str) -> None:
