@@ -117,11 +117,12 @@ class LoadSettings:
 
 def table_cores(asked: str, cpus: Iterable[int] | None = None) -> frozenset[int] | None:
     """The cores ``--table-cores`` gives the tables: "all" None (every process on every
-    core, the tables at nice 19), "half" the upper half of the cores this process may use,
-    else a list such as "1" or "2,3". On the day each table is a Pi of its own and the
-    director's machine runs only the server and the broker: a core the tables cannot take
-    is that machine, and what the tables need beyond their own cores shows in their part of
-    the latency, not in the server's. At least one core must be left to the server."""
+    core, the tables behind the server: SCHED_IDLE), "half" the upper half of the cores
+    this process may use, else a list such as "1" or "2,3". On the day each table is a Pi
+    of its own and the director's machine runs only the server and the broker: a core the
+    tables cannot take is that machine, and what the tables need beyond their own cores
+    shows in their part of the latency, not in the server's. At least one core must be
+    left to the server."""
     usable = sorted(os.sched_getaffinity(0) if cpus is None else cpus)
     if asked == "all" or len(usable) < 2:
         return None
@@ -450,8 +451,8 @@ class Report:
             f"bidbox loadtest: {f['tables']} tables x {f['boards']} boards, speed {f['speed']}, "
             f"{f['workers']} ingest worker(s) on {f['database']}, {f['shards']} table shards, "
             f"{f['cpus']} cores",
-            "  tables on every core (at nice 19), beside the server" if f["table_cores"] is None
-            else f"  tables on core(s) {f['table_cores']} (at nice 19); the server, broker, "
+            "  tables on every core, behind the server (SCHED_IDLE)" if f["table_cores"] is None
+            else f"  tables on core(s) {f['table_cores']} (SCHED_IDLE); the server, broker, "
                  f"bare subscriber and browser on the others",
             f"  events published {f['published']}, stored {f['stored']}, lost {f['lost']}, "
             f"duplicated {f['duplicated']} (redeliveries met {f['redelivered']}), "

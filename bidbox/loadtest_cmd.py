@@ -55,7 +55,7 @@ def add_parser(commands: Any) -> None:
                              "own Mitchell (default 25: 1000 tables are sections A to AN)")
     parser.add_argument("--table-cores", default="all",
                         help="the cores the simulated tables run on: 'all' (default: every "
-                             "core, at nice 19 beside the server), 'half' (the upper half; "
+                             "core, behind the server (SCHED_IDLE)), 'half' (the upper half; "
                              "the server, broker and browser keep the rest, as the "
                              "director's machine would) or a list such as '1' or '2,3'")
     parser.add_argument("--json", action="store_true", help="one JSON object")
