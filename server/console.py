@@ -49,6 +49,7 @@ from server import (
 from server import session as sessions
 from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
+from server.display import read_session
 from server.i18n import language, t
 from server.live import MAX_TABLES
 from server.movements import Section, section_letters
@@ -304,6 +305,7 @@ def _words(words: Any) -> str:
 @login_required
 def fragment(name: str) -> Any:
     found = _session_or_none()
+    read_session(found)  # the rows' table names, from the session read here
     if name.startswith("vugraph-") and name[8:].isdigit():
         return render_template("console/_vugraph.html", current=found,
                                **_director_vugraph(found, int(name[8:])))

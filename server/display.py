@@ -67,6 +67,12 @@ def _table_names(state: Any) -> None:
     state.app.jinja_env.globals["table_name"] = table_name
 
 
+def read_session(session: Session | None) -> None:
+    """The request has read the session already: ``table_name`` names tables by it rather
+    than reading it again (a fragment of the console is fetched after every change)."""
+    g.table_session = session
+
+
 def table_name(table: int) -> str:
     if "table_session" not in g:  # the session read once a request, not once a table
         g.table_session = services().session
