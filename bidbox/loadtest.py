@@ -450,7 +450,8 @@ class Report:
         lines = [
             f"bidbox loadtest: {f['tables']} tables x {f['boards']} boards, speed {f['speed']}, "
             f"{f['workers']} ingest worker(s) on {f['database']}, {f['shards']} table shards, "
-            f"{f['cpus']} cores",
+            f"{f['cpus']} cores; load average at the end "
+            f"{', '.join(str(x) for x in f['load_average'])}",
             "  tables on every core, behind the server (SCHED_IDLE)" if f["table_cores"] is None
             else f"  tables on core(s) {f['table_cores']} (SCHED_IDLE); the server, broker, "
                  f"bare subscriber and browser on the others",

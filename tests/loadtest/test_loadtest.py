@@ -18,6 +18,7 @@ from bidbox.loadtest import (
     DirectorBrowser,
     LoadSettings,
     LoadTestError,
+    Report,
     run,
     shown_events,
     table_cores,
@@ -77,6 +78,11 @@ def test_four_tables_every_event_stored_once_with_its_latencies() -> None:
     assert f["latency_n"] == f["page_latency_n"] > 0.9 * f["published"]
     assert positive(f["server"]["rss_mb"]) and positive(f["broker"]["rss_mb"])
     assert 10 < f["table_rss_mb"] < 500
+    # The text report says the machine's load, and whose part of the way took how long.
+    text = Report(f).text()
+    assert f"load average at the end {', '.join(map(str, f['load_average']))}" in text
+    assert f"the server's, at the broker -> page p50 {f['served_ms_p50']}" in text
+    assert f"core(s) {f['table_cores']}" in text or f["table_cores"] is None
     # The tables ran on their own cores, the server's side on the others (--table-cores).
     if len(os.sched_getaffinity(0)) >= 2:
         assert f["shard_cores"] == f["table_cores"]
