@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
@@ -42,6 +42,10 @@ class BrokerSettings:
 
 READ_AHEAD = 65536
 """Bytes a :class:`ReadAheadClient` asks the socket for at once."""
+MAX_ACKS_JOINED = 2000
+"""Acknowledgements a :class:`ReadAheadClient` sends in one piece at most (a PUBACK is four
+bytes, or five with a reason code)."""
+PUBACK = mqtt.PUBACK
 
 
 class ReadAheadClient(mqtt.Client):
@@ -55,8 +59,12 @@ class ReadAheadClient(mqtt.Client):
     :meth:`buffered` tells the network loop (``mqttlink.netloop``) that more packets are
     there without waiting for the socket, as an ``SSLSocket``'s ``pending`` does.
 
-    What paho defines and this overrides is ``_sock_recv``, the one place its reads go
-    through (paho 2.x); each new socket starts with an empty buffer."""
+    Its acknowledgements go out the same way: the PUBACKs of a batch, queued one a message,
+    leave in one ``send`` instead of one each.
+
+    What paho defines and this overrides are ``_sock_recv``, the one place its reads go
+    through, and ``_packet_write``, where its queued packets leave (paho 2.x); each new
+    socket starts with an empty buffer."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -66,6 +74,21 @@ class ReadAheadClient(mqtt.Client):
     def buffered(self) -> int:
         """Bytes read from the current socket and not yet handed to paho."""
         return len(self._ahead) if self._ahead_of is self._sock else 0
+
+    def _packet_write(self) -> MQTTErrorCode:
+        # The acknowledgements of a batch, queued one by one (a PUBACK each message), go out
+        # in one send: paho would make a system call for each. What paho does after a
+        # packet is written does nothing for a PUBACK, so one packet of all of them is alike.
+        out = self._out_packet
+        if len(out) > 1 and out[0]["command"] == PUBACK and out[1]["command"] == PUBACK:
+            acks: list[bytes] = []
+            while out and out[0]["command"] == PUBACK and len(acks) < MAX_ACKS_JOINED:
+                packet = out.popleft()
+                acks.append(bytes(packet["packet"][packet["pos"]:]))
+            joined = b"".join(acks)
+            out.appendleft({"command": PUBACK, "mid": 0, "qos": 0, "pos": 0,
+                            "to_process": len(joined), "packet": joined, "info": None})
+        return super()._packet_write()
 
     def _sock_recv(self, bufsize: int) -> bytes:
         if self._ahead_of is not self._sock:  # a new connection: nothing of the old one

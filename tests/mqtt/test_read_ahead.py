@@ -1,7 +1,8 @@
 """The server's read-ahead client (mqttlink.client.ReadAheadClient) on a NetworkLoop, against a
 real Mosquitto: every message whole and in order, also those longer than one read ahead and
-those cut across two; far fewer reads of the socket than messages; and a new connection after
-the broker's restart starts with nothing of the old one."""
+those cut across two; far fewer reads of the socket than messages, and the acknowledgements
+sent together; and a new connection after the broker's restart starts with nothing of the old
+one."""
 
 from __future__ import annotations
 
@@ -99,6 +100,15 @@ def test_every_message_whole_and_in_order_with_few_reads(
         return data
     # The parent's _sock_recv is the socket: what reaches it is a read of the socket.
     monkeypatch.setattr(mqtt.Client, "_sock_recv", counted)
+    sends: list[int] = []
+    real_send = mqtt.Client._sock_send
+
+    def sent(self: mqtt.Client, data: bytes) -> int:
+        written = real_send(self, data)
+        if self is client:
+            sends.append(written)
+        return written
+    monkeypatch.setattr(mqtt.Client, "_sock_send", sent)
     # Small ones as events are, one longer than a read ahead, some cut across two reads.
     sizes = [40 + i % 200 for i in range(2000)]
     sizes[700] = READ_AHEAD + 5000
@@ -116,6 +126,10 @@ def test_every_message_whole_and_in_order_with_few_reads(
     assert client.buffered() == 0
     # paho alone reads each message in four or more pieces: here many come in one read.
     assert 0 < len(socket_reads) < len(payloads) / 2, len(socket_reads)
+    # Each message acknowledged (QoS 1), the acknowledgements sent together: the broker took
+    # them all as they should be, or it would have dropped the connection and sent again.
+    assert 0 < len(sends) < len(payloads) / 2, len(sends)
+    assert got.connects == 1
 
 
 def test_the_broker_restarted_the_stream_goes_on_whole(
