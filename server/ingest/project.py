@@ -129,15 +129,18 @@ class Projections:
     def _seated(self, conn: Connection, table: int, board: int, seq: int) -> Seated:
         """Who played: the table's own latest assignment holding the board, else the
         movement's plan."""
-        assigns = _ASSIGNS_BEFORE(conn, b_event=self.event, b_table=table, b_seq=seq).scalars()
-        sent: dict[str, Mapping[str, Any]] | None = None  # the table's assignments, by id
+        assigns = [json.loads(text) for text in _ASSIGNS_BEFORE(
+            conn, b_event=self.event, b_table=table, b_seq=seq).scalars()]
+        # What the server sent under those commands' ids, in one query by primary key (not
+        # one query an assignment): a table's word for what a command held is not taken.
+        sent = {row.id: row.data for row in select_in(
+            conn, s.commands.name, ("id", "table_no", "type", "data"), "event", self.event,
+            "id", sorted({str(data["cmd"]) for data in assigns}))
+            if row.table_no == table and row.type == "assign"}
         claimed: Seated | None = None
-        for text in assigns:
-            data = json.loads(text)
-            if sent is None:  # read once, at the first assignment: one query, not one each
-                sent = {row.id: json.loads(row.data) for row in _SENT_ASSIGNS(
-                    conn, b_event=self.event, b_table=table)}
-            held = sent.get(data["cmd"])
+        for data in assigns:
+            text = sent.get(data["cmd"])
+            held = None if text is None else json.loads(text)
             if held is not None and board in held["boards"]:
                 return Seated(held["round"], held["ns"], held["ew"])
             if claimed is None and board in data["boards"]:
@@ -352,9 +355,6 @@ _ANSWER = Prepared(update(s.commands).where(
 _UNSEATED = Prepared(select(s.results.c.board, s.results.c.source_seq).where(
     s.results.c.event == bindparam("b_event"), s.results.c.table_no == bindparam("b_table"),
     s.results.c.round.is_(None)))
-_SENT_ASSIGNS = Prepared(select(s.commands.c.id, s.commands.c.data).where(
-    s.commands.c.event == bindparam("b_event"), s.commands.c.table_no == bindparam("b_table"),
-    s.commands.c.type == "assign"))
 _SESSION_OF = Prepared(select(s.sessions.c.id, s.sessions.c.movement).where(
     s.sessions.c.event == bindparam("b_event")))
 _LAST_ASSIGN = Prepared(select(s.events.c.seq, s.events.c.data).where(
