@@ -41,7 +41,7 @@ import time
 import urllib.parse
 import urllib.request
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -118,27 +118,47 @@ class LoadSettings:
 def table_cores(asked: str, cpus: Iterable[int] | None = None) -> frozenset[int] | None:
     """The cores ``--table-cores`` gives the tables: "all" None (every process on every
     core, the tables behind the server: SCHED_IDLE), "half" the upper half of the cores
-    this process may use, else a list such as "1" or "2,3". On the day each table is a Pi
-    of its own and the director's machine runs only the server and the broker: a core the
-    tables cannot take is that machine, and what the tables need beyond their own cores
-    shows in their part of the latency, not in the server's. At least one core must be
-    left to the server."""
-    usable = sorted(os.sched_getaffinity(0) if cpus is None else cpus)
-    if asked == "all" or len(usable) < 2:
+    this process may use (the server's side keeps the larger half of an odd number), else a
+    list such as "1" or "2,3". On the day each table is a Pi of its own and the director's
+    machine runs only the server and the broker: a core the tables cannot take is that
+    machine, and what the tables need beyond their own cores shows in their part of the
+    latency, not in the server's. At least one core must be left to the server."""
+    if asked == "all":
         return None
-    if asked == "half":
-        chosen = frozenset(usable[len(usable) // 2:])
-    else:
+    if asked != "half":
         try:
             chosen = frozenset(int(part) for part in asked.split(","))
         except ValueError:
             raise LoadTestError(f"--table-cores {asked!r}: 'half', 'all' or cores such as "
                                 f"'1' or '2,3'") from None
-        if not chosen <= set(usable):
-            raise LoadTestError(f"--table-cores {asked}: this machine's cores are {usable}")
+    if cpus is None and not hasattr(os, "sched_getaffinity"):
+        raise LoadTestError("--table-cores needs Linux's CPU affinity; use 'all'")
+    usable = sorted(os.sched_getaffinity(0) if cpus is None else cpus)
+    if asked == "half":
+        if len(usable) < 2:
+            return None  # one core: nothing to split
+        chosen = frozenset(usable[(len(usable) + 1) // 2:])
+    if not chosen <= set(usable):
+        raise LoadTestError(f"--table-cores {asked}: this machine's cores are {usable}")
     if set(usable) <= chosen:
         raise LoadTestError(f"--table-cores {asked}: no core left for the server")
     return chosen
+
+
+@contextlib.contextmanager
+def _server_side(table_cpus: frozenset[int] | None) -> Iterator[None]:
+    """This process (the director's browser) and what it starts (the broker, the server,
+    the bare subscriber) on the cores the tables leave, for the run; the shards set their
+    own. The process's cores as before afterwards, whatever ends the run."""
+    if table_cpus is None:
+        yield
+        return
+    before = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, before - table_cpus)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
 
 
 # -- child processes ---------------------------------------------------------------------------
@@ -560,7 +580,7 @@ def run(settings: LoadSettings, *, say: Any = None,
         shield: Callable[[], AbstractContextManager[Any]] = contextlib.nullcontext) -> Report:
     """One run. Whatever ends it, its ``finally`` stops what it started inside ``shield()``
     (bidbox.stopping: the command holds further signals off until the stop is done)."""
-    from bidbox.broker import Broker, BrokerConfig, BrokerUsers, find_mosquitto, free_port
+    from bidbox.broker import find_mosquitto
 
     note = say or (lambda text: None)
     started = clock()
@@ -579,11 +599,14 @@ def run(settings: LoadSettings, *, say: Any = None,
     if find_mosquitto() is None:
         raise LoadTestError("mosquitto is not installed: python3 scripts/setup.py")
     _raise_file_limit()
-    own_cores = os.sched_getaffinity(0)
-    if settings.table_cpus is not None:
-        # The broker, the server, the bare subscriber (all started from here, inheriting
-        # it) and the director's browser (this process) on the cores the tables leave.
-        os.sched_setaffinity(0, own_cores - settings.table_cpus)
+    with _server_side(settings.table_cpus):
+        return _run(settings, note, started, deadline, shield)
+
+
+def _run(settings: LoadSettings, note: Callable[[str], None], started: float, deadline: float,
+         shield: Callable[[], AbstractContextManager[Any]]) -> Report:
+    from bidbox.broker import Broker, BrokerConfig, BrokerUsers, free_port
+
     folder = settings.folder or Path(tempfile.mkdtemp(prefix="bidbox-loadtest-"))
     folder.mkdir(parents=True, exist_ok=True)
     event = "loadtest" if settings.db is None else f"loadtest-{secrets.token_hex(4)}"
@@ -725,7 +748,6 @@ def run(settings: LoadSettings, *, say: Any = None,
                     db.dispose()
             for path in cleanup:
                 shutil.rmtree(path, ignore_errors=True)
-            os.sched_setaffinity(0, own_cores)
             if settings.folder is None and not settings.keep:
                 shutil.rmtree(folder, ignore_errors=True)
 
@@ -795,7 +817,8 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
         # it) ran on, as each read it: the split above, seen from both sides.
         "shard_cores": sorted({c for s in shards for c in json.loads(
             s.log.with_name(f"{s.name}.out.json").read_text()).get("cores", [])}),
-        "server_side_cores": sorted(os.sched_getaffinity(0)),
+        "server_side_cores": sorted(os.sched_getaffinity(0))
+        if hasattr(os, "sched_getaffinity") else None,
         "load_average": [round(x, 2) for x in os.getloadavg()],  # others' work shows here
         "database": make_url(url).render_as_string(hide_password=True) if "://" in url
         else "SQLite file",

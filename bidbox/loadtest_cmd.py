@@ -76,6 +76,10 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     if args.clubs is not None:
+        if args.table_cores != "all":
+            print("bidbox loadtest: --table-cores is for the one-room run, not --clubs",
+                  file=sys.stderr)
+            return 2
         return run_clubs(args)
     from bidbox.loadtest import LoadSettings, LoadTestError, table_cores
     from bidbox.loadtest import run as load

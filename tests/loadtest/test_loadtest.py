@@ -93,7 +93,7 @@ def test_four_tables_every_event_stored_once_with_its_latencies() -> None:
 def test_the_tables_cores_leave_the_server_at_least_one() -> None:
     assert table_cores("half", [0, 1]) == {1}
     assert table_cores("half", [0, 1, 2, 3]) == {2, 3}
-    assert table_cores("half", [0, 1, 2]) == {1, 2}
+    assert table_cores("half", [0, 1, 2]) == {2}  # the server's side keeps the larger half
     assert table_cores("all", [0, 1]) is None
     assert table_cores("half", [0]) is None  # one core: nothing to split
     assert table_cores("1", [0, 1]) == {1}
@@ -101,6 +101,8 @@ def test_the_tables_cores_leave_the_server_at_least_one() -> None:
     for wrong in ("0,1", "5", "x", ""):
         with pytest.raises(LoadTestError):
             table_cores(wrong, [0, 1])
+    with pytest.raises(LoadTestError):  # one core: a list is still read, and refused
+        table_cores("x", [0])
 
 
 def test_two_workers_share_the_stream_on_postgresql(pg_url: str) -> None:
