@@ -590,7 +590,7 @@ def forget(db: Database, event: str) -> None:
 @dataclass(frozen=True)
 class Verdict:
     baseline: float | None  # the bare runs' events over their seconds, together
-    ratio: float | None     # the Bus alone against that
+    ratio: float | None     # the median of the rounds' ratios (below)
     together: float | None  # the run with both subscribed, against its own bare figure
     clean: bool             # every event published stored, once, within the time limit
     met: bool

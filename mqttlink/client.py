@@ -64,12 +64,25 @@ class ReadAheadClient(mqtt.Client):
 
     What paho defines and this overrides are ``_sock_recv``, the one place its reads go
     through, and ``_packet_write``, where its queued packets leave (paho 2.x); each new
-    socket starts with an empty buffer."""
+    socket starts with an empty buffer.
+
+    Two conditions, both the server's Bus's: it runs on a ``NetworkLoop`` (paho's own loop
+    looks only at a TLS socket's ``pending``, so packets in the buffer would wait for the
+    next bytes on the socket: ``loop_start`` and ``loop_forever`` refuse), and it
+    acknowledges by hand (``manual_ack``), with a Receive Maximum: the broker then sends at
+    most that many messages before their acknowledgements, so the loop's draining of the
+    buffer ends (``mqtt_client`` refuses ``read_ahead`` without ``manual_ack``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._ahead = bytearray()
         self._ahead_of: Any = None  # the socket the buffer was read from
+
+    def loop_start(self) -> MQTTErrorCode:
+        raise TypeError("a ReadAheadClient runs on mqttlink.NetworkLoop, not paho's loop")
+
+    def loop_forever(self, *args: Any, **kwargs: Any) -> MQTTErrorCode:
+        raise TypeError("a ReadAheadClient runs on mqttlink.NetworkLoop, not paho's loop")
 
     def buffered(self) -> int:
         """Bytes read from the current socket and not yet handed to paho."""
@@ -109,6 +122,8 @@ def mqtt_client(settings: BrokerSettings, client_id: str, *, read_ahead: bool = 
     """A paho 2 client, MQTT v5, logged in (and TLS) as ``settings`` say: the table's and the
     server's connections are made the same way. ``read_ahead``: a :class:`ReadAheadClient`,
     for a client that receives far more than it sends (the server's ingest)."""
+    if read_ahead and not options.get("manual_ack"):
+        raise ValueError("read_ahead is for a client that acknowledges by hand (manual_ack)")
     kind = ReadAheadClient if read_ahead else mqtt.Client
     client = kind(CallbackAPIVersion.VERSION2, client_id=client_id,
                   protocol=mqtt.MQTTv5, **options)

@@ -44,6 +44,7 @@ class Received:
         with self.changed:
             self.payloads.append(bytes(message.payload))
             self.changed.notify_all()
+        client.ack(message.mid, message.qos)  # by hand, as the server's Bus does
 
     def wait(self, predicate: Any) -> bool:
         with self.changed:
@@ -57,7 +58,7 @@ def reader(broker: Broker, broker_users: BrokerUsers) -> Iterator[tuple[ReadAhea
     creds = broker_users.server
     client = mqtt_client(BrokerSettings(port=broker.port, username=creds.username,
                                         password=creds.password), "read-ahead",
-                         read_ahead=True)
+                         read_ahead=True, manual_ack=True)
     assert isinstance(client, ReadAheadClient)
     got = Received()
     client.on_connect = got.on_connect
@@ -187,3 +188,13 @@ def test_reads_are_served_from_the_buffer_of_their_own_socket_only() -> None:
         client._sock = None
         for end in (one, far, two, other):
             end.close()
+
+
+def test_it_refuses_what_it_is_not_made_for() -> None:
+    settings = BrokerSettings()
+    with pytest.raises(ValueError, match="manual_ack"):
+        mqtt_client(settings, "auto", read_ahead=True)  # the broker would not pace it
+    client = mqtt_client(settings, "loop", read_ahead=True, manual_ack=True)
+    for loop in (client.loop_start, client.loop_forever):
+        with pytest.raises(TypeError, match="NetworkLoop"):
+            loop()  # paho's loop would leave packets in the buffer waiting
