@@ -33,7 +33,6 @@ import logging
 import multiprocessing
 import os
 import platform
-import queue
 import sys
 import tempfile
 import threading
@@ -48,16 +47,24 @@ import psycopg
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
-from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from bench.bare import BenchError
-from bench.ingest import TIMEOUT, Place, clock, end_session, mix, publisher, stream
+from bench.ingest import (
+    TIMEOUT,
+    Place,
+    clock,
+    collect,
+    end_session,
+    mix,
+    publisher,
+    stored_counts,
+    stream,
+)
 from bench.replay import DEFAULT as RECORDS
 from bench.table import mosquitto_version
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials, find_mosquitto
 from mqttlink import BrokerSettings
-from server import schema as s
 from server.bus import SESSION_EXPIRY, WINDOW, Bus, split_tables
 from server.db import Database
 from server.ingest import Ingest, Outcome
@@ -276,9 +283,11 @@ class Backlog:
                     for process in processes:
                         process.start()
                     if not establish:
-                        self._collect(reports, {c.client_id for c in consumers}, "ready")
+                        collect(reports, {c.client_id for c in consumers}, "ready",
+                                self.deadline + TIMEOUT)
                         go.set()
-                    found = self._collect(reports, {c.client_id for c in consumers}, "done")
+                    found = collect(reports, {c.client_id for c in consumers}, "done",
+                                    self.deadline + TIMEOUT)
                 finally:
                     for process in processes:
                         process.join(TIMEOUT)
@@ -334,9 +343,9 @@ class Backlog:
         try:
             for process in processes.values():
                 process.start()
-            self._collect(reports, set(processes), "ready")
+            collect(reports, set(processes), "ready", self.deadline + TIMEOUT)
             place.go.set()
-            found = self._collect(reports, set(processes), "done")
+            found = collect(reports, set(processes), "done", self.deadline + TIMEOUT)
         finally:
             for process in processes.values():
                 process.join(TIMEOUT)
@@ -344,21 +353,6 @@ class Backlog:
                     process.terminate()
                     process.join(TIMEOUT)
         return sum(r["published"] for r in found.values())
-
-    def _collect(self, reports: Any, names: set[str], what: str) -> dict[str, dict[str, Any]]:
-        waiting, found = set(names), {}
-        while waiting:
-            try:
-                name, said, figures = reports.get(timeout=max(0.0, self.deadline + TIMEOUT
-                                                              - clock()))
-            except queue.Empty:
-                raise BenchError(f"no {what!r} from {', '.join(sorted(waiting))}") from None
-            if said == "error":
-                raise BenchError(f"{name}: {figures['error']}")
-            if said == what:
-                waiting.discard(name)
-                found[name] = figures
-        return found
 
     def _end_session(self, client_id: str) -> None:
         """The consumer's session at the broker, ended (bench.ingest.end_session)."""
@@ -368,18 +362,8 @@ class Backlog:
         """What the database holds, whatever the workers counted."""
         db = Database(url)
         try:
-            with db.read() as conn:
-                keys = select(s.events.c.table_no, s.events.c.seq).where(
-                    s.events.c.event == EVENT)
-                run.stored = int(conn.execute(select(func.count()).select_from(
-                    keys.distinct().subquery())).scalar_one())
-                run.duplicate_rows = int(conn.execute(select(func.count()).select_from(
-                    keys.group_by(s.events.c.table_no, s.events.c.seq).having(
-                        func.count() > 1).subquery())).scalar_one())
-                run.complete_tables = int(conn.execute(select(func.count()).select_from(
-                    s.table_status).where(s.table_status.c.event == EVENT,
-                                          s.table_status.c.contiguous_seq == run.events))
-                    .scalar_one())
+            run.stored, run.duplicate_rows, run.complete_tables = stored_counts(
+                db, EVENT, run.events)
         finally:
             db.dispose()
 

@@ -381,6 +381,36 @@ def scalar(db: Database, query: Any) -> int:
         return int(conn.execute(query).scalar_one())
 
 
+def collect(reports: Any, names: set[str], what: str,
+            deadline: float) -> dict[str, dict[str, Any]]:
+    """Each of ``names``' figures once it says ``what`` on the ``reports`` queue of (who,
+    what, figures); a BenchError at ``deadline`` or when one says "error"."""
+    waiting, found = set(names), {}
+    while waiting:
+        try:
+            name, said, figures = reports.get(timeout=max(0.0, deadline - clock()))
+        except queue.Empty:
+            raise BenchError(f"no {what!r} from {', '.join(sorted(waiting))}") from None
+        if said == "error":
+            raise BenchError(f"{name}: {figures['error']}")
+        if said == what:
+            waiting.discard(name)
+            found[name] = figures
+    return found
+
+
+def stored_counts(db: Database, event: str, events: int) -> tuple[int, int, int]:
+    """What the database holds of ``event``, whatever the consumer counted: distinct (table,
+    seq), rows sharing one, and the tables stored 1..``events`` without a gap."""
+    keys = select(s.events.c.table_no, s.events.c.seq).where(s.events.c.event == event)
+    return (scalar(db, select(func.count()).select_from(keys.distinct().subquery())),
+            scalar(db, select(func.count()).select_from(
+                keys.group_by(s.events.c.table_no, s.events.c.seq).having(
+                    func.count() > 1).subquery())),
+            scalar(db, select(func.count()).select_from(s.table_status).where(
+                s.table_status.c.event == event, s.table_status.c.contiguous_seq == events)))
+
+
 # -- one run -----------------------------------------------------------------------------------
 
 @dataclass
@@ -486,8 +516,8 @@ class Bench:
             for process in processes.values():
                 process.start()
             try:
-                self._collect(place, reports, set(processes), "ready",
-                              min(self.deadline, clock() + 3 * TIMEOUT))
+                reports |= collect(place.reports, set(processes), "ready",
+                                   min(self.deadline, clock() + 3 * TIMEOUT))
                 if bus is not None and hub is not None and db is not None:
                     # The tables' retained "online" reaches the Bus once it is subscribed.
                     online = select(func.count()).select_from(s.table_status).where(
@@ -506,7 +536,7 @@ class Bench:
                 return None  # too late to start a stream
             cpu = time.process_time()
             place.go.set()
-            self._collect(place, reports, set(processes), "done", self.deadline + TIMEOUT)
+            reports |= collect(place.reports, set(processes), "done", self.deadline + TIMEOUT)
             finished = True
             publishers = [r for name, r in reports.items() if name.startswith("publisher")]
             first = min(r["first"] for r in publishers)
@@ -550,32 +580,10 @@ class Bench:
         whose subscriptions would queue every later run's messages: end it."""
         end_session(self.broker.host, self.broker.port, self.users.server, client_id)
 
-    def _collect(self, place: Place, reports: dict[str, dict[str, Any]], names: set[str],
-                 what: str, deadline: float) -> None:
-        waiting = set(names)
-        while waiting:
-            try:
-                name, said, figures = place.reports.get(timeout=max(0.0, deadline - clock()))
-            except queue.Empty:
-                raise BenchError(f"no {what!r} from {', '.join(sorted(waiting))}") from None
-            if said == "error":
-                raise BenchError(f"{name}: {figures['error']}")
-            if said == what:
-                waiting.discard(name)
-                reports[name] = figures
-
     def _verify(self, db: Database, run: Run) -> None:
         """What the database holds, whatever the Bus counted."""
-        event = self.users.event
-        mine = s.events.c.event == event
-        keys = select(s.events.c.table_no, s.events.c.seq).where(mine)
-        run.stored_distinct = scalar(db, select(func.count()).select_from(
-            keys.distinct().subquery()))
-        run.duplicate_rows = scalar(db, select(func.count()).select_from(
-            keys.group_by(s.events.c.table_no, s.events.c.seq).having(
-                func.count() > 1).subquery()))
-        run.complete_tables = scalar(db, select(func.count()).select_from(s.table_status).where(
-            s.table_status.c.event == event, s.table_status.c.contiguous_seq == run.events))
+        run.stored_distinct, run.duplicate_rows, run.complete_tables = stored_counts(
+            db, self.users.event, run.events)
 
 
 def forget(db: Database, event: str) -> None:
