@@ -35,6 +35,16 @@ def database(request: pytest.FixtureRequest, tmp_path: Any) -> str:
     return url
 
 
+@pytest.fixture
+def db(database: str) -> Iterator[Database]:
+    """The database, at the schema's head, on each of SQLite and PostgreSQL; a test module
+    may define its own ``db`` instead."""
+    made = Database(database)
+    made.upgrade()
+    yield made
+    made.dispose()
+
+
 FAST_HASH = "pbkdf2:sha256:1000"
 """The director's password hashed cheaply: every app a test builds hashes it, and scrypt's
 80 ms a time was half of the unit tests' minute. tests/server/test_hardening.py checks that

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -44,13 +43,6 @@ class SeenIngest(Ingest):
         self.resends += sum(len(o.commands) for o in outcomes)
         return outcomes
 
-
-@pytest.fixture
-def db(database: str) -> Iterator[Database]:
-    made = Database(database)
-    made.upgrade()
-    yield made
-    made.dispose()
 
 
 def test_split_tables_deals_them_in_turn() -> None:

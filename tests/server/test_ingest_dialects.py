@@ -4,10 +4,8 @@ rejected, a gap asked for, a result projected with its lead and seats."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from sqlalchemy import func, select
 
 from server import schema as s
@@ -17,13 +15,6 @@ from tabled.wire import Event, table_topic
 
 EVENT = "dialects"
 
-
-@pytest.fixture
-def db(database: str) -> Iterator[Database]:
-    made = Database(database)
-    made.upgrade()
-    yield made
-    made.dispose()
 
 
 def message(table: int, seq: int, kind: str, board: int | None, **data: Any) -> tuple[str, bytes]:

@@ -131,13 +131,6 @@ def test_bytes_that_are_no_text_are_refused() -> None:
 
 # -- the register and the sessions' copies (SQLite and PostgreSQL) ---------------------------
 
-@pytest.fixture
-def db(database: str) -> Any:
-    opened = Database(database)
-    opened.upgrade()
-    yield opened
-    opened.dispose()
-
 
 def _session(db: Database, event: str = EVENT) -> Session:
     return create_session(db, event=event, title="Martes", kind="mitchell", participants=8,
