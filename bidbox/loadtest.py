@@ -703,9 +703,10 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
         for child in shards:
             if child.name not in done:
                 done[child.name] = child.expect("done", drain)["done"]
-        tables = []
-        for child in shards:
-            tables += json.loads((folder / f"{child.name}.out.json").read_text())["tables"]
+        # What each shard wrote at its end, read once: its tables, memory, CPU and cores.
+        shard_out = [json.loads((folder / f"{child.name}.out.json").read_text())
+                     for child in shards]
+        tables = [table for out in shard_out for table in out["tables"]]
         published = {t["table"]: t.get("published", 0) for t in tables}
         total = sum(published.values())
         # Until the servers have stored every event published, or the drain time is up.
@@ -727,7 +728,7 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
         bare_done = bare.expect("done", clock() + 30)["done"]
         rows = _stored_rows(url, event)
         report = _figures(settings, tables, server_out, bare_done, rows, browser, watch,
-                          shards, go, play_end, finished, started, url, len(shards))
+                          shards, shard_out, go, play_end, finished, started, url)
         return report
     finally:
         with shield():  # a signal now waits until everything started here is stopped
@@ -755,8 +756,8 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
 def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
              server_out: list[dict[str, Any]], bare: dict[str, Any],
              rows: list[tuple[int, int, str]], browser: DirectorBrowser,
-             watch: ProcessWatch, shards: list[Child], go: float, play_end: float,
-             finished: bool, started: float, url: str, shard_count: int) -> Report:
+             watch: ProcessWatch, shards: list[Child], shard_out: list[dict[str, Any]],
+             go: float, play_end: float, finished: bool, started: float, url: str) -> Report:
     from sqlalchemy.engine import make_url
 
     published = {t["table"]: t.get("published", 0) for t in tables}
@@ -797,26 +798,24 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
     # The server's own part: from the broker handing the event over (to the bare subscriber
     # beside the server, the same instant within the broker's fan-out) to the page.
     arrived: dict[tuple[int, int], float] = {}
-    out = Path(bare.get("out") or "")
-    if bare.get("out") and out.is_file():
-        arrived = {(table, seq): at for table, seq, at in json.loads(out.read_text())}
+    arrivals = Path(bare.get("out") or "")
+    if bare.get("out") and arrivals.is_file():
+        arrived = {(table, seq): at for table, seq, at in json.loads(arrivals.read_text())}
     served = [shown_at - arrived[(t, s)] for t, s, _, _ in presses
               if (t, s) in arrived and (shown_at := browser.shown_at(t, s)) is not None]
     brought = [arrived[(t, s)] - p for t, s, p, _ in presses if (t, s) in arrived]
-    lone = json.loads(Path(shards[0].log.with_name("shard-1.out.json")).read_text())["memory"]
-    others = [json.loads(s.log.with_name(f"{s.name}.out.json").read_text())["memory"]
-              for s in shards[1:]]
+    lone = shard_out[0]["memory"]
+    others = [out["memory"] for out in shard_out[1:]]
     per_table = (round(sum(m["VmHWM"] for m in others) / max(1, settings.tables - 1), 2)
                  if others else None)
     errors = [t["error"] for t in tables if t.get("error")]
     f: dict[str, Any] = {
         "tables": settings.tables, "boards": settings.boards, "speed": settings.speed,
-        "workers": settings.workers, "shards": shard_count, "cpus": os.cpu_count(),
+        "workers": settings.workers, "shards": len(shards), "cpus": os.cpu_count(),
         "table_cores": None if settings.table_cpus is None else sorted(settings.table_cpus),
         # What the shards and this process (the browser; the server and broker started from
         # it) ran on, as each read it: the split above, seen from both sides.
-        "shard_cores": sorted({c for s in shards for c in json.loads(
-            s.log.with_name(f"{s.name}.out.json").read_text()).get("cores", [])}),
+        "shard_cores": sorted({c for out in shard_out for c in out.get("cores", [])}),
         "server_side_cores": sorted(os.sched_getaffinity(0))
         if hasattr(os, "sched_getaffinity") else None,
         "load_average": [round(x, 2) for x in os.getloadavg()],  # others' work shows here
@@ -851,9 +850,8 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
         "page_fetch_ms_p99": ms(percentile(browser.fetch_s, 99)),
         "server": watch.figures("server"), "broker": watch.figures("broker"),
         "shards_cpu": {"cpu_percent": round(100 * sum(
-            json.loads(s.log.with_name(f"{s.name}.out.json").read_text())["memory"]["cpu_s"]
-            - s.latest["ready_memory"]["cpu_s"] for s in shards)
-            / max(1e-9, play_end - go), 1)},
+            out["memory"]["cpu_s"] - s.latest["ready_memory"]["cpu_s"]
+            for s, out in zip(shards, shard_out, strict=True)) / max(1e-9, play_end - go), 1)},
         "bare": watch.figures("bare"),
         "table_rss_mb": round(lone["VmHWM"], 1), "table_now_rss_mb": round(lone["VmRSS"], 1),
         "shard_rss_mb_per_table": per_table,
