@@ -225,13 +225,13 @@ class NetworkLoop:
     def _serve(self, client: mqtt.Client, sock: Any, mask: int) -> None:
         if mask & selectors.EVENT_READ:
             client.loop_read()
-            # TLS: what the SSL object already decrypted wakes no selector; read it now.
-            pending: Callable[[], int] | None = getattr(sock, "pending", None)
-            while pending is not None and pending() and client.socket() is sock:
-                client.loop_read()
-            # A ReadAheadClient (mqttlink.client) holds packets it read ahead: take them now.
-            buffered: Callable[[], int] | None = getattr(client, "buffered", None)
-            while buffered is not None and buffered() and client.socket() is sock:
+            # Bytes already taken off the socket wake no selector: what a TLS socket has
+            # decrypted (``pending``) and what a ReadAheadClient (mqttlink.client) read
+            # ahead (``buffered``). Read them now.
+            held: list[Callable[[], int]] = [
+                f for f in (getattr(sock, "pending", None), getattr(client, "buffered", None))
+                if f is not None]
+            while held and any(f() for f in held) and client.socket() is sock:
                 client.loop_read()
         if mask & selectors.EVENT_WRITE and client.socket() is sock:
             client.loop_write()
