@@ -353,7 +353,7 @@ class EventTap:
 
     def __init__(self, settings: BrokerSettings, pattern: str, *, client_id: str,
                  club: str | None = None, centre: bool = False,
-                 session_expiry: int = 3600) -> None:
+                 session_expiry: int = 3600, ready_s: float = 30.0) -> None:
         self.club = club
         self.centre = centre
         self.topics = [(f"{CLUBS_ROOT}/+/{pattern}" if centre else pattern, 1)]
@@ -368,17 +368,30 @@ class EventTap:
         self.link_changes: list[tuple[str, bytes, float]] = []
         self.bad: list[str] = []
         self.changed = threading.Condition()
+        self.subscribed = threading.Event()
         self.client = mqtt_client(settings, client_id)
         self.client.on_connect = self._on_connect
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_message = self._on_message
         self.client.reconnect_delay_set(1, 2)
         connect_persistent(self.client, settings, session_expiry, receive_maximum=1000)
         self.client.loop_start()
+        # What is published before the broker has the subscription is not ours to see: the
+        # tap is ready only once the SUBACK is back, so nobody publishes into that gap.
+        if not self.subscribed.wait(ready_s):
+            self.close()
+            raise TimeoutError(f"{client_id}: no SUBACK from {settings.host}:{settings.port} "
+                               f"in {ready_s:g} s")
 
     def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, code: Any,
                     properties: Any) -> None:
         if not code.is_failure:
             client.subscribe(self.topics)
+
+    def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, codes: Any,
+                      properties: Any) -> None:
+        if all(not code.is_failure for code in codes):
+            self.subscribed.set()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: Any) -> None:
         now, wall = clock(), time.time()
