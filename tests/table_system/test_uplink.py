@@ -249,10 +249,15 @@ def test_every_realbridge_record_played_at_four_tables_publishes_replays_result(
     server = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     server.username_pw_set(broker_users.server.username, broker_users.server.password)
     server.on_message = on_message
+    subscribed = threading.Event()
     server.on_connect = lambda c, *_: c.subscribe(f"bidbox/v1/{EVENT}/table/+/events", 1)
+    server.on_subscribe = lambda *_: subscribed.set()
     server.connect(broker.host, broker.port)
     server.loop_start()
     try:
+        # The tables start only once the broker holds the subscription: what they publish
+        # before it would not be delivered to a clean session.
+        assert subscribed.wait(WAIT), "no SUBACK"
         simulation = Simulation(good, tables=4, folder=tmp_path, event=EVENT,
                                 broker_for=lambda t: settings(broker, broker_users, t))
         runs = simulation.run()
