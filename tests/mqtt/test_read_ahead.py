@@ -6,7 +6,9 @@ one."""
 
 from __future__ import annotations
 
+import logging
 import socket
+import struct
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -14,6 +16,9 @@ from typing import Any
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.exception import MalformedPacket
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from bidbox.broker import Broker, BrokerUsers
 from mqttlink import BrokerSettings, NetworkLoop, close_sockets, mqtt_client
@@ -198,3 +203,124 @@ def test_it_refuses_what_it_is_not_made_for() -> None:
     for loop in (client.loop_start, client.loop_forever):
         with pytest.raises(TypeError, match="NetworkLoop"):
             loop()  # paho's loop would leave packets in the buffer waiting
+
+
+# -- a received PUBLISH read as paho reads it, its properties without paho's per-message tables
+
+def _publish_packet(topic: bytes, payload: bytes, *, qos: int, mid: int, dup: bool = False,
+                    retain: bool = False, properties: Properties | None = None
+                    ) -> tuple[int, bytes]:
+    """(fixed header's first byte, the rest after the remaining length) of an MQTT v5
+    PUBLISH, as paho's _in_packet holds them."""
+    header = 0x30 | (0x08 if dup else 0) | (qos << 1) | (0x01 if retain else 0)
+    body = struct.pack("!H", len(topic)) + topic
+    if qos:
+        body += struct.pack("!H", mid)
+    body += properties.pack() if properties is not None else b"\x00"
+    return header, body + payload
+
+
+def _received(kind: type[mqtt.Client], header: int, body: bytes,
+              logger: logging.Logger | None = None) -> tuple[mqtt.MQTTMessage, int]:
+    """What a client of ``kind`` hands on_message for one packet, and what it answers."""
+    client = kind(CallbackAPIVersion.VERSION2, client_id="unit", protocol=mqtt.MQTTv5,
+                  manual_ack=True)
+    if logger is not None:
+        client.enable_logger(logger)
+    got: list[mqtt.MQTTMessage] = []
+    client.on_message = lambda c, u, m: got.append(m)
+    client._in_packet = {"command": header, "packet": body}  # type: ignore[typeddict-item]
+    rc = client._handle_publish()
+    assert len(got) == 1
+    return got[0], rc
+
+
+def _full_properties() -> Properties:
+    properties = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+    properties.PayloadFormatIndicator = 1
+    properties.MessageExpiryInterval = 30
+    properties.ContentType = "application/json"
+    properties.ResponseTopic = "bidbox/v1/x/table/1/cmd"
+    properties.CorrelationData = b"\x00\x01"
+    properties.UserProperty = ("club", "norte")
+    properties.UserProperty = ("club", "sur")
+    return properties
+
+
+@pytest.mark.parametrize("qos, properties, retain, dup", [
+    (1, None, False, False), (0, None, False, False), (1, "full", True, True),
+    (0, "full", False, False)])
+def test_a_publish_reads_as_paho_reads_it(qos: int, properties: str | None, retain: bool,
+                                           dup: bool) -> None:
+    props = _full_properties() if properties else None
+    header, body = _publish_packet(b"bidbox/v1/x/table/7/events", b'{"seq": 1}', qos=qos,
+                                   mid=513 if qos else 0, retain=retain, dup=dup,
+                                   properties=props)
+    ours, rc = _received(ReadAheadClient, header, body)
+    paho, paho_rc = _received(mqtt.Client, header, body)
+    assert type(ours.properties).__name__ == "ReceivedProperties"  # not paho's own path
+    assert rc == paho_rc == 0
+    for name in ("topic", "payload", "qos", "mid", "retain", "dup"):
+        assert getattr(ours, name) == getattr(paho, name), name
+    assert ours.payload == b'{"seq": 1}' and ours.qos == qos
+    assert ours.properties is not None and paho.properties is not None
+    assert ours.properties.json() == paho.properties.json()
+    assert str(ours.properties) == str(paho.properties)
+    assert ours.properties.isEmpty() is (properties is None)
+    if properties:
+        assert ours.properties.UserProperty == [("club", "norte"), ("club", "sur")]
+
+
+def test_a_malformed_publish_is_refused_as_paho_refuses_it() -> None:
+    header, body = _publish_packet(b"bidbox/v1/x/table/7/events", b"", qos=1, mid=9,
+                                   properties=_full_properties())
+    cut = body[:len(body) - 6]  # the properties end before their stated length
+    for kind in (ReadAheadClient, mqtt.Client):
+        client = kind(CallbackAPIVersion.VERSION2, client_id="unit", protocol=mqtt.MQTTv5,
+                      manual_ack=True)
+        client.on_message = lambda c, u, m: pytest.fail("a malformed packet delivered")
+        client._in_packet = {"command": header, "packet": cut}  # type: ignore[typeddict-item]
+        with pytest.raises(MalformedPacket):
+            client._handle_publish()
+
+
+def test_a_client_that_logs_each_packet_is_read_by_paho_itself() -> None:
+    logger = logging.getLogger("tests.read_ahead.paho")
+    logger.setLevel(logging.DEBUG)
+    header, body = _publish_packet(b"t/1", b"x", qos=1, mid=1)
+    message, rc = _received(ReadAheadClient, header, body, logger)
+    assert rc == 0 and message.payload == b"x"
+    assert type(message.properties) is Properties  # paho's own, which logs what it read
+
+
+def test_properties_reach_the_server_through_the_broker(
+        broker: Broker, broker_users: BrokerUsers,
+        reader: tuple[ReadAheadClient, Received]) -> None:
+    """What a publisher set arrives in the read-ahead client's message, and its payload
+    is only the payload."""
+    client, got = reader
+    seen: list[mqtt.MQTTMessage] = []
+    plain = client.on_message
+
+    def keep(c: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        seen.append(message)
+        plain(c, userdata, message)
+    client.on_message = keep
+    writer = publisher(broker, broker_users)
+    try:
+        writer.publish(table_topic(EVENT, 1, "events"), b"with", qos=1,
+                       properties=_full_properties()).wait_for_publish(WAIT)
+        writer.publish(table_topic(EVENT, 1, "events"), b"without", qos=1).wait_for_publish(
+            WAIT)
+        assert got.wait(lambda g: len(g.payloads) == 2)
+    finally:
+        writer.disconnect()
+        writer.loop_stop()
+        close_sockets(writer)
+    assert [m.payload for m in seen] == [b"with", b"without"]
+    first = seen[0].properties
+    assert first is not None
+    assert first.ContentType == "application/json"
+    assert first.UserProperty == [("club", "norte"), ("club", "sur")]
+    assert first.CorrelationData == b"\x00\x01"
+    assert seen[1].properties is not None and seen[1].properties.isEmpty()
