@@ -9,9 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt import _packet
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode, MQTTProtocolVersion
-from paho.mqtt.exception import MalformedPacket
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
@@ -49,6 +47,12 @@ MAX_ACKS_JOINED = 2000
 """Acknowledgements a :class:`ReadAheadClient` sends in one piece at most (a PUBACK is four
 bytes, or five with a reason code)."""
 PUBACK = mqtt.PUBACK
+
+try:  # paho 2.2 decodes a PUBLISH in a function of its own; 2.0 and 2.1 inside the client
+    from paho.mqtt import _packet as _paho_packet
+except ImportError:  # pragma: no cover - the paho this project installs has it
+    _paho_packet = None  # type: ignore[assignment]
+_packet: Any = _paho_packet
 
 _STOCK = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
 _OWN = frozenset(("packetType", "types", "names", "properties"))
@@ -136,10 +140,10 @@ class ReadAheadClient(mqtt.Client):
         # paho's decoder as MQTT 3.1.1 has it (without properties), and the properties at
         # the head of what that decoder took for the payload are read by paho's unpack.
         # What this does not take (QoS 2, an empty topic behind a topic alias, a client
-        # that logs each packet) goes to paho's.
+        # that logs each packet, a paho older than 2.2) goes to paho's.
         header, packet = self._in_packet["command"], self._in_packet["packet"]
-        if (self._protocol != mqtt.MQTTv5 or (header & 0x06) == 0x04 or packet[:2] == b"\0\0"
-                or self.on_log is not None
+        if (_packet is None or self._protocol != mqtt.MQTTv5 or (header & 0x06) == 0x04
+                or packet[:2] == b"\0\0" or self.on_log is not None
                 or (self._logger is not None and self._logger.isEnabledFor(logging.DEBUG))):
             return super()._handle_publish()
         result = _packet.decode_publish(header, packet, MQTTProtocolVersion.MQTTv311)
@@ -147,7 +151,7 @@ class ReadAheadClient(mqtt.Client):
         try:
             _, used = properties.unpack(result.payload)  # type: ignore[no-untyped-call]
         except _packet.DECODE_ERRORS as error:  # as paho's decoder says it
-            raise MalformedPacket(str(error)) from error
+            raise _packet.MalformedPacket(str(error)) from error
         message = mqtt.MQTTMessage(mid=result.mid, topic=result.topic)
         message.dup = result.dup
         message.qos = result.qos

@@ -324,3 +324,16 @@ def test_properties_reach_the_server_through_the_broker(
     assert first.UserProperty == [("club", "norte"), ("club", "sur")]
     assert first.CorrelationData == b"\x00\x01"
     assert seen[1].properties is not None and seen[1].properties.isEmpty()
+
+
+def test_a_paho_without_its_own_publish_decoder_reads_as_before(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """paho 2.0 and 2.1 (a Pi's distribution may have them) decode a PUBLISH inside the
+    client, with no ``paho.mqtt._packet``: the client then takes paho's own path whole."""
+    import mqttlink.client as link
+    monkeypatch.setattr(link, "_packet", None)
+    header, body = _publish_packet(b"t/1", b"x", qos=1, mid=3, properties=_full_properties())
+    message, rc = _received(ReadAheadClient, header, body)
+    assert rc == 0 and message.payload == b"x" and message.mid == 3
+    assert type(message.properties) is Properties
+    assert message.properties.ContentType == "application/json"
