@@ -102,19 +102,29 @@ class MatrixSimulator:
             raise ConfigError(f"no key {exc.args[0]!r} in the layout") from None
 
     def refresh(self) -> None:
-        """Set every column pin to the level the circuit gives it now."""
+        """Bring every column pin to the level the circuit gives it now.
+
+        Only the columns whose level changes are driven: a column nobody holds low is at its
+        pull already (MockPin puts it there when its pull or function is set). Each scan
+        makes twenty row changes, each a refresh; driving every column of a pressed pad at
+        each was most of a simulated scan's cost."""
         with self._lock:
-            low_rows = {pin.index for pin in self._rows if pin.driven_low}
+            low_rows: set[int] | None = None
             for seat, columns in self._columns.items():
                 pressed = self._pressed[seat]
-                if not pressed and not self._held_low[seat]:
-                    # No key closed and no column held low here: the pull-ups have them
-                    # already. Each scan drives ten row changes; this keeps the simulated
-                    # pads' cost to the seats where a key is down.
+                held = self._held_low[seat]
+                if not pressed and not held:
+                    continue  # no key closed and no column held low: nothing to change
+                low: set[int] = set()
+                if pressed:
+                    if low_rows is None:
+                        low_rows = {pin.index for pin in self._rows if pin.driven_low}
+                    low = self._low_columns(pressed, low_rows)
+                if low == held:
                     continue
-                low = self._low_columns(pressed, low_rows) if pressed else set()
                 self._held_low[seat] = low
-                for c, pin in enumerate(columns):
+                for c in sorted(low ^ held):
+                    pin = columns[c]
                     if pin.function != "input":
                         continue
                     if c in low or pin.pull == "down":
