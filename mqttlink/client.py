@@ -96,7 +96,8 @@ class ReadAheadClient(mqtt.Client):
 
     What paho defines and this overrides are ``_sock_recv``, the one place its reads go
     through, and ``_packet_write``, where its queued packets leave (paho 2.x); each new
-    socket starts with an empty buffer.
+    socket starts with an empty buffer. And ``_handle_publish``: a received message's
+    properties are a :class:`ReceivedProperties`, without paho's tables built for each.
 
     Two conditions, both the server's Bus's: it runs on a ``NetworkLoop`` (paho's own loop
     looks only at a TLS socket's ``pending``, so packets in the buffer would wait for the
@@ -139,10 +140,10 @@ class ReadAheadClient(mqtt.Client):
         # paho's own, but for the properties (ReceivedProperties): the packet is read by
         # paho's decoder as MQTT 3.1.1 has it (without properties), and the properties at
         # the head of what that decoder took for the payload are read by paho's unpack.
-        # What this does not take (QoS 2, an empty topic behind a topic alias, a client
-        # that logs each packet, a paho older than 2.2) goes to paho's.
+        # What this does not take (QoS 2, or the invalid 3; an empty topic behind a topic
+        # alias; a client that logs each packet; a paho older than 2.2) goes to paho's.
         header, packet = self._in_packet["command"], self._in_packet["packet"]
-        if (_packet is None or self._protocol != mqtt.MQTTv5 or (header & 0x06) == 0x04
+        if (_packet is None or self._protocol != mqtt.MQTTv5 or (header & 0x06) >= 0x04
                 or packet[:2] == b"\0\0" or self.on_log is not None
                 or (self._logger is not None and self._logger.isEnabledFor(logging.DEBUG))):
             return super()._handle_publish()

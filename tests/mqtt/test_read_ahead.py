@@ -337,3 +337,19 @@ def test_a_paho_without_its_own_publish_decoder_reads_as_before(
     assert rc == 0 and message.payload == b"x" and message.mid == 3
     assert type(message.properties) is Properties
     assert message.properties.ContentType == "application/json"
+
+
+@pytest.mark.parametrize("qos", [2, 3])
+def test_qos_2_and_the_invalid_3_are_paho_s_to_answer(qos: int) -> None:
+    header, body = _publish_packet(b"t/1", b"x", qos=qos, mid=5)
+    for kind in (ReadAheadClient, mqtt.Client):
+        client = kind(CallbackAPIVersion.VERSION2, client_id="unit", protocol=mqtt.MQTTv5,
+                      manual_ack=True)
+        got: list[mqtt.MQTTMessage] = []
+        client.on_message = lambda c, u, m, got=got: got.append(m)
+        client._in_packet = {"command": header, "packet": body}  # type: ignore[typeddict-item]
+        rc = client._handle_publish()
+        if qos == 3:  # no such QoS: a protocol error, nothing delivered
+            assert rc == mqtt.MQTT_ERR_PROTOCOL and got == []
+        else:  # paho keeps it until PUBREL, and sends PUBREC (here into no socket)
+            assert got == [] and 5 in client._in_messages
