@@ -105,6 +105,11 @@ class MatrixKeypad:
         except GPIOZeroError as exc:
             self._close_devices()
             raise HardwareError(f"cannot claim the keypad pins: {exc}") from exc
+        # The devices' pins, looked up once: a scan touches 10 rows and 80 columns, and each
+        # device's ``pin`` is a property call (gpiozero); they stay until close().
+        self._row_pins: list[Any] = [row.pin for row in self._rows]
+        self._column_pins: list[tuple[Seat, list[Any]]] = [
+            (seat, [c.pin for c in cols]) for seat, cols in self._columns.items()]
         if self.idle_wake:
             try:
                 for column in self._all_columns():
@@ -130,13 +135,12 @@ class MatrixKeypad:
     def read_raw(self) -> dict[Seat, list[int]]:
         """Drive each row in turn and read every seat's columns: one bitmask per row."""
         self.scans += 1
-        raw = {seat: [0] * len(self._rows) for seat in Seat}
+        raw = {seat: [0] * len(self._row_pins) for seat in Seat}
         # At pin level (the devices claimed the pins and set the pull-ups): a scan is 10 row
         # writes and 80 column reads, and the device layer's checks on each cost more than
         # the read itself. Rows are active-low outputs; a closed key reads low.
-        columns = [(raw[seat], [c.pin for c in cols]) for seat, cols in self._columns.items()]
-        for r, row in enumerate(self._rows):
-            pin = row.pin
+        columns = [(raw[seat], pins) for seat, pins in self._column_pins]
+        for r, pin in enumerate(self._row_pins):
             pin.state = False  # select the row
             try:
                 if self.settle > 0:
@@ -251,3 +255,5 @@ class MatrixKeypad:
             device.close()
         self._rows = []
         self._columns = {}
+        self._row_pins = []
+        self._column_pins = []

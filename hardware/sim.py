@@ -66,6 +66,7 @@ class MatrixSimulator:
         self.key_diodes = layout.scan.key_diodes if key_diodes is None else key_diodes
         self._lock = threading.RLock()
         self._pressed: dict[Seat, set[tuple[int, int]]] = {seat: set() for seat in Seat}
+        self._active: set[Seat] = set()  # seats with a key closed or a column held low
         self._rows: list[MatrixRowPin] = []
         for r, number in enumerate(layout.rows):
             pin = factory.pin(number, pin_class=MatrixRowPin, simulator=self, index=r)
@@ -80,6 +81,7 @@ class MatrixSimulator:
         """Hold ``keys`` of ``seat`` down until released."""
         with self._lock:
             self._pressed[seat].update(self._positions(keys))
+            self._active.add(seat)
             self.refresh()
 
     def release(self, seat: Seat, *keys: str) -> None:
@@ -89,6 +91,7 @@ class MatrixSimulator:
                 self._pressed[seat].difference_update(self._positions(keys))
             else:
                 self._pressed[seat].clear()
+            self._active.add(seat)  # its held columns go back to their pull
             self.refresh()
 
     def pressed(self, seat: Seat) -> frozenset[str]:
@@ -109,12 +112,16 @@ class MatrixSimulator:
         makes twenty row changes, each a refresh; driving every column of a pressed pad at
         each was most of a simulated scan's cost."""
         with self._lock:
+            if not self._active:
+                return  # no key closed and no column held low anywhere: nothing to change
             low_rows: set[int] | None = None
-            for seat, columns in self._columns.items():
+            for seat in list(self._active):
+                columns = self._columns[seat]
                 pressed = self._pressed[seat]
                 held = self._held_low[seat]
                 if not pressed and not held:
-                    continue  # no key closed and no column held low: nothing to change
+                    self._active.discard(seat)
+                    continue
                 low: set[int] = set()
                 if pressed:
                     if low_rows is None:
