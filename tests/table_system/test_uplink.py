@@ -29,7 +29,7 @@ from tabled.roundclock import RoundClock
 from tabled.rules import Seat
 from tabled.rules.formats import load_path
 from tabled.wire import Command, Event, clock_payload, clock_topic, table_topic
-from tests.fixtures.broker import EVENT, TIMEOUT
+from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
 from tests.processes import spawned
 from tests.records import REALBRIDGE
 
@@ -222,7 +222,8 @@ def test_a_table_that_dies_is_marked_offline_by_its_will(
 
 
 def test_every_realbridge_record_played_at_four_tables_publishes_replays_result(
-        tmp_path: Path, broker: Broker, broker_users: BrokerUsers, played_records: Path) -> None:
+        tmp_path: Path, broker: Broker, broker_users: BrokerUsers, played_records: Path,
+        mqtt_connect: MqttConnect) -> None:
     """The whole file (the real qualifier, or the golden pairs session without ../shared)
     through keypads and card readers; the results on the wire are the ones `bidbox replay`
     computes for the same records."""
@@ -246,29 +247,17 @@ def test_every_realbridge_record_played_at_four_tables_publishes_replays_result(
                 results.setdefault(table, []).append(event["data"])
                 done.notify_all()
 
-    server = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
-    server.username_pw_set(broker_users.server.username, broker_users.server.password)
-    server.on_message = on_message
-    subscribed = threading.Event()
-    server.on_connect = lambda c, *_: c.subscribe(f"bidbox/v1/{EVENT}/table/+/events", 1)
-    server.on_subscribe = lambda *_: subscribed.set()
-    server.connect(broker.host, broker.port)
-    server.loop_start()
-    try:
-        # The tables start only once the broker holds the subscription: what they publish
-        # before it would not be delivered to a clean session.
-        assert subscribed.wait(WAIT), "no SUBACK"
-        simulation = Simulation(good, tables=4, folder=tmp_path, event=EVENT,
-                                broker_for=lambda t: settings(broker, broker_users, t))
-        runs = simulation.run()
-        assert [r.error for r in runs] == [None] * 4
-        with done:
-            assert done.wait_for(lambda: sum(map(len, results.values())) == len(records),
-                                  WAIT)
-    finally:
-        server.disconnect()
-        server.loop_stop()
-        close_sockets(server)
+    server = mqtt_connect(broker_users.server)
+    server.paho.on_message = on_message
+    # The tables start only once the broker holds the subscription (subscribe waits for the
+    # SUBACK): what they publish before it would not be delivered to a clean session.
+    server.subscribe(f"bidbox/v1/{EVENT}/table/+/events")
+    simulation = Simulation(good, tables=4, folder=tmp_path, event=EVENT,
+                            broker_for=lambda t: settings(broker, broker_users, t))
+    runs = simulation.run()
+    assert [r.error for r in runs] == [None] * 4
+    with done:
+        assert done.wait_for(lambda: sum(map(len, results.values())) == len(records), WAIT)
     for run in runs:
         played = [item for round_ in run.rounds for item in round_]
         wire = results[run.number]
