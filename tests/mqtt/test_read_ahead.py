@@ -220,16 +220,24 @@ def _publish_packet(topic: bytes, payload: bytes, *, qos: int, mid: int, dup: bo
     return header, body + payload
 
 
-def _received(kind: type[mqtt.Client], header: int, body: bytes,
-              logger: logging.Logger | None = None) -> tuple[mqtt.MQTTMessage, int]:
-    """What a client of ``kind`` hands on_message for one packet, and what it answers."""
+def _loaded(kind: type[mqtt.Client], header: int,
+            body: bytes) -> tuple[mqtt.Client, list[mqtt.MQTTMessage]]:
+    """A client of ``kind`` with one received packet waiting to be handled, and the list
+    its on_message fills."""
     client = kind(CallbackAPIVersion.VERSION2, client_id="unit", protocol=mqtt.MQTTv5,
                   manual_ack=True)
-    if logger is not None:
-        client.enable_logger(logger)
     got: list[mqtt.MQTTMessage] = []
     client.on_message = lambda c, u, m: got.append(m)
     client._in_packet = {"command": header, "packet": body}  # type: ignore[typeddict-item]
+    return client, got
+
+
+def _received(kind: type[mqtt.Client], header: int, body: bytes,
+              logger: logging.Logger | None = None) -> tuple[mqtt.MQTTMessage, int]:
+    """What a client of ``kind`` hands on_message for one packet, and what it answers."""
+    client, got = _loaded(kind, header, body)
+    if logger is not None:
+        client.enable_logger(logger)
     rc = client._handle_publish()
     assert len(got) == 1
     return got[0], rc
@@ -276,12 +284,10 @@ def test_a_malformed_publish_is_refused_as_paho_refuses_it() -> None:
                                    properties=_full_properties())
     cut = body[:len(body) - 6]  # the properties end before their stated length
     for kind in (ReadAheadClient, mqtt.Client):
-        client = kind(CallbackAPIVersion.VERSION2, client_id="unit", protocol=mqtt.MQTTv5,
-                      manual_ack=True)
-        client.on_message = lambda c, u, m: pytest.fail("a malformed packet delivered")
-        client._in_packet = {"command": header, "packet": cut}  # type: ignore[typeddict-item]
+        client, got = _loaded(kind, header, cut)
         with pytest.raises(MalformedPacket):
             client._handle_publish()
+        assert got == [], "a malformed packet delivered"
 
 
 def test_a_client_that_logs_each_packet_is_read_by_paho_itself() -> None:
@@ -343,11 +349,7 @@ def test_a_paho_without_its_own_publish_decoder_reads_as_before(
 def test_qos_2_and_the_invalid_3_are_paho_s_to_answer(qos: int) -> None:
     header, body = _publish_packet(b"t/1", b"x", qos=qos, mid=5)
     for kind in (ReadAheadClient, mqtt.Client):
-        client = kind(CallbackAPIVersion.VERSION2, client_id="unit", protocol=mqtt.MQTTv5,
-                      manual_ack=True)
-        got: list[mqtt.MQTTMessage] = []
-        client.on_message = lambda c, u, m, got=got: got.append(m)
-        client._in_packet = {"command": header, "packet": body}  # type: ignore[typeddict-item]
+        client, got = _loaded(kind, header, body)
         rc = client._handle_publish()
         if qos == 3:  # no such QoS: a protocol error, nothing delivered
             assert rc == mqtt.MQTT_ERR_PROTOCOL and got == []
