@@ -610,18 +610,22 @@ class Verdict:
 
     @classmethod
     def of(cls, runs: list[Run]) -> Verdict:
-        bare = [r for r in runs if r.kind == "bare" and r.bare_s]
-        baseline = (sum(r.bare_received or 0 for r in bare) / sum(r.bare_s or 0 for r in bare)
-                    if bare else None)
+        def bare_runs(among: list[Run]) -> list[Run]:
+            return [r for r in among if r.kind == "bare" and r.bare_s]
+
+        def bare_rate(done: list[Run]) -> float:  # their events over their seconds, together
+            return sum(r.bare_received or 0 for r in done) / sum(r.bare_s or 0 for r in done)
+
+        bare = bare_runs(runs)
+        baseline = bare_rate(bare) if bare else None
         # Each Bus run against its neighbours, the bare runs just before and after it: the
         # machine's pace drifts over a bench of several rounds, and a neighbour ran in the
         # same stretch of it. The verdict is the median of the rounds.
         rounds: list[float] = []
         for i, run in enumerate(runs):
-            near = [r for r in runs[max(0, i - 1):i + 2] if r.kind == "bare" and r.bare_s]
+            near = bare_runs(runs[max(0, i - 1):i + 2])
             if run.kind == "bus" and run.ingest_rate and near:
-                local = sum(r.bare_received or 0 for r in near) / sum(r.bare_s or 0 for r in near)
-                rounds.append(run.ingest_rate / local)
+                rounds.append(run.ingest_rate / bare_rate(near))
         ratio = statistics.median(rounds) if rounds else None
         buses = [r for r in runs if r.kind == "bus" and r.bus_cpu_s is not None
                  and r.stored_distinct]
