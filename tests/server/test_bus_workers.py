@@ -44,7 +44,6 @@ class SeenIngest(Ingest):
         return outcomes
 
 
-
 def test_split_tables_deals_them_in_turn() -> None:
     assert split_tables([4, 1, 3, 2, 5, 3], 2) == [[1, 3, 5], [2, 4]]
     assert split_tables(range(1, 4), 1) == [[1, 2, 3]]

@@ -16,7 +16,6 @@ from tabled.wire import Event, table_topic
 EVENT = "dialects"
 
 
-
 def message(table: int, seq: int, kind: str, board: int | None, **data: Any) -> tuple[str, bytes]:
     return (table_topic(EVENT, table, "events"),
             Event(seq, kind, 1_000.0 + seq, board, data).to_payload())
