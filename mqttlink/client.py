@@ -48,11 +48,11 @@ MAX_ACKS_JOINED = 2000
 bytes, or five with a reason code)."""
 PUBACK = mqtt.PUBACK
 
+_packet: Any
 try:  # paho 2.2 decodes a PUBLISH in a function of its own; 2.0 and 2.1 inside the client
-    from paho.mqtt import _packet as _paho_packet
+    from paho.mqtt import _packet
 except ImportError:  # pragma: no cover - the paho this project installs has it
-    _paho_packet = None  # type: ignore[assignment]
-_packet: Any = _paho_packet
+    _packet = None
 
 _STOCK = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
 _OWN = frozenset(("packetType", "types", "names", "properties"))
