@@ -16,9 +16,11 @@ aggregator's release rule (``standings.released_boards``). The director sees eve
 
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import json
 import logging
+import math
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -255,10 +257,10 @@ def delayed(hub: Hub, delay: float, *, soon: Iterable[float] = (), tick: float =
     as the hub's own."""
     inner = hub.stream(WANTED, heartbeat=tick)
     quiet_since = clock()
-    due: list[float] = []
-    for seconds in sorted(soon):
-        if not due or quiet_since + seconds - due[-1] > tick:
-            due.append(quiet_since + seconds)
+    # When the page is to fetch, rounded up to the tick: changes within one tick are told
+    # once, never before the later of them shows (told at the first, the page would fetch a
+    # view without the later one and then hear nothing more of it).
+    due = sorted({math.ceil((quiet_since + seconds) / tick) * tick for seconds in soon})
     try:
         for chunk in inner:
             now = clock()
@@ -268,10 +270,11 @@ def delayed(hub: Hub, delay: float, *, soon: Iterable[float] = (), tick: float =
                 continue
             kinds = _kinds(chunk)
             if "results" in kinds:
-                due.append(now)
-            if "tables" in kinds and (not due or now + delay - due[-1] > tick):
-                due.append(now + delay)
-                due.sort()
+                bisect.insort(due, now)  # kept in order: a release is told now, whatever waits
+            if "tables" in kinds:
+                when = math.ceil((now + delay) / tick) * tick
+                if when not in due:
+                    bisect.insort(due, when)
             if due and due[0] <= now:
                 due = [when for when in due if when > now]
                 yield f"event: change\ndata: {json.dumps({'kinds': ['vugraph']})}\n\n"

@@ -10,7 +10,7 @@ anything forward.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from server import schema as s
 from server import standings, syscards, vugraph
-from server.live import Hub
+from server.live import HEARTBEAT, Hub
 from server.services import Services
 from server.session import Session, create_session, dealt, start_round
 from tabled.rules import Board, Card, Deal, Seat
@@ -314,6 +314,69 @@ def test_a_page_that_connects_mid_board_is_told_when_the_held_events_show(
         while not next(stream).startswith("event: change"):
             pass
         assert 110.0 <= ticks[0] < 112.0
+    finally:
+        stream.close()
+        hub.close()
+
+
+class _Looks(Clock):
+    """A simulated clock that moves 0.1 ms at each look until ``until``, then a whole
+    heartbeat at each look; the hub hears of each change, ``(time, kind)``, as the clock
+    passes its time."""
+
+    def __init__(self, hub: Hub, until: float,
+                 changes: Iterable[tuple[float, str]] = ()) -> None:
+        super().__init__(now=0.0, step=0.0001)
+        self.hub, self.until, self.changes = hub, until, sorted(changes)
+
+    def __call__(self) -> float:
+        self.step = 0.0001 if self.now < self.until else HEARTBEAT
+        now = super().__call__()
+        while self.changes and self.changes[0][0] <= now:
+            self.hub.notify({self.changes.pop(0)[1]})
+        return now
+
+
+def _told(stream: Iterator[str], clock: _Looks) -> list[float]:
+    """The times at which the stream tells the page to fetch, until the clock's ``until``."""
+    told = []
+    while True:
+        chunk = next(stream)
+        if chunk.startswith("event: change"):
+            told.append(clock.now)
+        elif clock.now > clock.until:
+            return told
+
+
+@pytest.mark.parametrize("held", [True, False], ids=["held", "live"])
+def test_changes_within_one_tick_are_told_until_the_later_of_them_shows(held: bool) -> None:
+    """Two arrivals 0.3 ms apart, closer than the 1 ms tick, either held before the page
+    connected or told live: the page is told once the later one is public, not only when the
+    first is (it would fetch a view without the second and hear nothing more of it), and at
+    most once a tick."""
+    hub = Hub()
+    delay = 0.01
+    live = () if held else ((0.005, "tables"), (0.0053, "tables"))
+    clock = _Looks(hub, until=0.025, changes=live)
+    soon = (0.010, 0.0103) if held else ()
+    stream = vugraph.delayed(hub, delay, soon=soon, tick=0.001, clock=clock)
+    first, later = soon or (0.005 + delay, 0.0053 + delay)
+    try:
+        assert "event: hello" in next(stream)
+        told = _told(stream, clock)
+        assert told and told[0] >= first and told[-1] >= later and len(told) <= 2, told
+    finally:
+        stream.close()
+        hub.close()
+
+def test_a_release_is_told_at_once_while_a_tables_change_waits() -> None:
+    hub = Hub()
+    clock = _Looks(hub, until=0.008, changes=((0.001, "tables"), (0.003, "results")))
+    stream = vugraph.delayed(hub, 0.01, tick=0.001, clock=clock)
+    try:
+        assert "event: hello" in next(stream)
+        told = _told(stream, clock)
+        assert told and 0.003 <= told[0] < 0.005, told  # the table's change waits till 0.011
     finally:
         stream.close()
         hub.close()
