@@ -10,6 +10,7 @@ table records a director call and goes on (tabled/control/keys.py: DIR only appe
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from sim.recorded import BoardScript, RecordedPlayers
 from sim.simtable import SimulatedTable
 from tabled.rules import Board, Card, Deal, Seat
 from tabled.rules.auction import Auction
+from tabled.rules.board import Hand
 from tabled.rules.calls import DOUBLE, PASS
 from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem
@@ -53,14 +55,11 @@ def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
     ``irregular``: some boards have a card seen out of turn (sim.players.irregular)."""
     rng = random.Random(f"{seed}:{board}:claim")
     auction = Auction(Board(board).dealer)
-    if calls is not None:
-        for item in calls:
-            auction.make_call(item.call, alert=item.alert)  # an illegal call raises here
-        if not auction.is_over:
-            raise ValueError(f"board {board}: the auction given is not over")
-        calls = list(calls)
-    else:
-        calls = bid(auction, deal)
+    calls = list(bots_calls(board, deal) if calls is None else calls)
+    for item in calls:
+        auction.make_call(item.call, alert=item.alert)  # an illegal call raises here
+    if not auction.is_over:
+        raise ValueError(f"board {board}: the auction given is not over")
     hands = {seat: sorted(deal[seat], key=lambda c: c.index) for seat in Seat}
     cards: list[Card] = []
     claim: tuple[Seat, int] | None = None
@@ -72,16 +71,53 @@ def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
     elif contract is not None and declarer is not None:
         play = Play(contract, declarer, deal)
         claims = rng.random() < claim_rate
-        while not play.is_over:
+        for card in _bots_cards(board, _key(deal), tuple(calls)):
             if claims and sure_claim(play, deal):
                 claim = (declarer, play.tricks_left)
                 break
-            seat = play.turn
-            assert seat is not None
-            card = choose_card(play, seat, deal, auction=auction)
-            play.play(card, seat)
+            play.play(card, play.turn)
             cards.append(card)
     return BoardScript(board, hands, calls, cards, claim, steps)
+
+
+# The bots are deterministic: a deal and an auction give the same calls and cards at every
+# table. A process keeps the last boards' (a load test's shard runs 25 tables of a section,
+# which play the same boards), so each is worked out once there, not once a table.
+BOTS_CACHE = 128
+
+
+def _key(deal: Deal) -> tuple[tuple[Seat, Hand], ...]:
+    return tuple((seat, deal.hands[seat]) for seat in Seat if seat in deal.hands)
+
+
+def bots_calls(board: int, deal: Deal) -> tuple[AuctionItem, ...]:
+    """The bots' whole auction of ``deal`` as board ``board`` (its dealer)."""
+    return _bots_calls(board, _key(deal))
+
+
+@functools.lru_cache(maxsize=BOTS_CACHE)
+def _bots_calls(board: int, hands: tuple[tuple[Seat, Hand], ...]) -> tuple[AuctionItem, ...]:
+    return tuple(bid(Auction(Board(board).dealer), Deal(dict(hands))))
+
+
+@functools.lru_cache(maxsize=BOTS_CACHE)
+def _bots_cards(board: int, hands: tuple[tuple[Seat, Hand], ...],
+                calls: tuple[AuctionItem, ...]) -> tuple[Card, ...]:
+    """The bots' play of every card after ``calls``, with no claim."""
+    deal = Deal(dict(hands))
+    auction = Auction(Board(board).dealer)
+    for item in calls:
+        auction.make_call(item.call, alert=item.alert)
+    assert auction.contract is not None and auction.declarer is not None
+    play = Play(auction.contract, auction.declarer, deal)
+    cards = []
+    while not play.is_over:
+        seat = play.turn
+        assert seat is not None
+        card = choose_card(play, seat, deal, auction=auction)
+        play.play(card, seat)
+        cards.append(card)
+    return tuple(cards)
 
 
 def bid(auction: Auction, deal: Deal) -> list[AuctionItem]:
@@ -125,7 +161,7 @@ class SimulatedPlayers:
         """Bid and play ``board`` through the table to its confirmed result."""
         other = None
         if self.variety > 0:  # the bots' auction alone first: the play follows the one chosen
-            own = bid(Auction(Board(board).dealer), deal)
+            own = list(bots_calls(board, deal))
             other = varied(own, random.Random(f"{self.seed}:{board}:variety"), self.variety)
         plan = script(board, deal, seed=self.seed, claim_rate=self.claim_rate,
                       irregular=self.irregular and other is None, calls=other)

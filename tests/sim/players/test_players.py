@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sim.players import SimulatedPlayers, deal, script
+from sim.players.players import _bots_calls, _bots_cards
 from sim.recorded import BoardScript
 from sim.simtable import SimulatedTable
 from tabled.rules import Board, Seat
@@ -43,6 +45,32 @@ def test_the_same_seed_gives_the_same_board() -> None:
         again = script(board, deal(4, board), seed=4, claim_rate=0.5)
         assert (first.calls, first.cards, first.claim) == (again.calls, again.cards,
                                                            again.claim)
+
+
+def test_each_deal_is_worked_out_once_a_process_and_gets_its_own_script() -> None:
+    """The bots' auction and play are kept by deal (players.BOTS_CACHE): board 1 of three
+    seeds, three deals, each script as worked out afresh, the second time from the cache;
+    and a claim ends the same play early."""
+    deals = [deal(seed, 1) for seed in (1, 2, 3)]
+
+    def worked_out(cards: Any, claim_rate: float = 0.0) -> tuple[Any, ...]:
+        plan = script(1, cards, seed=SEED, claim_rate=claim_rate)
+        return plan.calls, plan.cards, plan.claim
+
+    fresh = []
+    for cards in deals:
+        _bots_calls.cache_clear()
+        _bots_cards.cache_clear()
+        fresh.append(worked_out(cards))
+    assert len({str(f) for f in fresh}) == 3  # three deals, three boards
+    assert [worked_out(cards) for cards in reversed(deals)] == fresh[::-1]
+    hits = _bots_calls.cache_info().hits
+    assert [worked_out(cards) for cards in deals] == fresh
+    assert _bots_calls.cache_info().hits == hits + 3  # each deal worked out once
+    claimed = [worked_out(cards, claim_rate=1.0) for cards in deals]
+    assert any(c[2] is not None for c in claimed)
+    for (calls, cards, _), (claimed_calls, claimed_cards, _) in zip(fresh, claimed, strict=True):
+        assert claimed_calls == calls and cards[:len(claimed_cards)] == claimed_cards
 
 
 def test_scripts_replay_cleanly_with_claims_and_alerts() -> None:
