@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from sim.recorded import BoardScript, RecordedPlayers
 from sim.simtable import SimulatedTable
@@ -54,10 +54,8 @@ def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
     to play instead of the bots' own (the golden records' doubled and passed-out tables).
     ``irregular``: some boards have a card seen out of turn (sim.players.irregular)."""
     rng = random.Random(f"{seed}:{board}:claim")
-    auction = Auction(Board(board).dealer)
     calls = list(bots_calls(board, deal) if calls is None else calls)
-    for item in calls:
-        auction.make_call(item.call, alert=item.alert)  # an illegal call raises here
+    auction = _made(board, calls)  # an illegal call raises here
     if not auction.is_over:
         raise ValueError(f"board {board}: the auction given is not over")
     hands = {seat: sorted(deal[seat], key=lambda c: c.index) for seat in Seat}
@@ -105,9 +103,7 @@ def _bots_cards(board: int, hands: tuple[tuple[Seat, Hand], ...],
                 calls: tuple[AuctionItem, ...]) -> tuple[Card, ...]:
     """The bots' play of every card after ``calls``, with no claim."""
     deal = Deal(dict(hands))
-    auction = Auction(Board(board).dealer)
-    for item in calls:
-        auction.make_call(item.call, alert=item.alert)
+    auction = _made(board, calls)
     assert auction.contract is not None and auction.declarer is not None
     play = Play(auction.contract, auction.declarer, deal)
     cards = []
@@ -118,6 +114,14 @@ def _bots_cards(board: int, hands: tuple[tuple[Seat, Hand], ...],
         play.play(card, seat)
         cards.append(card)
     return tuple(cards)
+
+
+def _made(board: int, calls: Iterable[AuctionItem]) -> Auction:
+    """Board ``board``'s auction with ``calls`` made on it."""
+    auction = Auction(Board(board).dealer)
+    for item in calls:
+        auction.make_call(item.call, alert=item.alert)
+    return auction
 
 
 def bid(auction: Auction, deal: Deal) -> list[AuctionItem]:

@@ -369,6 +369,7 @@ def test_changes_within_one_tick_are_told_until_the_later_of_them_shows(held: bo
         stream.close()
         hub.close()
 
+
 def test_a_release_is_told_at_once_while_a_tables_change_waits() -> None:
     hub = Hub()
     clock = _Looks(hub, until=0.008, changes=((0.001, "tables"), (0.003, "results")))
