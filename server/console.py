@@ -56,7 +56,7 @@ from server.movements import Section, section_letters
 from server.scorings import Method
 from server.services import services
 from server.session import Session, SessionError
-from server.swiss import swiss_of
+from server.swiss import rematches, swiss_of
 from server.tables import TableRow, table_grid
 from tabled.regulation import DEFAULT_TRAY_DELAY, PROFILES
 
@@ -577,15 +577,18 @@ def remove_card(participant: int) -> Any:
 @login_required
 def start_round() -> Any:
     found = _needs_session()
+    hand = request.form.get("pairing", "").strip() or None  # a Swiss paired by the director
     try:
         number = _number("round")
         sent = sessions.start_round(services().db, found, number, by=g.director,
-                                    clock=roundclock.server_now)
+                                    clock=roundclock.server_now, hand=hand)
     except (FormError, SessionError) as error:
         _refused(error)
         return redirect(url_for("console.session_page"))
     services().commands_queued()
     flash(t("console_round_sent", n=number, tables=len(sent)))
+    if hand is not None and (again := rematches(services().db, found, number)):
+        flash(t("console_rematches", matches=", ".join(f"{h}-{a}" for h, a in again)))
     return redirect(url_for("console.index"))
 
 

@@ -166,6 +166,16 @@ PAGES.add({
     "console_start_round": Words(es="Empezar la ronda", en="Start round"),
     "console_round_sent": Words(es="Ronda {n} enviada a {tables} mesas.",
                                 en="Round {n} sent to {tables} tables."),
+    "console_pairing": Words(es="Emparejar a mano", en="Pair by hand"),
+    "console_pairing_help": Words(
+        es="Solo un suizo, si el director empareja la ronda: cada encuentro local-visitante "
+           "(3-8), separados por comas; con equipos impares, el que descansa solo. Se admite "
+           "repetir un encuentro.",
+        en="A Swiss only, when the director pairs the round: each match home-away (3-8), "
+           "separated by commas; with an odd number of teams, the team with the bye alone. "
+           "A rematch is allowed."),
+    "console_rematches": Words(es="Encuentros repetidos, por decisión del director: {matches}.",
+                               en="Rematches, by the director's decision: {matches}."),
     "console_names": Words(es="Nombres", en="Names"),
     "console_number": Words(es="Nº", en="No."),
     "console_participant": Words(es="Participante", en="Participant"),

@@ -384,16 +384,19 @@ def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
 
 
 def start_round(db: Database, session: Session, number: int, *, by: str | None = None,
-                clock: Any = time.time) -> list[str]:
+                clock: Any = time.time, hand: str | None = None) -> list[str]:
     """Queue the round's assignment for every table that plays in it; the command ids.
-    The round's clock starts now, when the director set a length (server/roundclock.py)."""
+    The round's clock starts now, when the director set a length (server/roundclock.py).
+    ``hand``: a Swiss round's pairing as the director typed it (``swiss.by_hand``)."""
     from server import roundclock  # it reads sessions: imported here, not at the top
 
     if not 1 <= number <= session.rounds:
         raise SessionError(f"round {number} is not between 1 and {session.rounds}")
     if session.movement == "swiss":  # paired from the standings as it starts
         from server.swiss import paired
-        session = paired(db, session, number, by=by, clock=clock)
+        session = paired(db, session, number, by=by, clock=clock, hand=hand)
+    elif hand is not None:
+        raise SessionError("only a Swiss round is paired by hand")
     round_clock = roundclock.start(db, session, number, clock())
     deals = deals_of(db, session)
     cards = stored_cards(db, session)

@@ -10,7 +10,8 @@ The pairing rule (docs/movements.md says it for the director):
 - Then, down the ranking, the top unpaired team meets the highest-ranked unpaired team it
   has not met; when that leaves teams at the bottom who have all met, the choice is undone
   step by step (backtracking, the bye's too) until every team has an opponent. No rematch
-  is ever made: if no pairing without one exists the director is told.
+  is ever made: if no pairing without one exists the director is told, and may pair the
+  round by hand (``by_hand``: the console's "Pair by hand", a rematch allowed and named).
 - In each match the higher-ranked team is the home team: North-South at the open room
   (table 2m - 1), East-West at the closed room (table 2m); the best-ranked match is
   match 1 at tables 1 and 2.
@@ -97,8 +98,49 @@ def pair(ranked: Sequence[int], met: Iterable[tuple[int, int]],
         found = match([team for team in teams if team != bye])
         if found is not None:
             return Pairing(tuple(found), bye)
-    raise SwissError("every pairing of this round repeats a match: the teams have met too "
-                     "often for another round")
+    raise SwissError("every pairing of this round repeats a match: the director pairs this "
+                     "round by hand or ends the Swiss")
+
+
+def by_hand(text: str, teams: Iterable[int]) -> Pairing:
+    """The director's own pairing of a round, as typed: matches ``home-away`` (the home team
+    first) separated by commas or new lines, and with an odd number of teams the bye as a
+    team alone. Every team exactly once; a rematch is the director's call (``rematches``
+    names them), which is what this is for when ``pair`` finds no pairing without one."""
+    known = set(teams)
+    matches: list[tuple[int, int]] = []
+    alone: list[int] = []
+    for entry in (part.strip() for part in text.replace("\n", ",").split(",")):
+        if not entry:
+            continue
+        numbers = [piece.strip() for piece in entry.split("-")]
+        if len(numbers) > 2 or not all(n.isdigit() for n in numbers):
+            raise SwissError(f"{entry!r} is not a match (home-away, as 3-8) nor a team alone "
+                             "(the bye)")
+        if len(numbers) == 2:
+            matches.append((int(numbers[0]), int(numbers[1])))
+        else:
+            alone.append(int(numbers[0]))
+    named = [team for match in matches for team in match] + alone
+    if unknown := sorted(set(named) - known):
+        raise SwissError(f"no {_teams(unknown)} in this Swiss")
+    if twice := sorted({team for team in named if named.count(team) > 1}):
+        raise SwissError(f"{_teams(twice)} named more than once")
+    if left := sorted(known - set(named)):
+        raise SwissError(f"{_teams(left)}: no opponent nor the bye")
+    if len(alone) != len(known) % 2:
+        raise SwissError("only a Swiss of an odd number of teams has a bye, and one only")
+    return Pairing(tuple(matches), alone[0] if alone else None)
+
+
+def _teams(numbers: list[int]) -> str:
+    return f"team{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
+
+
+def _paired_from(ranked: list[int], done: Mapping[int, Pairing]) -> Pairing:
+    met = [match for pairing in done.values() for match in pairing.matches]
+    byes = [pairing.bye for pairing in done.values() if pairing.bye is not None]
+    return pair(ranked, met, byes)
 
 
 # -- the matches' IMPs (pure) ------------------------------------------------------------------
@@ -271,33 +313,46 @@ def swiss_of(db: Database, session: Session, *, public: bool, scored_field: Any 
     return Swiss(matches, standings(teams, matches, vp_penalties))
 
 
+def rematches(db: Database, session: Session, number: int) -> list[tuple[int, int]]:
+    """Round ``number``'s matches that were played in an earlier round (paired by hand)."""
+    done = stored_pairings(db, session)
+    if number not in done:
+        return []
+    played = {frozenset(match) for before, pairing in done.items() if before < number
+              for match in pairing.matches}
+    return [match for match in done[number].matches if frozenset(match) in played]
+
+
 def paired(db: Database, session: Session, number: int, *, by: str | None = None,
-           clock: Callable[[], float] = time.time) -> Session:
+           clock: Callable[[], float] = time.time, hand: str | None = None) -> Session:
     """The session with round ``number`` paired: stored now if it was not, from the
-    standings of every round before it (which must all be complete)."""
+    standings of every round before it (which must all be complete), or as the director
+    typed it (``hand``, read by ``by_hand``)."""
     from server.standings import missing
 
     if not 1 <= number <= session.rounds:
         raise SwissError(f"round {number} is not between 1 and {session.rounds}")
     done = stored_pairings(db, session)
+    if number in done and hand is not None:
+        raise SwissError(f"round {number} is paired already")
     if number in done:
         return session
     if number != len(done) + 1:
         raise SwissError(f"round {len(done) + 1} is the next to pair, not round {number}")
-    if number > 1:
+    if number > 1:  # by hand too: no table is sent a round while it still plays the last
         late = [(r, t, b) for r, t, b in missing(db, session) if r < number]
         if late:
             where = ", ".join(f"table {t} board {b}" for _, t, b in late[:6])
             raise SwissError(f"round {number} is paired from every result before it; "
                              f"missing: {where}{' ...' if len(late) > 6 else ''}")
+    teams = [team for team, row in participants_of(db, session).items() if not row.phantom]
+    if hand is not None:
+        pairing = by_hand(hand, teams)
+    elif number > 1:
         lines = swiss_of(db, session, public=False).standings
-        ranked = [line.team for line in lines]
+        pairing = _paired_from([line.team for line in lines], done)
     else:
-        ranked = [number for number, row in participants_of(db, session).items()
-                  if not row.phantom]
-    met = [match for pairing in done.values() for match in pairing.matches]
-    byes = [pairing.bye for pairing in done.values() if pairing.bye is not None]
-    pairing = pair(ranked, met, byes)
+        pairing = _paired_from(teams, done)
     rows = [{"session_id": session.id, "round": number, "match": index, "home": home,
              "away": away, "paired_at": clock(), "paired_by": by}
             for index, (home, away) in enumerate(pairing.matches, 1)]

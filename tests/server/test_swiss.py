@@ -15,6 +15,7 @@ from server.swiss import (
     Match,
     Pairing,
     SwissError,
+    by_hand,
     match_imps,
     pair,
     scored_matches,
@@ -66,6 +67,28 @@ def test_no_pairing_without_a_rematch_is_refused() -> None:
     everyone = list(itertools.combinations(range(1, 5), 2))
     with pytest.raises(SwissError, match="repeats a match"):
         pair([1, 2, 3, 4], everyone)
+
+
+def test_a_round_paired_by_hand_is_read_as_typed() -> None:
+    assert by_hand("1-4, 2-3", range(1, 5)) == Pairing(((1, 4), (2, 3)), None)
+    assert by_hand(" 5 - 1 \n2-3,\n4 ", range(1, 6)) == Pairing(((5, 1), (2, 3)), 4)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    ("1-4, 2-3, 5-6", "no teams 5, 6 in this Swiss"),
+    ("1-4, 2-3, 7", "no team 7 in this Swiss"),
+    ("1-4, 2-1, 3", "team 1 named more than once"),
+    ("1-4", "teams 2, 3: no opponent nor the bye"),
+    ("1-4, 2, 3", "only a Swiss of an odd number of teams has a bye"),
+    ("1-4, 2-3-5", "'2-3-5' is not a match"),
+    ("1-4; 2-3", "'1-4; 2-3' is not a match"),
+    ("uno-dos, 3-4", "'uno-dos' is not a match"),
+])
+def test_a_pairing_by_hand_that_does_not_seat_every_team_once_is_refused(
+        text: str, reason: str) -> None:
+    with pytest.raises(SwissError) as refused:
+        by_hand(text, range(1, 5))
+    assert reason in str(refused.value)
 
 
 @pytest.mark.parametrize("seed", range(20))

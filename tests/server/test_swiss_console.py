@@ -4,13 +4,15 @@ the reason, and the rankings fragment shows the VP standings."""
 
 from __future__ import annotations
 
+import html
 import json
+from typing import Any
 
 from flask import Flask
 
 from server.penalties import PenaltyError, give
 from server.swiss import stored_pairings
-from tests.server.test_console import Director, commands, page, services
+from tests.server.test_console import Director, commands, page, send, services
 
 SETUP = {"title": "Suizo", "movement": "swiss", "participants": "7",
          "boards_per_round": "3", "rounds": "4", "scoring": "", "seed": "3"}
@@ -82,3 +84,67 @@ def test_a_barometer_set_up_from_the_console(app: Flask, director: Director) -> 
     assert session is not None and session.scoring == "mp" and session.rounds == 4
     client.post("/console/round", data={"csrf": token, "round": "2"})
     assert {json.loads(c.data)["boards"] == [3, 4] for c in commands(app)} == {True}
+
+
+def _results_of_round(app: Flask, number: int, seqs: dict[int, int]) -> None:
+    """Every table of round ``number`` sends its boards' results (seq counted by table)."""
+    session = services(app).session
+    assert session is not None
+    for seating in session.plan.round(number):
+        for board in seating.boards:
+            seqs[seating.table] = seqs.get(seating.table, 0) + 1
+            send(app, seating.table, seqs[seating.table], "result", board, contract="3NT",
+                 declarer="N", tricks=9, score_ns=400)
+
+
+def test_the_director_pairs_a_round_by_hand_and_is_told_its_rematches(
+        app: Flask, director: Director) -> None:
+    client, token = director
+    four = {**SETUP, "participants": "4", "boards_per_round": "1", "rounds": "3"}
+    assert client.post("/console/setup", data={"csrf": token, **four}).status_code == 302
+    assert 'name="pairing"' in page(client, "/console/session?lang=en")
+    assert "Emparejar a mano" in page(client, "/console/session?lang=es")
+    db = services(app).db
+
+    def start(number: int, pairing: str) -> None:
+        client.post("/console/round", data={"csrf": token, "round": str(number),
+                                             "pairing": pairing})
+
+    def pairings() -> dict[int, Any]:
+        session = services(app).session
+        assert session is not None
+        return dict(stored_pairings(db, session))
+
+    start(1, "1-2")  # two teams left out: refused, nothing paired nor sent
+    assert "teams 3, 4: no opponent nor the bye" in page(client, "/console/session?lang=en")
+    assert pairings() == {} and commands(app) == []
+    start(1, "1-4, 2-3")  # seeded by hand
+    assert pairings()[1].matches == ((1, 4), (2, 3))
+    seqs: dict[int, int] = {}
+    start(2, "4-1, 3-2")  # round 1's results are not in yet
+    assert "round 2 is paired from every result before it" in page(client, "/console/session")
+    assert 2 not in pairings()
+    _results_of_round(app, 1, seqs)
+    start(2, "4-1, 3-2")
+    assert pairings()[2].matches == ((4, 1), (3, 2))
+    told = html.unescape(page(client, "/console/?lang=en"))
+    assert "Rematches, by the director's decision: 4-1, 3-2." in told
+    sent = [(c.table_no, json.loads(c.data)) for c in commands(app)]
+    assert [(table, data["ns"], data["ew"]) for table, data in sent
+            if data["round"] == 2] == [(1, 4, 1), (2, 1, 4), (3, 3, 2), (4, 2, 3)]
+    start(2, "1-2, 3-4")  # a round is paired once
+    assert "round 2 is paired already" in page(client, "/console/session?lang=en")
+    _results_of_round(app, 2, seqs)
+    start(3, "")  # the rule again, level on VPs: 1 meets 2, the best it has not met
+    assert pairings()[3].matches == ((1, 2), (3, 4))
+
+
+def test_only_a_swiss_is_paired_by_hand(app: Flask, director: Director) -> None:
+    client, token = director
+    client.post("/console/setup", data={
+        "csrf": token, "title": "Martes", "movement": "mitchell", "participants": "8",
+        "boards_per_round": "2", "rounds": "", "scoring": "mp", "seed": "42"})
+    assert 'name="pairing"' not in page(client, "/console/session")
+    client.post("/console/round", data={"csrf": token, "round": "1", "pairing": "1-2"})
+    assert "only a Swiss round is paired by hand" in page(client, "/console/session")
+    assert commands(app) == []
