@@ -304,13 +304,18 @@ def swiss_of(db: Database, session: Session, *, public: bool, scored_field: Any 
 
     if session.movement != "swiss":
         raise SwissError(f"a {session.movement} session is not a Swiss")
-    teams = [number for number, row in participants_of(db, session).items() if not row.phantom]
+    teams = _teams_of(db, session)
     found = scored_field if scored_field is not None else (
         public_field(db, session) if public else field(db, session, public=False))
     scored = [item for items in found.scored.values() for item in items]
     matches = scored_matches(stored_pairings(db, session), scored, session.boards_per_round)
     vp_penalties = penalty_book.vp_deductions(penalty_book.given(db, session))
     return Swiss(matches, standings(teams, matches, vp_penalties))
+
+
+def _teams_of(db: Database, session: Session) -> list[int]:
+    """The Swiss's teams by number, the phantom left out."""
+    return [team for team, row in participants_of(db, session).items() if not row.phantom]
 
 
 def rematches(db: Database, session: Session, number: int) -> list[tuple[int, int]]:
@@ -345,14 +350,13 @@ def paired(db: Database, session: Session, number: int, *, by: str | None = None
             where = ", ".join(f"table {t} board {b}" for _, t, b in late[:6])
             raise SwissError(f"round {number} is paired from every result before it; "
                              f"missing: {where}{' ...' if len(late) > 6 else ''}")
-    teams = [team for team, row in participants_of(db, session).items() if not row.phantom]
     if hand is not None:
-        pairing = by_hand(hand, teams)
+        pairing = by_hand(hand, _teams_of(db, session))
     elif number > 1:
         lines = swiss_of(db, session, public=False).standings
         pairing = _paired_from([line.team for line in lines], done)
     else:
-        pairing = _paired_from(teams, done)
+        pairing = _paired_from(_teams_of(db, session), done)
     rows = [{"session_id": session.id, "round": number, "match": index, "home": home,
              "away": away, "paired_at": clock(), "paired_by": by}
             for index, (home, away) in enumerate(pairing.matches, 1)]
