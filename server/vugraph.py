@@ -255,12 +255,15 @@ def delayed(hub: Hub, delay: float, *, soon: Iterable[float] = (), tick: float =
     connected becomes public (``held``). A release (kind ``results``) is told at once: a
     released board's hands are public from that moment. Same slots, ``hello`` and heartbeat
     as the hub's own."""
+    def slot(when: float) -> float:
+        # When the page is to fetch, rounded up to the tick: changes within one tick are
+        # told once, never before the later of them shows (told at the first, the page would
+        # fetch a view without the later one and then hear nothing more of it).
+        return math.ceil(when / tick) * tick
+
     inner = hub.stream(WANTED, heartbeat=tick)
     quiet_since = clock()
-    # When the page is to fetch, rounded up to the tick: changes within one tick are told
-    # once, never before the later of them shows (told at the first, the page would fetch a
-    # view without the later one and then hear nothing more of it).
-    due = sorted({math.ceil((quiet_since + seconds) / tick) * tick for seconds in soon})
+    due = sorted({slot(quiet_since + seconds) for seconds in soon})
     try:
         for chunk in inner:
             now = clock()
@@ -272,7 +275,7 @@ def delayed(hub: Hub, delay: float, *, soon: Iterable[float] = (), tick: float =
             if "results" in kinds:
                 bisect.insort(due, now)  # kept in order: a release is told now, whatever waits
             if "tables" in kinds:
-                when = math.ceil((now + delay) / tick) * tick
+                when = slot(now + delay)
                 if when not in due:
                     bisect.insort(due, when)
             if due and due[0] <= now:
