@@ -1,9 +1,14 @@
 """Install what bidbox needs to run and to be tested, on a fresh machine.
 
-Python packages come from PyPI through pip (the project itself, editable, with its extras);
-system packages from Debian's archive through apt-get when they are missing and we are root;
-MicroPython's WebAssembly port from the npm registry into ``.tools/`` in the checkout (the
-firmware tests run the boards' code under it). Idempotent: a second run installs nothing new.
+Run by any Python 3.11+ (Debian's own ``/usr/bin/python3`` included), with the standard library
+only. System packages come from Debian's archive through apt-get when they are missing and we
+are root (otherwise the one ``apt-get`` line to run is printed). The Python packages (the project
+itself, editable, with its extras) go into a virtual environment inside the checkout
+(``.venv/``, or ``--venv DIR``), never into the system's Python: Debian's Python refuses pip
+there (PEP 668), and an editable install into a shared Python would make the ``bidbox`` on PATH
+run whichever clone was set up last. MicroPython's WebAssembly port comes from the npm registry
+into ``.tools/`` in the checkout (the firmware tests run the boards' code under it). Idempotent:
+a second run installs nothing new.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ PYTHON_MODULES = ["pytest", "pytest_timeout", "xdist", "hypothesis", "mypy", "ru
 DEBIAN_PACKAGES: dict[str, str] = {"mosquitto": "mosquitto", "chromium": "chromium",
                                    "node": "nodejs", "npm": "npm", "pdftoppm": "poppler-utils"}
 DEMO_PACKAGES: dict[str, str] = {"mosquitto": "mosquitto"}
+# Debian's Python makes virtual environments only with python3-venv (ensurepip and its wheels).
+VENV_PACKAGE = "python3-venv"
 SYSTEM_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
 # MicroPython itself, compiled to WebAssembly, pinned so that every machine tests the same one.
 MICROPYTHON_WASM = "@micropython/micropython-webassembly-pyscript@1.27.0"
@@ -41,6 +48,33 @@ PROJECT_PACKAGES = ("tabled", "hardware", "server", "firmware", "bidbox", "sim",
 
 def missing_modules() -> list[str]:
     return [m for m in PYTHON_MODULES if importlib.util.find_spec(m) is None]
+
+
+def venv_python(venv: Path) -> Path:
+    return venv / "bin" / "python"
+
+
+def in_venv(venv: Path) -> bool:
+    """This process runs on the checkout's virtual environment."""
+    return Path(sys.prefix).resolve() == venv.resolve()
+
+
+def can_make_venv() -> bool:
+    """This Python can make a virtual environment with pip in it (Debian's needs python3-venv
+    for ensurepip; without it ``python3 -m venv`` fails half-way)."""
+    return importlib.util.find_spec("ensurepip") is not None
+
+
+def make_venv(venv: Path) -> None:
+    """The checkout's virtual environment, made (again, if a half-made one is there) by this
+    Python."""
+    if venv_python(venv).is_file():
+        probe = subprocess.run([str(venv_python(venv)), "-m", "pip", "--version"],
+                               capture_output=True)
+        if probe.returncode == 0:
+            return
+    print(f"making the virtual environment {venv} with {sys.executable}", file=sys.stderr)
+    subprocess.check_call([sys.executable, "-m", "venv", "--clear", str(venv)])
 
 
 def bidbox_installed() -> bool:
@@ -72,23 +106,45 @@ def install_micropython() -> None:
                            "--loglevel=error", MICROPYTHON_WASM])
 
 
+def install_debian_packages(demo: bool, venv: Path) -> bool:
+    """The Debian packages the demo (or the tests) need; False when some are missing and we
+    cannot install them (the line to run is printed)."""
+    wanted = DEMO_PACKAGES if demo else DEBIAN_PACKAGES
+    absent = {pkg for cmd, pkg in wanted.items() if shutil.which(cmd, path=SYSTEM_PATH) is None}
+    if not in_venv(venv) and not venv_python(venv).is_file() and not can_make_venv():
+        absent.add(VENV_PACKAGE)
+    if not absent:
+        return True
+    if os.geteuid() != 0:
+        print(f"please install: sudo apt-get install -y {' '.join(sorted(absent))}",
+              file=sys.stderr)
+        return False
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.check_call(["apt-get", "update", "-qq"], env=env)
+    subprocess.check_call(["apt-get", "install", "-y", "-qq", *sorted(absent)], env=env)
+    return True
+
+
 def main() -> int:
-    demo = "--demo" in sys.argv[1:]
-    if missing_modules() or not bidbox_installed() or shutil.which("bidbox") is None:
+    args = sys.argv[1:]
+    demo = "--demo" in args
+    venv = ROOT / ".venv"
+    if "--venv" in args:
+        venv = Path(args[args.index("--venv") + 1])
+        venv = venv if venv.is_absolute() else Path.cwd() / venv
+    if not install_debian_packages(demo, venv):
+        return 1
+    if not in_venv(venv):
+        # The rest runs on the virtual environment's own Python: what it finds is what the
+        # environment holds.
+        make_venv(venv)
+        done = subprocess.run([str(venv_python(venv)), str(Path(__file__).resolve()), *args])
+        return done.returncode
+    if missing_modules() or not bidbox_installed() or not (venv / "bin" / "bidbox").is_file():
         subprocess.check_call([sys.executable, "-m", "pip", "install", "-q",
                                "--disable-pip-version-check", "-e",
                                ".[table,server,dds,report,dev]"],
                               cwd=ROOT)
-    wanted = DEMO_PACKAGES if demo else DEBIAN_PACKAGES
-    absent = sorted({pkg for cmd, pkg in wanted.items()
-                     if shutil.which(cmd, path=SYSTEM_PATH) is None})
-    if absent:
-        if os.geteuid() != 0:
-            print(f"please install: sudo apt-get install -y {' '.join(absent)}", file=sys.stderr)
-            return 1
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.check_call(["apt-get", "update", "-qq"], env=env)
-        subprocess.check_call(["apt-get", "install", "-y", "-qq", *absent], env=env)
     if not demo:
         install_micropython()
     return 0
