@@ -3,8 +3,12 @@
 Everything runs on loopback with embedded defaults. The broker is a private Mosquitto on a
 free port, with a password per table, the ACL, and persistence in the demo's folder. The
 server uses a SQLite file. N simulated tables (the real table daemon on simulated keypads and
-card reader) play a Mitchell session. A "director" thread starts each round once every table
-of the round before has finished, as a director would at the console.
+card reader) play a barometer seated as a Mitchell (every table plays the same boards in the
+same round, so a board reaches the live page as soon as every table has finished it: within a
+minute of the start at the default pace), or a plain Mitchell (``movement="mitchell"``: its
+boards are released only once the last table that plays them has, after the last round). A
+"director" thread starts each round once every table of the round before has finished, as a
+director would at the console.
 
 The tables only learn their boards from the server: each round's ``assign`` command comes over
 MQTT. The players then replay real records (``records``) or bid and play with the simulated
@@ -33,6 +37,9 @@ log = logging.getLogger(__name__)
 
 EVENT = "demo"
 
+MOVEMENTS = {"barometer": "baro_mitchell", "mitchell": "mitchell"}
+"""The demo's movements by the name its command takes, and the server's kind of each."""
+
 
 class DemoError(RuntimeError):
     """The demo cannot start as asked; the message says what to change."""
@@ -48,6 +55,7 @@ class DemoSettings:
     # so the first boards are on the live page after a few minutes (the release rule waits
     # for every table that plays a board); 0 = as fast as possible.
     speed: float = 0.25
+    movement: str = "barometer"  # a key of MOVEMENTS
     port: int = 8000
     seed: int = 2026
     language: str = "es"
@@ -81,7 +89,7 @@ class Demo:
         self.session: Any = None
         self.records: dict[int, list[Any]] = {}
         self.started_at = 0.0
-        self.first_result_at: float | None = None
+        self.first_release_at: float | None = None
         self._threads: list[threading.Thread] = []
 
     # -- start -------------------------------------------------------------------------------
@@ -150,6 +158,10 @@ class Demo:
         settings = self.settings
         services = self.app.extensions["bidbox"]
         pairs = 2 * settings.tables
+        if settings.movement not in MOVEMENTS:
+            raise DemoError(f"unknown movement {settings.movement!r}: one of "
+                            f"{', '.join(MOVEMENTS)}")
+        kind = MOVEMENTS[settings.movement]
         rounds = settings.rounds or min(settings.tables, 3)
         per_round = settings.boards_per_round or 2
         first = 1
@@ -158,20 +170,22 @@ class Demo:
             first = boards[0]
             run = next((i for i, b in enumerate(boards) if b != first + i), len(boards))
             if settings.boards_per_round is None:
-                # A Mitchell has a set of boards for each table, all in play every round.
-                per_round = max(1, min(3, run // settings.tables))
+                # A Mitchell has a set of boards for each table, all in play every round; a
+                # barometer a set for each round.
+                sets = settings.tables if kind == "mitchell" else rounds
+                per_round = max(1, min(3, run // sets))
             try:
-                wanted = movement("mitchell", pairs, per_round, rounds, first).boards()
+                wanted = movement(kind, pairs, per_round, rounds, first).boards()
             except ValueError as error:
                 raise DemoError(str(error)) from None
             if any(board not in self.records for board in wanted):
                 raise DemoError(
                     f"the records have boards {first}-{first + run - 1} in a row: this "
-                    f"Mitchell needs boards {wanted[0]}-{wanted[-1]}; use fewer --tables "
-                    f"or --boards-per-round")
+                    f"{settings.movement} needs boards {wanted[0]}-{wanted[-1]}; use fewer "
+                    f"--tables, --rounds or --boards-per-round")
         try:
             session = create_session(
-                services.db, event=EVENT, title="bidbox demo", kind="mitchell",
+                services.db, event=EVENT, title="bidbox demo", kind=kind,
                 participants=pairs, boards_per_round=per_round,
                 rounds=rounds, first_board=first,
                 seed=None if self.records else settings.seed,
@@ -190,13 +204,15 @@ class Demo:
     # -- the director: one round after another -----------------------------------------------
 
     def _director(self) -> None:
-        def first_result() -> None:
-            if self.first_result_at is None:
-                self.first_result_at = time.monotonic()
+        def first_release(board: int) -> None:
+            if self.first_release_at is None:
+                self.first_release_at = time.monotonic()
+                self.say(f"board {board} is on the live page, "
+                         f"{self.first_release_at - self.started_at:.0f} s after the start")
 
         services = self.app.extensions["bidbox"]
         if run_rounds(services, self.session, self.stopping, say=self.say,
-                      on_result=first_result, by="demo"):
+                      on_release=first_release, by="demo"):
             self.say("the session is over: every board of every round has its result")
             self.finished.set()
 
@@ -275,12 +291,14 @@ class Demo:
 
 
 def run_rounds(services: Any, session: Any, stopping: threading.Event, *,
-               say: Callable[[str], None] = print, on_result: Callable[[], None] | None = None,
-               by: str = "demo") -> bool:
+               say: Callable[[str], None] = print,
+               on_release: Callable[[int], None] | None = None, by: str = "demo") -> bool:
     """The director at the console: start each round once every table of the round before
-    has finished it. True once the last round is over, False if ``stopping`` came first."""
+    has finished it. True once the last round is over, False if ``stopping`` came first.
+    ``on_release(board)`` is told of the first board the release rule shows on the live
+    page."""
     from server.session import current, start_round
-    from server.standings import all_results
+    from server.standings import all_results, released_boards
     from server.tables import table_grid
 
     event = session.event
@@ -295,9 +313,13 @@ def run_rounds(services: Any, session: Any, stopping: threading.Event, *,
         wanted = {(seat.table, board) for seat in playing for board in seat.boards}
         seen = services.hub.version
         while not stopping.is_set():
-            done = {(r.table, r.board) for r in all_results(services.db, session)}
-            if done and on_result is not None:
-                on_result()
+            results = all_results(services.db, session)
+            done = {(r.table, r.board) for r in results}
+            if on_release is not None:
+                released = released_boards(services.db, session, results)
+                if released:
+                    on_release(min(released))
+                    on_release = None
             # As a director would: the next round once every table shows "round over"
             # (its last result confirmed), not while one is still confirming.
             ended = {row.table for row in table_grid(services.db, event)

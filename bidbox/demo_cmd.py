@@ -1,9 +1,9 @@
 """``bidbox demo``: a club session on this machine, with nothing to set up.
 
 Starts a private Mosquitto (a password per table, the ACL, persistence), the server on a SQLite
-file, and simulated tables playing a Mitchell; prints the addresses of the live results and the
-director console with the director's password. Ctrl-C stops everything it started; the
-journals, the database and the broker's persistence stay in the demo's folder.
+file, and simulated tables playing a barometer (or a Mitchell); prints the addresses of the
+live results and the director console with the director's password. Ctrl-C stops everything
+it started; the journals, the database and the broker's persistence stay in the demo's folder.
 """
 
 from __future__ import annotations
@@ -24,6 +24,11 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--boards-per-round", type=int,
                         help="default 2 (with --records up to 3, as the file allows)")
     parser.add_argument("--rounds", type=int, help="rounds to play (default: at most 3)")
+    parser.add_argument("--movement", choices=("barometer", "mitchell"), default="barometer",
+                        help="barometer (the default: every table plays the same boards each "
+                             "round, seated as a Mitchell, so a board reaches the live page as "
+                             "soon as every table has played it) or mitchell (boards move "
+                             "between tables and are released after the last round)")
     parser.add_argument("--records", type=Path,
                         help="a PBN file: the tables replay its auctions and play")
     parser.add_argument("--speed", type=float, default=0.25,
@@ -52,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = DemoSettings(tables=args.tables, boards_per_round=args.boards_per_round,
                             rounds=args.rounds, records=args.records, speed=args.speed,
+                            movement=args.movement,
                             port=args.port, seed=args.seed, language=args.language,
                             folder=args.folder, screens=args.screens, profile=args.profile)
     demo = Demo(settings, say=say)
@@ -69,9 +75,6 @@ def run(args: argparse.Namespace) -> int:
             say("a board reaches the live page once every table that plays it has finished it")
             while not demo.wait(1.0):
                 pass
-            if demo.first_result_at is not None:  # the director thread's clock of the first
-                say(f"first result stored {demo.first_result_at - demo.started_at:.1f} s "
-                    f"after the start")
             if not args.exit_when_done:
                 say("the session is over; the pages stay up until Ctrl-C")
                 while True:

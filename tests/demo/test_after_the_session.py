@@ -34,7 +34,8 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip("no mosquitto: scripts/setup.py installs it")
     folder = tmp_path_factory.mktemp("session") / "demo"
     done = run([sys.executable, "-m", "bidbox", "demo", "--tables", "4", "--rounds", "3",
-                "--speed", "0", "--port", "0", "--folder", str(folder), "--exit-when-done"],
+                "--movement", "mitchell", "--speed", "0", "--port", "0", "--folder",
+                str(folder), "--exit-when-done"],
                text=True, timeout=DEADLINE)
     assert done.returncode == 0, done.stdout + done.stderr
     assert not done.left, "the demo left processes running"

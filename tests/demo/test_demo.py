@@ -66,6 +66,11 @@ def test_the_demo_replays_real_records_end_to_end(tmp_path: Path) -> None:
         lines = output_lines(process)
         deadline = time.monotonic() + DEADLINE
         base = _until(lines, "live results:", deadline, seen).split()[-1].rstrip("/")
+        # The default movement, a barometer: every table plays round 1's boards, so the first
+        # of them is on the live page before round 2 starts (a Mitchell's would wait for the
+        # last round).
+        first = _until(lines, "is on the live page", deadline, seen)
+        assert not any("round 2 of" in line for line in seen), "".join(seen)
         _until(lines, "the session is over", deadline, seen)
         with urllib.request.urlopen(f"{base}/api/v1/results", timeout=10) as answer:
             results = json.load(answer)["results"]
@@ -84,7 +89,16 @@ def test_the_demo_replays_real_records_end_to_end(tmp_path: Path) -> None:
     by_board: dict[int, list[object]] = {}
     for item in good:
         by_board.setdefault(item.record.board, []).append(item)  # type: ignore[arg-type]
-    assert len(results) == 4 * 3 * 2  # four tables, three rounds, two boards a round
+    # A barometer: in each of the three rounds, all four tables play the same boards.
+    rounds: dict[int, set[tuple[int, int]]] = {}
+    for row in results:
+        rounds.setdefault(row["round"], set()).add((row["table"], row["board"]))
+    assert sorted(rounds) == [1, 2, 3]
+    for played in rounds.values():
+        boards = {board for _, board in played}
+        assert played == {(table, board) for table in range(1, 5) for board in boards}
+    assert len(results) == sum(len(played) for played in rounds.values())
+    assert int(first.split()[1]) in {row["board"] for row in results if row["round"] == 1}
     for row in results:
         choices = by_board[row["board"]]
         item = choices[(row["table"] - 1) % len(choices)]
@@ -107,7 +121,8 @@ def test_the_demo_with_its_own_players_finishes_a_session(tmp_path: Path) -> Non
 
     folder = tmp_path / "demo"
     done = run([sys.executable, "-m", "bidbox", "demo", "--tables", "3", "--rounds", "2",
-                "--speed", "0", "--port", "0", "--folder", str(folder), "--exit-when-done"],
+                "--movement", "mitchell", "--speed", "0", "--port", "0", "--folder",
+                str(folder), "--exit-when-done"],
                text=True, timeout=DEADLINE)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "the session is over" in done.stdout
