@@ -182,4 +182,8 @@ def test_one_command_writes_the_boards_the_parts_and_the_cost(tmp_path: Path) ->
         assert again.is_valid
     assert {"hub.net", "hub-bom.csv", "cardreader.net", "cardreader-bom.csv", "cost.md"} <= names
     cost = (tmp_path / "cost.md").read_text()
-    assert "- one table: EUR " in cost
+    total = cost.split("- one table: EUR ")[1].split()[0]
+    # The builder's guides state the figure the build computes, in both languages.
+    docs = Path(__file__).parents[2] / "docs"
+    assert f"**{total}**" in (docs / "builder.en.md").read_text()
+    assert f"**{total.replace('.', ',')}**" in (docs / "builder.es.md").read_text()
