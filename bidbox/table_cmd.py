@@ -1,5 +1,7 @@
 """``bidbox table --config table.toml``: the table daemon on a Pi.
 ``bidbox table --sim``: the same daemon on simulated hardware, driven from the terminal.
+``bidbox table --selftest --config table.toml``: check a built table's keys, displays, buzzer,
+LEDs and card reader, with a pass/fail report (stop the bidbox-table service first).
 
 In simulator mode each line typed is one action:
 
@@ -36,6 +38,12 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--number", type=int, default=1, help="simulator: table number")
     parser.add_argument("--journal", type=Path, help="simulator: journal file (default: temp)")
     parser.add_argument("--language", default="en", choices=["en", "es"])
+    parser.add_argument("--selftest", action="store_true",
+                        help="with --config: check every key, display line, the buzzer, LEDs "
+                             "and the card reader, then report (exit 0 if all passed)")
+    parser.add_argument("--timeout", type=float, default=20.0,
+                        help="self-test: seconds to wait at each step (default 20)")
+    parser.add_argument("--json", action="store_true", help="self-test: the report as JSON")
     parser.add_argument("-v", "--verbose", action="store_true")
     parser.set_defaults(run=run, extras=("table",))
 
@@ -43,6 +51,11 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO if args.verbose else logging.WARNING,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    if args.selftest:
+        if args.config is None:
+            print("bidbox table: --selftest needs --config", file=sys.stderr)
+            return 2
+        return _run_selftest(args, sys.stdout)
     if args.config is not None:
         return _run_config(args.config)
     return _run_sim(args, sys.stdin, sys.stdout)
@@ -59,6 +72,74 @@ def _run_config(path: Path) -> int:
         return 2
     Table(config).run_until_signal()
     return 0
+
+
+def _run_selftest(args: argparse.Namespace, stdout: TextIO, *, pin_factory: Any = None,
+                  i2c_bus: Any = None) -> int:
+    """Build the table's drivers from its configuration (not the daemon) and run the checks.
+    ``pin_factory`` and ``i2c_bus`` are for the tests' simulated hardware."""
+    import contextlib
+    import queue
+
+    from hardware.cardreader import CardReader
+    from hardware.display import SeatDisplay, TerminalDisplay
+    from hardware.errors import HardwareError
+    from hardware.feedback import BuzzerLeds
+    from hardware.keypad import MatrixKeypad
+    from hardware.layout import KeypadLayout
+    from hardware.lcd import CharacterLcd
+    from hardware.selftest import SelfTest
+    from tabled.config import ConfigError, load
+
+    try:
+        config = load(args.config)
+        layout = (KeypadLayout.load(config.keypad_layout) if config.keypad_layout
+                  else KeypadLayout.load())
+    except (ConfigError, HardwareError, OSError) as error:
+        print(f"bidbox table: {error}", file=sys.stderr)
+        return 2
+    events: queue.Queue[Any] = queue.Queue()
+    with contextlib.ExitStack() as stack:
+        displays: dict[Seat, SeatDisplay] = {}
+        absent: dict[Seat, str] = {}
+        if config.display == "terminal":
+            displays = {seat: TerminalDisplay(seat, stdout) for seat in Seat}
+        elif config.display == "lcd":
+            bus = config.i2c_bus if i2c_bus is None else i2c_bus
+            for seat in Seat:
+                address = config.lcd_addresses.get(seat, 0x27)
+                try:
+                    lcd = CharacterLcd(bus, address)
+                except HardwareError as error:
+                    absent[seat] = f"LCD at I2C {address:#04x}: {error}"
+                    continue
+                displays[seat] = lcd
+                stack.callback(lcd.close)
+        feedback = None
+        if any(p is not None for p in (config.buzzer, config.ok_led, config.error_led)):
+            feedback = BuzzerLeds(config.buzzer, config.ok_led, config.error_led,
+                                  pin_factory=pin_factory)
+            stack.callback(feedback.close)
+        keypad = MatrixKeypad(events, layout, pin_factory=pin_factory)
+        stack.callback(keypad.close)
+        keypad.start()
+        reader = None
+        if config.reader_url:
+            reader = CardReader(config.reader_url, events)
+            stack.callback(reader.close)
+            reader.start()
+
+        def say(name: str, seat: Seat | None, text: str) -> None:
+            if not args.json:
+                print(f"{name}: {text}" + (f" ({seat.name})" if seat else ""), file=stdout,
+                      flush=True)
+
+        test = SelfTest(events, layout, displays=displays, feedback=feedback, reader=reader,
+                        timeout=args.timeout, language=config.language, prompt=say,
+                        absent=absent)
+        report = test.run()
+    print(report.json() if args.json else report.text(), file=stdout, flush=True)
+    return 0 if report.passed else 1
 
 
 def _run_sim(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:

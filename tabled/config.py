@@ -7,12 +7,15 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mqttlink import BrokerSettings
 from tabled.rules import Seat
 
 from .i18n import LANGUAGES
+
+if TYPE_CHECKING:
+    from hardware.pinmap import PinMap
 
 READER_KINDS = ("serial",)
 """The card readers a table can have: ``serial``, the reader board's line protocol over USB
@@ -105,8 +108,12 @@ def parse(data: dict[str, Any], base: Path, name: str = "config") -> TableConfig
     display = _get(hw, "display", str, where_h, "lcd")
     if display not in ("lcd", "terminal", "none"):
         raise ConfigError(f"{where_h}: display {display!r} is not lcd, terminal or none")
-    addresses = _get(hw, "lcd_addresses", dict, where_h, {"N": 0x27, "E": 0x26, "S": 0x25,
-                                                         "W": 0x23})
+    keypad_layout = resolve(_get(hw, "keypad_layout", str, where_h, None))
+    # The LCD addresses, the I2C bus, the buzzer and the LEDs default to the pin map's (the
+    # keypad layout file's), which the hub board's circuit is generated from.
+    pins = _pin_map(keypad_layout, where_h)
+    addresses = _get(hw, "lcd_addresses", dict, where_h,
+                     {seat.name: address for seat, address in pins.lcd_addresses.items()})
     try:
         lcds = {Seat.from_str(seat): int(address) for seat, address in addresses.items()}
     except (ValueError, TypeError) as error:
@@ -120,10 +127,23 @@ def parse(data: dict[str, Any], base: Path, name: str = "config") -> TableConfig
         event=_get(table, "event", str, where), number=number,
         journal=resolve(_get(table, "journal", str, where)) or Path("table.db"),
         language=language, broker=broker,
-        keypad_layout=resolve(_get(hw, "keypad_layout", str, where_h, None)),
+        keypad_layout=keypad_layout,
         reader_kind=reader_kind, reader_url=_get(hw, "card_reader", str, where_h, None),
         reader_tags=resolve(_get(hw, "deck_tags", str, where_h, None)),
-        display=display, i2c_bus=_get(hw, "i2c_bus", int, where_h, 1), lcd_addresses=lcds,
-        buzzer=_get(hw, "buzzer", int, where_h, 16) if feedback else None,
-        ok_led=_get(hw, "ok_led", int, where_h, 20) if feedback else None,
-        error_led=_get(hw, "error_led", int, where_h, 21) if feedback else None)
+        display=display, i2c_bus=_get(hw, "i2c_bus", int, where_h, pins.i2c_bus),
+        lcd_addresses=lcds,
+        buzzer=_get(hw, "buzzer", int, where_h, pins.buzzer) if feedback else None,
+        ok_led=_get(hw, "ok_led", int, where_h, pins.ok_led) if feedback else None,
+        error_led=_get(hw, "error_led", int, where_h, pins.error_led) if feedback else None)
+
+
+def _pin_map(path: Path | None, where: str) -> PinMap:
+    from hardware.errors import ConfigError as PinMapError
+    from hardware.pinmap import PinMap
+
+    # A keypad_layout that is not there (yet: the example names /etc/bidbox/keypad.toml) gives
+    # the default pin map's values here; the table itself refuses to start without the file.
+    try:
+        return PinMap.load(path) if path is not None and path.exists() else PinMap.load()
+    except PinMapError as error:
+        raise ConfigError(f"{where}: keypad_layout: {error}") from None

@@ -66,6 +66,22 @@ def test_a_tag_of_another_deck_is_refused() -> None:
     assert registration.count == 0
 
 
+def test_a_sorted_deck_read_in_one_pass() -> None:
+    """The streamed routine: the card just read, seen again, is no new card; any other tag
+    seen before is still refused."""
+    registration = DeckRegistration(TagTable(), "board-01")
+    tags = deck_tags(0x04)
+    for tag in tags[:13]:
+        assert registration.offer_streamed(tag) is not None
+        assert registration.offer_streamed(tag) is None  # left on the reader a moment
+    assert registration.expected == Card.from_str("D2")
+    with pytest.raises(DuplicateTagError, match="already, as C3"):
+        registration.offer_streamed(tags[1])
+    for tag in tags[13:]:
+        registration.offer_streamed(tag)
+    registration.commit()
+
+
 def test_undo_forgets_the_last_scan() -> None:
     registration = DeckRegistration(TagTable(), "board-01")
     assert registration.undo() is None
