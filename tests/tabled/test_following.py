@@ -141,7 +141,7 @@ def test_a_board_is_finished_and_delivered_before_the_table_moves(
 
 def test_a_late_acknowledgement_of_the_link_before_acknowledges_nothing(
         table: tuple[Table, FollowingPublisher]) -> None:
-    t, publisher = table
+    t, _ = table
     t.daemon.handle(RunningSession("club-1"))
     t.daemon.handle(RunningSession("club-2"))
     t.assign()
