@@ -21,6 +21,7 @@ from server import schema as s
 from server.db import Database
 from server.ingest import Ingest, Seated
 from server.live import Hub
+from server.running import running_event
 from server.session import Session, board_conditions, current
 from tabled.rules import Board, Seat, Vulnerability
 
@@ -33,27 +34,38 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Services:
+    """``name``: the server's own (config ``EVENT``): the first session's event name, the
+    start of the later ones' (server/running.py). ``event``: the running session's."""
+
     db: Database
-    event: str
+    name: str
     hub: Hub
     ingest: Ingest
     bus: Any = None  # server.bus.Bus when a broker is configured
     analyser: Analyser | None = None
     relay: Relay | None = None  # the hub told across processes, on PostgreSQL
     config: dict[str, Any] = field(default_factory=dict)
+    _event: str = ""
+    _following: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def event(self) -> str:
+        """The event name of the session the server runs (its name before the first)."""
+        return self._event or self.name
 
     @classmethod
     def init_app(cls, app: Flask) -> Services:
         db = Database(str(app.config["DATABASE"]))
         db.upgrade()
-        event = str(app.config["EVENT"])
+        name = str(app.config["EVENT"])
+        event = running_event(db) or name
         hub = Hub(max_streams=int(app.config.get("MAX_STREAMS", 24)))
-        services = cls(db, event, hub, Ingest(db, event), config=dict(app.config))
+        services = cls(db, name, hub, Ingest(db, event), config=dict(app.config),
+                       _event=event)
         # Before any thread that notifies starts: each change goes to the relay from the first.
-        services.relay = live_relay(app.config, db, event, hub)
-        services.ingest.seating = services.planned_seating
-        services.ingest.vulnerability = services.vulnerability
-        services.ingest.allowed = services.result_allowed
+        # One channel for the server, whichever session runs (a change of session included).
+        services.relay = live_relay(app.config, db, name, hub)
+        services._serve(services.ingest)
         services.ensure_director(app.config["DIRECTOR_USERNAME"],
                                  app.config.get("DIRECTOR_PASSWORD"))
         if app.config.get("ANALYSIS"):
@@ -65,20 +77,73 @@ class Services:
                                        daemon=True)
             watcher.start()
         if app.config.get("BROKER_URL"):
-            from mqttlink import BrokerSettings
-            from server.bus import Bus
-            settings = BrokerSettings.from_url(app.config["BROKER_URL"])
-            if app.config.get("BROKER_CAFILE"):
-                settings = BrokerSettings(**{**settings.__dict__,
-                                             "cafile": app.config["BROKER_CAFILE"]})
-            centre = None
-            if app.config.get("CENTRE"):  # a simultaneous's centre (server/centre.py)
-                from server.centre import ClubTables
-                centre = ClubTables(db, event)
-            services.bus = Bus(services.ingest, hub, settings, centre=centre)
+            services.bus = services._bus(services.ingest)
             services.bus.start()
+            follower = threading.Thread(target=services._follow_sessions, name="sessions",
+                                        daemon=True)
+            follower.start()
         app.extensions["bidbox"] = services
         return services
+
+    def _serve(self, ingest: Ingest) -> Ingest:
+        """``ingest`` asks this server about the running session."""
+        ingest.seating = self.planned_seating
+        ingest.vulnerability = self.vulnerability
+        ingest.allowed = self.result_allowed
+        return ingest
+
+    def _bus(self, ingest: Ingest) -> Any:
+        """The MQTT side for ``ingest``'s event, as the config says."""
+        from mqttlink import BrokerSettings
+        from server.bus import Bus
+        settings = BrokerSettings.from_url(self.config["BROKER_URL"])
+        if self.config.get("BROKER_CAFILE"):
+            settings = BrokerSettings(**{**settings.__dict__,
+                                         "cafile": self.config["BROKER_CAFILE"]})
+        centre = None
+        if self.config.get("CENTRE"):  # a simultaneous's centre (server/centre.py)
+            from server.centre import ClubTables
+            centre = ClubTables(self.db, ingest.event)
+        return Bus(ingest, self.hub, settings, centre=centre)
+
+    def follow_running(self) -> bool:
+        """The director created a session, or made another the running one (here or in
+        another process of this server): ingest and the MQTT side move to its event, and
+        the tables are told (server/bus.py ``publish_session``). True if it moved."""
+        with self._following:
+            event = running_event(self.db) or self.name
+            if event == self.event:
+                if self.bus is not None:
+                    self.bus.wake()  # the first session of the server's own name: say so
+                return False
+            old = self.bus
+            self.ingest = self._serve(Ingest(self.db, event))
+            self._event = event
+            if old is not None:
+                # What the old bus has not stored stays unacknowledged at the broker, in
+                # that session's queue, for when it runs again.
+                old.stop()
+                self.bus = self._bus(self.ingest)
+                self.bus.start()
+            log.info("the server runs session %s now", event)
+        self.hub.notify({"session", "tables", "results", "calls", "commands"})
+        return True
+
+    def _follow_sessions(self) -> None:
+        """Another process of this server (a console on PostgreSQL) may change the running
+        session: its relayed ``session`` change moves this one too; a minute's look covers a
+        change this process was not told of."""
+        seen = self.hub.version
+        while not self.hub.closed:
+            change = self.hub.wait(seen, 60.0)
+            seen = change.version
+            if self.hub.closed:
+                return
+            if "session" in change.kinds or not change.kinds:
+                try:
+                    self.follow_running()
+                except Exception:  # the database away for a moment: the next look retries
+                    log.exception("could not follow the running session")
 
     def close(self) -> None:
         """Stop the workers and release the database; a second call does nothing."""
