@@ -363,7 +363,8 @@ tables follow it with no file changed here or on a Pi (docs/director.en.md).
 ca/ca.key, ca/ca.crt  the CA. Its key is needed only to sign another certificate by
                       hand; `bidbox provision --force` makes a new CA instead.
 credentials.json      every broker password in clear (server, tables, display),
-                      e.g. for `bidbox simulate --broker URL --credentials credentials.json`.
+                      e.g. to rehearse a session: `bidbox simulate --server URL
+                      --broker URL --credentials credentials.json` (docs/director.en.md).
 
 Starting over
 -------------
