@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+DRAIN = 6 * 3600.0
+"""Seconds a session the director has left goes on storing what its tables send: they finish
+the board they are on before they move to the next session, and a table off the network at
+the time sends its last boards when it is back."""
+DRAINING = 3
+"""The most sessions left that go on storing at once (each holds a connection)."""
+
 
 @dataclass
 class Services:
@@ -47,6 +55,8 @@ class Services:
     config: dict[str, Any] = field(default_factory=dict)
     _event: str = ""
     _following: threading.Lock = field(default_factory=threading.Lock)
+    # The buses of sessions left a moment ago, by event: (the bus, since when).
+    _draining: dict[str, tuple[Any, float]] = field(default_factory=dict)
 
     @property
     def event(self) -> str:
@@ -86,10 +96,12 @@ class Services:
         return services
 
     def _serve(self, ingest: Ingest) -> Ingest:
-        """``ingest`` asks this server about the running session."""
-        ingest.seating = self.planned_seating
-        ingest.vulnerability = self.vulnerability
-        ingest.allowed = self.result_allowed
+        """``ingest`` asks this server about its own session (the running one, or one the
+        director has just left, whose last boards may still come in)."""
+        event = ingest.event
+        ingest.seating = lambda table, board: self.planned_seating(table, board, event)
+        ingest.vulnerability = lambda board: self.vulnerability(board, event)
+        ingest.allowed = lambda table, board: self.result_allowed(table, board, event)
         return ingest
 
     def _bus(self, ingest: Ingest) -> Any:
@@ -116,15 +128,21 @@ class Services:
                 if self.bus is not None:
                     self.bus.wake()  # the first session of the server's own name: say so
                 return False
-            old = self.bus
-            self.ingest = self._serve(Ingest(self.db, event))
+            old, before = self.bus, self.event
             self._event = event
+            again = self._draining.pop(event, None)
+            if again is not None:  # a session left a moment ago runs again: its bus too
+                self.bus, self.ingest = again[0], again[0].ingest
+            else:
+                self.ingest = self._serve(Ingest(self.db, event))
+                if old is not None:
+                    self.bus = self._bus(self.ingest)
+                    self.bus.start()
             if old is not None:
-                # What the old bus has not stored stays unacknowledged at the broker, in
-                # that session's queue, for when it runs again.
-                old.stop()
-                self.bus = self._bus(self.ingest)
-                self.bus.start()
+                # The tables finish the board they are on before they move: the session left
+                # goes on storing what they still send it, for a while (DRAIN).
+                self._draining[before] = (old, time.monotonic())
+                self._drain(keep=DRAINING)
             log.info("the server runs session %s now", event)
         self.hub.notify({"session", "tables", "results", "calls", "commands"})
         return True
@@ -142,8 +160,22 @@ class Services:
             if "session" in change.kinds or not change.kinds:
                 try:
                     self.follow_running()
+                    with self._following:
+                        self._drain()
                 except Exception:  # the database away for a moment: the next look retries
                     log.exception("could not follow the running session")
+
+    def _drain(self, keep: int | None = None) -> None:
+        """Stop the buses of the sessions left longer than ``DRAIN`` ago, and beyond the
+        ``keep`` most recent. What one had not stored stays at the broker, in that session's
+        queue (a day), for when it runs again."""
+        left = sorted(self._draining.items(), key=lambda item: item[1][1], reverse=True)
+        now = time.monotonic()
+        for index, (event, (bus, since)) in enumerate(left):
+            if now - since > DRAIN or (keep is not None and index >= keep):
+                del self._draining[event]
+                bus.stop()
+                log.info("no longer storing what comes for session %s", event)
 
     def close(self) -> None:
         """Stop the workers and release the database; a second call does nothing."""
@@ -152,6 +184,9 @@ class Services:
         self.config["_closed"] = True
         if self.bus is not None:
             self.bus.stop()
+        for bus, _ in self._draining.values():
+            bus.stop()
+        self._draining.clear()
         if self.analyser is not None:
             self.analyser.stop()
         if self.relay is not None:  # after the workers: their last changes go out too
@@ -165,18 +200,23 @@ class Services:
     def session(self) -> Session | None:
         return current(self.db, self.event)
 
-    def planned_seating(self, table: int, board: int) -> Seated | None:
-        session = self.session
+    def session_of(self, event: str | None) -> Session | None:
+        """Session ``event``; the running one for None."""
+        return self.session if event is None else current(self.db, event)
+
+    def planned_seating(self, table: int, board: int,
+                        event: str | None = None) -> Seated | None:
+        session = self.session_of(event)
         if session is None:
             return None
         seating = session.plan.find(table, board)
         return None if seating is None else Seated(seating.round, seating.ns, seating.ew)
 
-    def result_allowed(self, table: int, board: int) -> str | None:
+    def result_allowed(self, table: int, board: int, event: str | None = None) -> str | None:
         """Why a table may not have a result on ``board`` now: the movement does not put the
         board at that table, or not before a round that has not started. A result sent early
         would otherwise release a board before every table played it."""
-        session = self.session
+        session = self.session_of(event)
         if session is None:
             return None
         seating = session.plan.find(table, board)
@@ -186,15 +226,16 @@ class Services:
             return f"board {board} is for round {seating.round}, which has not started"
         return None
 
-    def board_conditions(self, board: int) -> tuple[Seat, Vulnerability]:
-        session = self.session
+    def board_conditions(self, board: int,
+                         event: str | None = None) -> tuple[Seat, Vulnerability]:
+        session = self.session_of(event)
         if session is None:
             facts = Board(board)
             return facts.dealer, facts.vulnerability
         return board_conditions(session, board)
 
-    def vulnerability(self, board: int) -> Vulnerability:
-        return self.board_conditions(board)[1]
+    def vulnerability(self, board: int, event: str | None = None) -> Vulnerability:
+        return self.board_conditions(board, event)[1]
 
     def commands_queued(self) -> None:
         """The console queued commands: the bus sends them now (or when it connects)."""

@@ -14,7 +14,9 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import getpass
+import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,8 @@ from server.running import sessions
 from tabled.config import TableConfig, load
 from tabled.runner import Table
 from tabled.state import Phase
-from tests.fixtures.broker import TIMEOUT
+from tabled.wire import Event, table_topic
+from tests.fixtures.broker import TIMEOUT, MqttClient
 from tests.server_system.conftest import services, wait_until
 
 pytestmark = pytest.mark.broker
@@ -215,3 +218,26 @@ def commands(app: Flask, event: str) -> list[Any]:
     from server import schema as s
     with services(app).db.read() as conn:
         return list(conn.execute(select(s.commands).where(s.commands.c.event == event)).all())
+
+
+def test_the_session_left_still_stores_what_its_tables_send_after_the_next_is_created(
+        club: Provisioned, server: Flask, broker: Broker) -> None:
+    """A table finishes the board it is on before it moves: what it sends then, on the
+    session the director has just left, is stored in that session."""
+    client, token = director(server, club)
+    set_up(client, token, "Lunes")
+    first = services(server).session
+    assert first is not None
+    assign = commands(server, CLUB)[0]
+    set_up(client, token, "Martes", after=str(first.id))
+    assert services(server).event != CLUB
+    table = MqttClient(broker, club.users.table(assign.table_no))
+    table.connect()
+    try:
+        data = {"cmd": assign.id, **json.loads(assign.data)}
+        code = table.publish(table_topic(CLUB, assign.table_no, "events"),
+                             Event(1, "assign", time.time(), None, data).to_payload())
+        assert not code.is_failure
+        wait_until(services(server), lambda: commands(server, CLUB)[0].answer_seq == 1)
+    finally:
+        table.close()
