@@ -328,7 +328,7 @@ def play_assigned_rounds(table: Any, players: Any,
             continue
         assignment = table.state.assignment
         last = assignment.cmd
-        players.enter_players((numbers or _player_numbers)(assignment.ns, assignment.ew))
+        players.enter_players((numbers or player_numbers)(assignment.ns, assignment.ew))
         for board in assignment.boards:
             if stopping():
                 return
@@ -345,7 +345,7 @@ def _new_round(last: str) -> Callable[[Any], bool]:
     return check
 
 
-def _player_numbers(ns: int, ew: int) -> dict[Seat, int]:
+def player_numbers(ns: int, ew: int) -> dict[Seat, int]:
     """Membership numbers for the pairs' players: pair 3's are 301 and 302."""
     return {Seat.N: 100 * ns + 1, Seat.S: 100 * ns + 2,
             Seat.E: 100 * ew + 1, Seat.W: 100 * ew + 2}

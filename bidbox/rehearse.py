@@ -271,8 +271,8 @@ def numbers(roster: dict[int, str] | None, ns: int, ew: int) -> dict[Seat, int]:
     """The players' numbers at a table: members of the session's register (each pair's two
     always the same), else made up from the pair numbers (pair 3: 301 and 302)."""
     if not roster:
-        return {Seat.N: 100 * ns + 1, Seat.S: 100 * ns + 2,
-                Seat.E: 100 * ew + 1, Seat.W: 100 * ew + 2}
+        from bidbox.demo import player_numbers
+        return player_numbers(ns, ew)
     members = sorted(roster)
 
     def member(pair: int, which: int) -> int:

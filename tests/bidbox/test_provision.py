@@ -436,20 +436,26 @@ def mosquitto_bin() -> Path:
     return binary
 
 
-@pytest.fixture
-def broker(done: Provisioned, mosquitto_bin: Path, tmp_path: Path) -> Iterator[Broker]:
-    """The generated broker on free loopback ports, its certificate and key as generated."""
+def provisioned_broker(done: Provisioned, folder: Path) -> BrokerConfig:
+    """The generated broker as on the director's machine, but in ``folder``, on free loopback
+    ports and as this user, with the certificate and key as generated."""
     generated = broker_config(done.deployment, credentials(done.out))
     assert generated.tls is not None
     files = done.out / "broker"
-    config: BrokerConfig = dataclasses.replace(
-        generated, directory=tmp_path / "broker", port=free_port(), run_as=getpass.getuser(),
+    return dataclasses.replace(
+        generated, directory=folder, port=free_port(), run_as=getpass.getuser(),
         tls=dataclasses.replace(generated.tls, port=free_port(), host="127.0.0.1",
                                 cafile=files / "ca.crt", certfile=files / "server.crt",
                                 keyfile=files / "server.key"))
+
+
+@pytest.fixture
+def broker(done: Provisioned, mosquitto_bin: Path, tmp_path: Path) -> Iterator[Broker]:
+    """The generated broker on free loopback ports, its certificate and key as generated."""
+    config = provisioned_broker(done, tmp_path / "broker")
     with Broker(config, binary=mosquitto_bin) as running:
         # What it runs is the generated ACL, byte for byte.
-        assert config.acl_path.read_text() == (files / "acl").read_text()
+        assert config.acl_path.read_text() == (done.out / "broker/acl").read_text()
         yield running
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import getpass
 import json
 import re
 import time
@@ -26,8 +25,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from gpiozero.pins.mock import MockFactory
 
-from bidbox.broker import Broker, free_port
-from bidbox.provision import Deployment, Provisioned, broker_config, provision
+from bidbox.broker import Broker
+from bidbox.provision import Deployment, Provisioned, provision
 from mqttlink import BrokerSettings
 from server import create_app
 from server.running import sessions
@@ -35,6 +34,7 @@ from tabled.config import TableConfig, load
 from tabled.runner import Table
 from tabled.state import Phase
 from tabled.wire import Event, table_topic
+from tests.bidbox.test_provision import provisioned_broker
 from tests.fixtures.broker import TIMEOUT, MqttClient
 from tests.server_system.conftest import services, wait_until
 
@@ -59,17 +59,9 @@ def club(tmp_path: Path) -> Provisioned:
 @pytest.fixture
 def broker(club: Provisioned, mosquitto_bin: Path, tmp_path: Path) -> Iterator[Broker]:
     """The provisioned broker as on the director's machine, at this test's ports and folder."""
-    generated = broker_config(club.deployment, club.users)
-    assert generated.tls is not None
-    files = club.out / "broker"
-    config = dataclasses.replace(
-        generated, directory=tmp_path / "mosquitto", port=free_port(),
-        run_as=getpass.getuser(),
-        tls=dataclasses.replace(generated.tls, port=free_port(), host="127.0.0.1",
-                                cafile=files / "ca.crt", certfile=files / "server.crt",
-                                keyfile=files / "server.key"))
+    config = provisioned_broker(club, tmp_path / "mosquitto")
     with Broker(config, binary=mosquitto_bin) as running:
-        assert config.acl_path.read_text() == (files / "acl").read_text()
+        assert config.acl_path.read_text() == (club.out / "broker/acl").read_text()
         yield running
 
 
