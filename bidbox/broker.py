@@ -28,7 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
-from tabled import wire
+from tabled import running, wire
 
 TOPIC_VERSION = wire.ROOT
 TABLE_WRITES = tuple(kind for kind in wire.TOPIC_KINDS if kind != "cmd")
@@ -37,7 +37,10 @@ TABLE_WRITES = tuple(kind for kind in wire.TOPIC_KINDS if kind != "cmd")
 SALT_BYTES = 12  # what mosquitto_passwd uses; the broker accepts any length it can decode
 HASH_BYTES = 64  # SHA-512's digest size: mosquitto compares the whole of it
 
-_EVENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+ANY_EVENT = "+"
+"""The event level of the ACL's topics: a club's users and ACL are written once, and each
+session the director creates names its own event (tabled.running); Mosquitto resolves the
+wildcard for every publish and delivery, so no file changes from one session to the next."""
 _SBIN_MOSQUITTO = Path("/usr/sbin/mosquitto")
 
 Access = Literal["read", "write", "readwrite"]
@@ -90,15 +93,7 @@ def hash_password(password: str, salt: bytes | None = None, iterations: int = 10
 
 def check_event_name(event: str) -> str:
     """``event`` if it can be one level of a topic and a word of the ACL file, else ValueError."""
-    if not _EVENT_NAME.match(event):
-        raise ValueError(f"event name {event!r}: use letters, digits, '.', '_' and '-' "
-                         "(it becomes one topic level)")
-    return event
-
-
-def event_topic(event: str) -> str:
-    """``bidbox/v1/<event>``, the root of everything about one event."""
-    return f"{TOPIC_VERSION}/{check_event_name(event)}"
+    return running.check_event(event)
 
 
 def table_topic(event: str, table: int, leaf: str) -> str:
@@ -227,21 +222,25 @@ class BrokerUsers:
         return users + ([self.display] if self.display is not None else [])
 
     def acl(self) -> dict[str, list[AclRule]]:
-        """Each username's rules. Mosquitto's ``%u`` patterns cannot strip the ``table-``
-        prefix off a username, so each table gets its own ``user`` block."""
-        root = event_topic(self.event)
-        rules = {self.server.username: [AclRule("read", f"{root}/#"),
+        """Each username's rules, for every session at once (``ANY_EVENT``): the server's
+        commands and clock, a table's own topics, whatever session the director runs.
+        Mosquitto's ``%u`` patterns cannot strip the ``table-`` prefix off a username, so
+        each table gets its own ``user`` block."""
+        root = f"{TOPIC_VERSION}/{ANY_EVENT}"
+        rules = {self.server.username: [AclRule("read", f"{TOPIC_VERSION}/#"),
                                         AclRule("write", f"{root}/table/+/cmd"),
-                                        AclRule("write", wire.clock_topic(self.event))]}
+                                        AclRule("write", wire.clock_topic(ANY_EVENT)),
+                                        AclRule("write", running.SESSION_TOPIC)]}
         if self.club is not None:
             # The bridge's "1"/"0", retained here too: the club sees its own link.
             rules[self.server.username].append(AclRule("read", bridge_state_topic(self.club)))
         for number in sorted(self.tables):
             rules[self.tables[number].username] = [
-                *(AclRule("write", table_topic(self.event, number, leaf))
+                *(AclRule("write", wire.table_topic(ANY_EVENT, number, leaf))
                   for leaf in TABLE_WRITES),
-                AclRule("read", table_topic(self.event, number, "cmd")),
-                AclRule("read", wire.clock_topic(self.event)),  # the retained round clock
+                AclRule("read", wire.table_topic(ANY_EVENT, number, "cmd")),
+                AclRule("read", wire.clock_topic(ANY_EVENT)),  # the retained round clock
+                AclRule("read", running.SESSION_TOPIC),  # the session it follows
             ]
         if self.display is not None:
             rules[self.display.username] = [AclRule("read", f"{root}/table/+/status"),
@@ -251,7 +250,8 @@ class BrokerUsers:
     def acl_text(self) -> str:
         # No rule comes before the first "user" line: such rules would apply to anonymous
         # clients, and there are none (allow_anonymous false).
-        blocks = [f"# bidbox users of event {self.event}; generated, edits are overwritten"]
+        blocks = [f"# bidbox users of {self.event}, for every session; generated, edits "
+                  "are overwritten"]
         for username, rules in self.acl().items():
             blocks.append("\n".join([f"user {username}", *map(str, rules)]))
         return "\n\n".join(blocks) + "\n"

@@ -30,6 +30,7 @@ from typing import Any
 
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, free_port
 from mqttlink import BrokerSettings
+from sim.players.field import seated
 from tabled.rules import Deal, Seat
 from tabled.rules.formats import load_path
 
@@ -262,8 +263,11 @@ class Demo:
             item = self.record_for(table, board)
             players.play_board(BoardScript.of(item.record, item.expected.tricks))
         else:
+            # Each pair plays in a style of its own (sim.players.field): the travellers and
+            # the percentages spread as a real field's do, not every pair at 50 %.
             deal: Deal = assignment.deals[board]
-            players.play_board(board, deal)
+            players.play_board(board, deal, seated(self.settings.seed, assignment.ns,
+                                                   assignment.ew, switch=assignment.switch))
 
     def record_for(self, table: int, board: int) -> Any:
         """The record a table replays for a board: a different one at each table."""
@@ -340,28 +344,30 @@ def play_assigned_rounds(table: Any, players: Any,
     and play the round's boards (``play_board(board, assignment)``), until ``until()``; after
     ``last_round``, if given, stop by themselves. ``numbers(ns, ew)``: the players' numbers
     at each seat (default: made up from the pair numbers)."""
-    last = 0
+    last = ""
     while not until():
         if not table.daemon.wait_for(_new_round(last), 1.0):
             continue
         assignment = table.state.assignment
-        last = assignment.round
-        players.enter_players((numbers or _player_numbers)(assignment.ns, assignment.ew))
+        last = assignment.cmd
+        players.enter_players((numbers or player_numbers)(assignment.ns, assignment.ew))
         for board in assignment.boards:
             if stopping():
                 return
             play_board(board, assignment)
-        if last_round is not None and last >= last_round:
+        if last_round is not None and assignment.round >= last_round:
             return
 
 
-def _new_round(last: int) -> Callable[[Any], bool]:
+def _new_round(last: str) -> Callable[[Any], bool]:
+    """A round not played yet: an assignment of another command than the last one played (a
+    table that follows the server's session may go on to round 1 of the next session)."""
     def check(state: Any) -> bool:
-        return state.assignment is not None and state.assignment.round > last
+        return state.assignment is not None and state.assignment.cmd != last
     return check
 
 
-def _player_numbers(ns: int, ew: int) -> dict[Seat, int]:
+def player_numbers(ns: int, ew: int) -> dict[Seat, int]:
     """Membership numbers for the pairs' players: pair 3's are 301 and 302."""
     return {Seat.N: 100 * ns + 1, Seat.S: 100 * ns + 2,
             Seat.E: 100 * ew + 1, Seat.W: 100 * ew + 2}

@@ -248,15 +248,16 @@ def _toml(value: str) -> str:
 def table_config_text(deployment: Deployment, number: int, creds: Credentials) -> str:
     """Table ``number``'s TOML config, as ``/etc/bidbox/table.toml`` on its Pi."""
     return f"""\
-# Table {number} of event {deployment.event}, written by `bidbox provision`.
+# Table {number} of {deployment.event}, written by `bidbox provision`.
 # On the table's Pi: {PI_CONFIG_DIR}/table.toml, owner root, group bidbox, mode 0640
 # (docs/pi-setup.md). It holds this table's broker password: keep it private.
 # deploy/table.example.toml and docs/table.md explain every key.
+# It names no session: the table plays the one the director runs in the console, and keeps
+# one journal per session in the folder `journals`. Nothing here changes from week to week.
 
 [table]
-event = {_toml(deployment.event)}
 number = {number}
-journal = {_toml(str(PI_STATE_DIR / "table.db"))}
+journals = {_toml(str(PI_STATE_DIR))}
 language = {_toml(deployment.language)}
 
 [broker]
@@ -279,7 +280,8 @@ def server_env_text(deployment: Deployment, users: BrokerUsers, director_passwor
     """``server.env``, read by systemd for deploy/bidbox-server.service."""
     # Every value is letters, digits, '-', '_', ':', '/', '@' and '.': nothing to quote.
     return f"""\
-# bidbox server of event {deployment.event}, written by `bidbox provision`.
+# bidbox server of {deployment.event}, written by `bidbox provision`. BIDBOX_EVENT names
+# the first session created in the console; later ones add their date (docs/director.en.md).
 # {SERVER_ENV_PATH} on the director's machine, owner root, mode 0600: systemd reads it
 # (EnvironmentFile= in deploy/bidbox-server.service) before it drops to user bidbox.
 BIDBOX_EVENT={deployment.event}
@@ -352,14 +354,17 @@ tables/table-<n>.toml -> {PI_CONFIG_DIR}/table.toml on table n's Pi:
 tables/ca.crt         -> {PI_CONFIG_DIR}/ca.crt on every Pi:
                    sudo install -D -m 0644 ca.crt {PI_CONFIG_DIR}/ca.crt
 Each table file holds only that table's password; a table can publish only
-below bidbox/v1/{deployment.event}/table/<n>/.
+below bidbox/v1/<session>/table/<n>/, in whatever session the director runs.
+These files are written once: each session is created in the console, and the
+tables follow it with no file changed here or on a Pi (docs/director.en.md).
 
 {_club_readme(deployment)}Stays here
 ----------
 ca/ca.key, ca/ca.crt  the CA. Its key is needed only to sign another certificate by
                       hand; `bidbox provision --force` makes a new CA instead.
 credentials.json      every broker password in clear (server, tables, display),
-                      e.g. for `bidbox simulate --broker URL --credentials credentials.json`.
+                      e.g. to rehearse a session: `bidbox simulate --server URL
+                      --broker URL --credentials credentials.json` (docs/director.en.md).
 
 Starting over
 -------------
@@ -813,10 +818,11 @@ def _check_broker(hosts: Iterable[str], port: int, local_port: int, days: int) -
         raise ValueError("give at least one broker host")
     for host in hosts:
         san_entry(host)
-    for name, number in (("--port", port), ("local port", local_port)):
+    for name, number in (("--port", port), ("--local-port", local_port)):
         if not 1 <= number <= 65535:
             raise ValueError(f"{name} {number} is not a TCP port")
     if port == local_port:
-        raise ValueError(f"--port {port} is the broker's loopback port; choose another")
+        raise ValueError(f"--port {port} is also --local-port, the broker's loopback port: "
+                         "choose two different ports")
     if days < 1:
         raise ValueError(f"--days must be at least 1, not {days}")

@@ -34,7 +34,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--tables", type=int, help="tables 1 to N (required but with --clubs)")
     parser.add_argument("--out", type=Path, required=True, help="the folder to write into")
     parser.add_argument("--event", default="club",
-                        help="the event's name in the MQTT topics (default club)")
+                        help="the club's (or the event's) name: the first session created in "
+                             "the console takes it in the MQTT topics, later ones add their "
+                             "date (default club); with --club, the centre's event")
     parser.add_argument("--broker-host", action="append", dest="broker_hosts",
                         metavar="HOST",
                         help="the director's machine's DNS name or IP address as the tables "
@@ -43,6 +45,10 @@ def add_parser(commands: Any) -> None:
                              f"default {default_broker_host()})")
     parser.add_argument("--port", type=int, default=8883,
                         help="the broker's TLS port for the tables (default 8883)")
+    parser.add_argument("--local-port", type=int, default=1883, metavar="P",
+                        help="the broker's plain listener on 127.0.0.1, for the server on the "
+                             "same machine (default 1883; another if a Mosquitto of the "
+                             "machine's own already listens there)")
     parser.add_argument("--days", type=int, default=825,
                         help="validity of the CA and the broker's and web certificates "
                              "(default 825, the most Apple's devices accept)")
@@ -93,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
         deployment = Deployment(
             event=args.event, tables=args.tables,
             broker_hosts=tuple(args.broker_hosts or [default_broker_host()]),
-            port=args.port, days=args.days, language=args.language,
-            broker_dir=args.broker_dir or BROKER_DIR, club=args.club,
+            port=args.port, local_port=args.local_port, days=args.days,
+            language=args.language, broker_dir=args.broker_dir or BROKER_DIR, club=args.club,
             centre=args.centre or (login.url if login is not None else None))
         done = provision(deployment, args.out, force=args.force, centre_login=login)
     except (ValueError, ProvisionError) as error:
@@ -120,7 +126,8 @@ def run_centre(args: argparse.Namespace) -> int:
         centre = Centre(
             clubs=tuple(c.strip() for c in args.clubs.split(",") if c.strip()),
             broker_hosts=tuple(args.broker_hosts or [default_broker_host()]),
-            port=args.port, days=args.days, broker_dir=args.broker_dir or BROKER_DIR)
+            port=args.port, local_port=args.local_port, days=args.days,
+            broker_dir=args.broker_dir or BROKER_DIR)
         done = provision_centre(centre, args.out, force=args.force)
     except (ValueError, ProvisionError) as error:
         print(f"bidbox provision: {error}", file=sys.stderr)

@@ -6,6 +6,15 @@ table (docs/broker.md) and publishes there; with ``--broker URL --credentials FI
 an existing broker and the users file that ``bidbox.broker`` wrote for it; ``--offline`` keeps
 the tables off the network (the journals still hold everything). Each board's result is
 checked against what ``bidbox replay`` computes for its record.
+
+``bidbox simulate --server URL --broker URL --credentials credentials.json`` rehearses the
+evening instead: one simulated table for each table of the session the director created in
+the console, logged in with its provisioned password and following the server's session as a
+Pi does, plays the rounds the server assigns, at people's pace (``--speed 1``, the default
+there) or faster, with players who differ as a club's do, until every board has its result.
+The director starts the rounds in the console, or ``--start-rounds`` does it (the director's
+password in $BIDBOX_DIRECTOR_PASSWORD). ``--cafile`` is the club's CA (``bidbox provision``'s
+``tables/ca.crt``), for mqtts:// and https:// alike.
 """
 
 from __future__ import annotations
@@ -28,14 +37,32 @@ def add_parser(commands: Any) -> None:
         "simulate", help="simulated tables replaying recorded boards",
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=4, help="number of tables (default 4)")
-    parser.add_argument("--records", type=Path, required=True, help="a PBN or LIN file")
-    parser.add_argument("--broker", help="mqtt://host:port of an existing broker")
+    parser.add_argument("--records", type=Path, help="a PBN or LIN file")
+    parser.add_argument("--server", metavar="URL",
+                        help="rehearse the session the director created on this server "
+                             "(https://director.local): its tables, its rounds, to the end")
+    parser.add_argument("--broker", help="mqtt://host:port (or mqtts://) of an existing broker")
     parser.add_argument("--credentials", type=Path,
-                        help="with --broker: the users file (JSON) of bidbox.broker")
+                        help="with --broker: the users file (JSON) of bidbox.broker, or "
+                             "bidbox provision's credentials.json")
+    parser.add_argument("--cafile", help="the CA for mqtts:// and https:// (bidbox "
+                                         "provision's tables/ca.crt)")
+    parser.add_argument("--start-rounds", action="store_true",
+                        help="with --server: start each round in the console once every "
+                             "table has finished the one before (the director's password in "
+                             "--password-env)")
+    parser.add_argument("--director", default="director",
+                        help="with --start-rounds: the console's user name (default director)")
+    parser.add_argument("--password-env", default="BIDBOX_DIRECTOR_PASSWORD",
+                        help="with --start-rounds: the environment variable holding the "
+                             "director's password")
+    parser.add_argument("--seed", type=int, default=2026,
+                        help="with --server: the seed of the players' styles and pace")
     parser.add_argument("--offline", action="store_true", help="no MQTT at all")
     parser.add_argument("--event", default="sim", help="event name in the topics (default sim)")
-    parser.add_argument("--speed", type=float, default=0.0,
-                        help="1 = human pauses, 0 = as fast as possible (default)")
+    parser.add_argument("--speed", type=float, default=None,
+                        help="1 = human pauses, 0 = as fast as possible (default 0; with "
+                             "--server, 1)")
     parser.add_argument("--boards-per-round", type=int, default=4)
     parser.add_argument("--journals", type=Path, help="folder for the journals (default: temp)")
     parser.add_argument("--json", action="store_true", help="one JSON line per board")
@@ -44,6 +71,14 @@ def add_parser(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.ERROR, format="%(name)s %(levelname)s %(message)s")
+    if args.server is not None:
+        return rehearse(args)
+    if args.speed is None:
+        args.speed = 0.0
+    if args.records is None:
+        print("bidbox simulate: give --records FILE (or --server URL to rehearse a session)",
+              file=sys.stderr)
+        return 2
     from sim.recorded import playable
 
     if args.tables < 1:
@@ -147,6 +182,71 @@ class _Run:
             self.simulation.stop()
         if self.broker is not None:
             self.broker.stop()
+
+
+def rehearse(args: argparse.Namespace) -> int:
+    """``--server``: the session the director created, played by simulated tables."""
+    import os
+
+    from bidbox.broker import BrokerUsers
+    from bidbox.rehearse import Rehearsal, RehearsalError, Server
+    from bidbox.stopping import Stopped, say, stop_on_signals, warn
+    from mqttlink import BrokerSettings
+
+    if args.broker is None or args.credentials is None:
+        warn("bidbox simulate: --server needs --broker URL and --credentials FILE (the "
+             "club's credentials.json)")
+        return 2
+    if args.records is not None or args.offline:
+        warn("bidbox simulate: --server plays the session's own deals: no --records or "
+             "--offline")
+        return 2
+    director = None
+    if args.start_rounds:
+        password = os.environ.get(args.password_env)
+        if not password:
+            warn(f"bidbox simulate: --start-rounds needs the director's password in "
+                 f"${args.password_env}")
+            return 2
+        director = (args.director, password)
+    try:
+        users = BrokerUsers.loads(args.credentials.read_text(encoding="utf-8"))
+        broker = BrokerSettings.from_url(args.broker)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        warn(f"bidbox simulate: {error}")
+        return 2
+    if args.cafile:
+        broker = BrokerSettings(broker.host, broker.port, broker.username, broker.password,
+                                args.cafile)
+    with tempfile.TemporaryDirectory(prefix="bidbox-rehearse-") as scratch:
+        folder = args.journals or Path(scratch)
+        rehearsal = Rehearsal(Server(args.server, cafile=args.cafile), broker, users, folder,
+                              speed=1.0 if args.speed is None else args.speed, seed=args.seed,
+                              start_rounds=args.start_rounds, director=director, say=say)
+        with stop_on_signals(say=warn) as signals:
+            try:
+                rehearsal.start()
+                say(f"session {rehearsal.event}: {len(rehearsal.runs)} simulated tables, "
+                    f"{rehearsal.rounds} rounds; "
+                    + ("the rounds start by themselves" if args.start_rounds
+                       else "start each round in the console") + "; Ctrl-C stops")
+                while not rehearsal.wait(1.0):
+                    if rehearsal.stopping.is_set():
+                        break
+            except RehearsalError as error:
+                warn(f"bidbox simulate: {error}")
+                return 1
+            except (KeyboardInterrupt, Stopped) as stopped:
+                warn(f"bidbox simulate: stopped ({stopped or 'Ctrl-C'}); the journals keep "
+                     "what was played")
+                return stopped.exit_code if isinstance(stopped, Stopped) else 130
+            finally:
+                with signals.shield():
+                    rehearsal.stop()
+        failed = [run for run in rehearsal.runs.values() if run.error]
+        if rehearsal.finished.is_set():
+            say(f"the session is over: {rehearsal.summary()}")
+        return 0 if rehearsal.finished.is_set() and not failed and not rehearsal.error else 1
 
 
 def _offline(table: int) -> None:

@@ -102,8 +102,9 @@ def progress() -> Any:
 
 @bp.get("/vugraph/<int:table>")
 def table_vugraph(table: int) -> Any:
-    """One table's board as the public sees it: ``VUGRAPH_DELAY`` seconds late, the hands
-    only once the board is released (server/vugraph.py)."""
+    """One table's board as the public sees it, by the session's rule (server/vugraph.py):
+    a board once released, or live for a single match; 404 when the director turned it
+    off."""
     found = services().session
     if found is None:
         return _no_session()
@@ -111,6 +112,11 @@ def table_vugraph(table: int) -> Any:
         response = jsonify({"error": f"the session has no table {table}"})
         response.status_code = 404
         return response
-    shown = vugraph.vugraph(services().db, found, table, now=vugraph_now(),
-                            delay=vugraph_delay(), language=language())
+    try:
+        shown = vugraph.vugraph(services().db, found, table, now=vugraph_now(),
+                                delay=vugraph_delay(), language=language())
+    except vugraph.VugraphOff as error:
+        response = jsonify({"error": str(error)})
+        response.status_code = 404
+        return response
     return jsonify({"event": found.event, "language": language(), **shown.to_json()})

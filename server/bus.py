@@ -43,8 +43,10 @@ from server.centre import ClubTables
 from server.centre import subscriptions as centre_subscriptions
 from server.ingest import SHARED_GAP_GRACE, Ingest, Outcome
 from server.live import Hub
+from server.running import announcement, running_event
 from server.session import current
 from tabled.roundclock import RoundClock
+from tabled.running import SESSION_TOPIC, RunningSession
 from tabled.wire import ROOT, Command, WireError, clock_payload, clock_topic, table_topic
 
 log = logging.getLogger(__name__)
@@ -221,6 +223,7 @@ class Bus:
         self.settings = settings
         self._pending: dict[int, str] = {}  # mid -> command id, until PUBACK
         self._clock_sent: RoundClock | None = None  # the retained round clock last published
+        self._session_sent: RunningSession | None = None  # the running session last told
         self._lock = threading.Lock()
         self._network: NetworkLoop | None = None
         self._first: float | None = None  # when the oldest item of the inbox came
@@ -287,7 +290,8 @@ class Bus:
             if isinstance(item, _Connected):
                 if item.ok:
                     send = True
-                    self._clock_sent = None  # a broker without its persistence lost it
+                    # A broker without its persistence lost them.
+                    self._clock_sent, self._session_sent = None, None
                 log.info("broker: %s", item.detail)
             elif isinstance(item, _Published):
                 self._mark_sent(item.command_id)
@@ -298,6 +302,7 @@ class Bus:
                     self.client.ack(message.mid, message.qos)
             self._after(outcomes)
         if send:
+            self.publish_session()
             self.send_pending()
             self.publish_clock()
 
@@ -383,6 +388,23 @@ class Bus:
                                    retain=True)
         if info.rc == mqtt.MQTT_ERR_SUCCESS:
             self._clock_sent = clock
+
+    def publish_session(self) -> None:
+        """The session the server runs, retained on ``bidbox/v1/session`` (tabled.running)
+        when it changed or after a (re)connection: the tables provisioned once follow it,
+        also one switched on later. Only the bus of the running session says so (another
+        process's, not yet moved on, would name the session before)."""
+        if not self.client.is_connected() or self.centre is not None:
+            return  # a centre has no tables of its own
+        session = current(self.db, self.event)
+        if session is None or running_event(self.db) != self.event:
+            return
+        told = announcement(session)
+        if told == self._session_sent:
+            return
+        info = self.client.publish(SESSION_TOPIC, told.to_payload(), qos=1, retain=True)
+        if info.rc == mqtt.MQTT_ERR_SUCCESS:
+            self._session_sent = told
 
     def _send_where(self, *conditions: Any) -> None:
         """Publish this event's commands that meet ``conditions``, oldest first; the unsent

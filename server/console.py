@@ -42,6 +42,7 @@ from server import (
     exports,
     roundclock,
     rulings,
+    running,
     standings,
     syscards,
     vugraph,
@@ -198,6 +199,18 @@ def _needs_session() -> Session:
     if found is None:
         flash(t("console_no_session"))
         abort(redirect(url_for("console.index")))
+    return found
+
+
+def chosen_session() -> Session:
+    """The session a download is for: ``?session=<id>``, one of the sessions run before (the
+    list of sessions offers their exports), else the running one."""
+    ident = request.args.get("session", type=int)
+    if ident is None:
+        return _needs_session()
+    found = running.session_by_id(services().db, ident)
+    if found is None:
+        abort(404)
     return found
 
 
@@ -372,12 +385,62 @@ def _section_rows(form: Any) -> list[tuple[int, str]]:
 
 
 def _setup_page(form: Any) -> str:
-    return _page("console/setup.html", None, ("tables",), form=form,
+    before = _session_or_none()
+    return _page("console/setup.html", before, ("tables",) if before is None else (),
+                 form=form,
                  movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS,
                  section_kinds=("mitchell", "howell"), scopes=sessions.SCOPES,
                  section_rows=_section_rows(form),
                  screens=sessions.SCREENS, profiles=PROFILES,
-                 default_tray_delay=DEFAULT_TRAY_DELAY)
+                 default_tray_delay=DEFAULT_TRAY_DELAY, vugraph_modes=sessions.VUGRAPH_MODES,
+                 before=before,
+                 next_event=running.new_event_name(services().db, services().name))
+
+
+@bp.get("/sessions")
+@login_required
+def sessions_page() -> Any:
+    """Every session of this server: the running one, and those before with their exports,
+    any of which can be made the running one again."""
+    return _page("console/sessions.html", _session_or_none(), (),
+                 listed=running.sessions(services().db), exports=EXPORTS,
+                 downloads=SESSION_DOWNLOADS)
+
+
+#: The printouts of the scoring page, offered for every session of the list too.
+SESSION_DOWNLOADS = {"scoring.report_pdf": "scoring_report_pdf",
+                     "scoring.hands_pdf": "scoring_hands_pdf",
+                     "scoring.site_zip": "scoring_site_zip"}
+
+
+@bp.post("/sessions/<int:ident>/run")
+@login_required
+def run_session(ident: int) -> Any:
+    """Make a session of the list the running one again: its tables follow it back, each
+    once it is between boards (docs/director.en.md)."""
+    try:
+        found = running.run_session(services().db, ident)
+    except SessionError as error:
+        _refused(error)
+        return redirect(url_for("console.sessions_page"))
+    services().follow_running()
+    flash(t("console_session_running", title=found.title, event=found.event))
+    return redirect(url_for("console.index"))
+
+
+@bp.post("/vugraph")
+@login_required
+def vugraph_switch() -> Any:
+    """The public vugraph's switch: released boards only, off, or live (a single match)."""
+    found = _needs_session()
+    try:
+        running.set_vugraph(services().db, found, request.form.get("vugraph", ""))
+    except SessionError as error:
+        _refused(error)
+    else:
+        flash(t("console_vugraph_set_" + request.form["vugraph"]))
+        services().hub.notify({"tables"})  # open public vugraph pages fetch again
+    return redirect(url_for("console.session_page") + "#public-vugraph")
 
 
 @bp.get("/session")
@@ -388,7 +451,8 @@ def session_page() -> Any:
     return _page("console/session.html", found, ("clock",),
                  participants=sessions.participants_of(db, found).values(),
                  deals=len(sessions.deals_of(db, found)), boards=len(found.plan.boards()),
-                 cards=syscards.loaded(db, found), profiles=PROFILES)
+                 cards=syscards.loaded(db, found), profiles=PROFILES,
+                 vugraph_modes=sessions.VUGRAPH_MODES)
 
 
 @bp.get("/cards/<int:participant>")
@@ -451,7 +515,7 @@ def corrections_page() -> Any:
 def export(kind: str) -> Any:
     if kind not in EXPORTS:
         abort(404)
-    found = _needs_session()
+    found = chosen_session()
     function, mimetype, extension = EXPORTS[kind]
     try:
         text = getattr(exports, function)(services().db, found)
@@ -464,19 +528,33 @@ def export(kind: str) -> Any:
 
 # -- the session: set-up, names, hand records, rounds ----------------------------------------
 
+@bp.get("/new")
+@login_required
+def new_session_page() -> Any:
+    """The set-up form for the next session, while one runs: the tables move to the new one
+    once it is created (server/running.py); the one before stays in the list of sessions."""
+    return _setup_page(request.form)
+
+
 @bp.post("/setup")
 @login_required
 def setup() -> Any:
-    if _session_or_none() is not None:
-        return redirect(url_for("console.index"))
     form = request.form
     db = services().db
+    before = _session_or_none()
+    # The form names the session that ran when it was shown: a second press of "Create"
+    # (or a form from before another director's new session) creates nothing.
+    if before is not None and form.get("after") != str(before.id):
+        flash(t("console_created_meanwhile", title=before.title))
+        return redirect(url_for("console.session_page"))
     upload = request.files.get("pbn")
     seed: int | None = None
     try:
         title = form.get("title", "").strip()
         if not title:
             raise FormError(t("console_title_required"))
+        event = running.new_event_name(db, services().name,
+                                       typed=form.get("event", "").strip())
         if not (upload and upload.filename):
             seed = _optional("seed")
             seed = secrets.randbelow(1_000_000) if seed is None else seed
@@ -487,7 +565,7 @@ def setup() -> Any:
         more = _more_sections(boards_per_round)
         first, more = _named([first, *more])
         found = sessions.create_session(
-            db, event=services().event, title=title, kind=kind,
+            db, event=event, title=title, kind=kind,
             participants=first.pairs, boards_per_round=boards_per_round,
             rounds=first.rounds, sections=[first, *more] if more else None,
             arrow_rounds=first.arrow_rounds, scope=form.get("scope") or "section",
@@ -495,11 +573,15 @@ def setup() -> Any:
             screens=form.get("screens") or None, tray_delay=_seconds("tray_delay"),
             profile=form.get("profile") or PROFILES["feb"].name,
             round_minutes=_optional("round_minutes"),
-            warning_minutes=_optional("warning_minutes") or 0)
+            warning_minutes=_optional("warning_minutes") or 0,
+            vugraph=form.get("vugraph") or "released")
     except (FormError, SessionError) as error:
         _refused(error)
         return _setup_page(form), 400
+    services().follow_running()  # the bus and the tables move to it
     flash(t("console_created", title=found.title, tables=found.tables, rounds=found.rounds))
+    if before is not None:
+        flash(t("console_created_next", event=found.event, before=before.title))
     if seed is not None:
         flash(t("console_dealt", seed=seed))
     else:
@@ -745,6 +827,12 @@ def age(seconds: float | None) -> str:
 @bp.app_template_filter("console_clock")
 def clock(at: float | None) -> str:
     return "–" if at is None else time.strftime("%H:%M:%S", time.localtime(at))
+
+
+@bp.app_template_filter("console_day")
+def day(at: float) -> str:
+    """A session's day and hour, as the club reads a date: 28/11/2026 19:30."""
+    return time.strftime("%d/%m/%Y %H:%M", time.localtime(at))
 
 
 # -- texts -----------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from server import (
 )
 from server import session as sessions
 from server.auth import login_required
-from server.console import FormError, _needs_session, _number
+from server.console import FormError, _needs_session, _number, chosen_session
 from server.i18n import language, t
 from server.services import services
 from tabled.texts import LANGUAGES
@@ -76,7 +76,7 @@ def _download(body: bytes | str, mimetype: str, name: str) -> Response:
 @bp.get("/report.pdf")
 @login_required
 def report_pdf() -> Any:
-    found = _needs_session()
+    found = chosen_session()
     chosen = _language()
     try:
         body = report.results_pdf(services().db, found, chosen)
@@ -89,7 +89,7 @@ def report_pdf() -> Any:
 @bp.get("/hand-records.pdf")
 @login_required
 def hands_pdf() -> Any:
-    found = _needs_session()
+    found = chosen_session()
     chosen = _language()
     db = services().db
     try:
@@ -105,7 +105,7 @@ def hands_pdf() -> Any:
 @bp.get("/hand-records.pbn")
 @login_required
 def hands_pbn() -> Any:
-    found = _needs_session()
+    found = chosen_session()
     try:
         text = handrecords.dealing_pbn(handrecords.of_session(services().db, found),
                                        event=found.title,
@@ -119,7 +119,7 @@ def hands_pbn() -> Any:
 @bp.get("/site.zip")
 @login_required
 def site_zip() -> Any:
-    found = _needs_session()
+    found = chosen_session()
     return _download(publish.site_zip(services().db, found), "application/zip",
                      f"{found.event}-site.zip")
 

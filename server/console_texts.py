@@ -151,6 +151,66 @@ PAGES.add({
     "console_hands_help": Words(es="Suba un PBN, o reparta aquí con una semilla (vacía: al azar).",
                                 en="Upload a PBN file, or deal here from a seed (blank: random)."),
     "console_create": Words(es="Crear la sesión", en="Create the session"),
+    "console_created_next": Words(
+        es="Las mesas pasan a «{event}» en cuanto terminan el tablero que tengan; «{before}» "
+           "queda en Sesiones, con sus resultados y exportaciones.",
+        en="The tables move to \"{event}\" as soon as they finish the board they are on; "
+           "\"{before}\" stays under Sessions, with its results and exports."),
+    "console_created_meanwhile": Words(
+        es="Ya se había creado la sesión «{title}»: no se ha creado otra.",
+        en="The session \"{title}\" had been created already: no other was created."),
+    "console_setup_next": Words(es="Preparar la sesión siguiente", en="Set up the next session"),
+    "console_setup_next_help": Words(
+        es="Ahora se juega «{title}» ({event}). Al crear esta, las mesas pasan a ella en "
+           "cuanto terminan el tablero que tengan, sin cambiar nada en ellas; «{title}» queda "
+           "en Sesiones.",
+        en="\"{title}\" ({event}) runs now. Once this one is created the tables move to it "
+           "as soon as they finish the board they are on, with nothing changed on them; "
+           "\"{title}\" stays under Sessions."),
+    "console_event": Words(es="Nombre en la red", en="Name on the network"),
+    "console_event_help": Words(
+        es="en blanco: {name}. Letras, cifras, «.», «_» o «-»; el de un simultáneo lo da "
+           "el centro.",
+        en="blank: {name}. Letters, digits, '.', '_' or '-'; a simultaneous's comes from "
+           "its centre."),
+    "console_vugraph_mode": Words(es="Vugraph público", en="Public vugraph"),
+    "console_vugraph_mode_help": Words(
+        es="«Tableros publicados»: cada tablero cuando todas las mesas lo han jugado; «En "
+           "directo», con el retraso, solo para un match de dos mesas.",
+        en="\"Released boards\": each board once every table has played it; \"Live\", "
+           "with the delay, only for a single match of two tables."),
+    "console_vugraph_released": Words(es="Tableros publicados", en="Released boards"),
+    "console_vugraph_off": Words(es="Desactivado", en="Off"),
+    "console_vugraph_live": Words(es="En directo (un match)", en="Live (a single match)"),
+    "console_vugraph_save": Words(es="Guardar", en="Save"),
+    "console_vugraph_set_released": Words(
+        es="El vugraph público muestra cada tablero cuando se publican sus resultados.",
+        en="The public vugraph shows each board once its results are released."),
+    "console_vugraph_set_off": Words(es="El vugraph público está desactivado.",
+                                     en="The public vugraph is off."),
+    "console_vugraph_set_live": Words(
+        es="El vugraph público muestra las mesas en directo, con el retraso.",
+        en="The public vugraph shows the tables live, with the delay."),
+    "console_nav_sessions": Words(es="Sesiones", en="Sessions"),
+    "console_sessions": Words(es="Sesiones", en="Sessions"),
+    "console_sessions_help": Words(
+        es="La primera es la que se juega; las demás conservan sus resultados y "
+           "exportaciones. Volver a una la hace la sesión en juego: las mesas pasan a ella "
+           "entre tableros.",
+        en="The first runs now; the others keep their results and exports. Running one of "
+           "them again makes it the session in play: the tables move to it between boards."),
+    "console_new_session": Words(es="Preparar la sesión siguiente",
+                                 en="Set up the next session"),
+    "console_created_at": Words(es="Creada", en="Created"),
+    "console_session_results": Words(es="Resultados", en="Results"),
+    "console_session_is_running": Words(es="en juego", en="running"),
+    "console_session_size": Words(es="{tables} mesas, {rounds} rondas (iniciadas {started})",
+                                  en="{tables} tables, {rounds} rounds ({started} started)"),
+    "console_run_session": Words(es="Volver a esta sesión", en="Run this session again"),
+    "console_session_running": Words(
+        es="Se juega «{title}» ({event}): las mesas pasan a ella entre tableros.",
+        en="\"{title}\" ({event}) runs now: the tables move to it between boards."),
+    "console_no_sessions": Words(es="Aún no hay ninguna sesión.", en="No session yet."),
     "console_created": Words(es="Sesión «{title}» creada: {tables} mesas, {rounds} rondas.",
                              en="Session \"{title}\" set up: {tables} tables, {rounds} rounds."),
     "console_dealt": Words(es="Manos repartidas con la semilla {seed}.",

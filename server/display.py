@@ -133,13 +133,17 @@ def board(number: int) -> Any:
 
 @bp.get("/vugraph/<int:table>")
 def vugraph_page(table: int) -> Any:
-    """One table's board, live, as the public may see it: ``VUGRAPH_DELAY`` seconds late,
-    the hands only once the board is released."""
+    """One table's board as the public may see it, by the session's rule (server/vugraph.py):
+    a board once released; live, ``VUGRAPH_DELAY`` seconds late, only for a single match
+    whose director chose it; nothing when the director turned it off."""
     session = services().session
     if session is None or not 1 <= table <= session.tables:
         abort(404)
-    shown = vugraph.vugraph(services().db, session, table, now=vugraph_now(),
-                            delay=vugraph_delay(), language=language())
+    try:
+        shown = vugraph.vugraph(services().db, session, table, now=vugraph_now(),
+                                delay=vugraph_delay(), language=language())
+    except vugraph.VugraphOff:
+        return _render("display/vugraph_off.html", session=session), 404
     return _render("display/vugraph.html", session=session, vg=shown,
                    stream=f"/vugraph/{table}/stream", texts=vugraph_texts())
 
@@ -149,7 +153,7 @@ def vugraph_stream(table: int) -> Response:
     """The live hub's stream, each change told ``VUGRAPH_DELAY`` seconds late: when the public
     view shows it, never sooner (vugraph.delayed)."""
     session = services().session
-    if session is None or not 1 <= table <= session.tables:
+    if session is None or not 1 <= table <= session.tables or session.vugraph == "off":
         abort(404)
     delay = vugraph_delay()
     soon = vugraph.held(services().db, session.event, table, now=vugraph_now(), delay=delay)
@@ -453,7 +457,9 @@ def shown_result(row: ResultRow) -> dict[str, Any]:
 def decimal(value: float | None, places: int = 2) -> str:
     if value is None:
         return ""
-    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
+    text = f"{value:.{places}f}"
+    if "." in text:  # 60 with no places stays 60: only a fraction's zeros go
+        text = text.rstrip("0").rstrip(".")
     return text.replace(".", ",") if language() == "es" else text
 
 

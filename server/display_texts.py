@@ -117,6 +117,16 @@ PAGES.add({
     "display_vugraph": Words(es="Vugraph", en="Vugraph"),
     "display_vugraph_tables": Words(es="Vugraph: siga una mesa en directo",
                                     en="Vugraph: follow a table live"),
+    "display_vugraph_tables_released": Words(
+        es="Vugraph: los tableros de cada mesa, una vez publicados",
+        en="Vugraph: each table's boards, once released"),
+    "display_vugraph_withheld": Words(
+        es="La mesa juega el tablero {board}: se verá aquí cuando todas las mesas que lo "
+           "juegan lo hayan terminado.",
+        en="The table is playing board {board}: it is shown here once every table that "
+           "plays it has finished it."),
+    "display_vugraph_off": Words(es="El director ha desactivado el vugraph público.",
+                                 en="The director has turned the public vugraph off."),
     "display_vugraph_delay": Words(es="con {seconds} s de retraso",
                                    en="{seconds} s behind the table"),
     "display_vugraph_no_board": Words(es="Esta mesa aún no tiene tablero en juego.",

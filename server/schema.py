@@ -54,6 +54,12 @@ sessions = Table(
     # With several sections: each board's results compared within its section ("section")
     # or across the field on the same boards ("field", Neuberg where counts differ).
     Column("scope", String(8), nullable=False, server_default="section"),
+    # When the director made it the session the server runs (null: when it was created): the
+    # one chosen last runs, the others stay readable (server/running.py).
+    Column("selected_at", Float),
+    # The public vugraph (server/vugraph.py VUGRAPH_MODES): "released" boards only, "off",
+    # or "live" for a single match.
+    Column("vugraph", String(8), nullable=False, server_default="released"),
 )
 
 #: Each round's clock: its own length and warning (set before or during it), and, once it

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from server import schema as s
 from server.db import Database
 from server.ingest import Ingest, Seated
 from server.live import Hub
+from server.running import running_event
 from server.session import Session, board_conditions, current
 from tabled.rules import Board, Seat, Vulnerability
 
@@ -30,30 +32,50 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+DRAIN = 6 * 3600.0
+"""Seconds a session the director has left goes on storing what its tables send: they finish
+the board they are on before they move to the next session, and a table off the network at
+the time sends its last boards when it is back."""
+DRAINING = 3
+"""The most sessions left that go on storing at once (each holds a connection)."""
+
 
 @dataclass
 class Services:
+    """``name``: the server's own (config ``EVENT``): the first session's event name, the
+    start of the later ones' (server/running.py). ``event``: the running session's."""
+
     db: Database
-    event: str
+    name: str
     hub: Hub
     ingest: Ingest
     bus: Any = None  # server.bus.Bus when a broker is configured
     analyser: Analyser | None = None
     relay: Relay | None = None  # the hub told across processes, on PostgreSQL
     config: dict[str, Any] = field(default_factory=dict)
+    _event: str = ""
+    _following: threading.Lock = field(default_factory=threading.Lock)
+    # The buses of sessions left a moment ago, by event: (the bus, since when).
+    _draining: dict[str, tuple[Any, float]] = field(default_factory=dict)
+
+    @property
+    def event(self) -> str:
+        """The event name of the session the server runs (its name before the first)."""
+        return self._event or self.name
 
     @classmethod
     def init_app(cls, app: Flask) -> Services:
         db = Database(str(app.config["DATABASE"]))
         db.upgrade()
-        event = str(app.config["EVENT"])
+        name = str(app.config["EVENT"])
+        event = running_event(db) or name
         hub = Hub(max_streams=int(app.config.get("MAX_STREAMS", 24)))
-        services = cls(db, event, hub, Ingest(db, event), config=dict(app.config))
+        services = cls(db, name, hub, Ingest(db, event), config=dict(app.config),
+                       _event=event)
         # Before any thread that notifies starts: each change goes to the relay from the first.
-        services.relay = live_relay(app.config, db, event, hub)
-        services.ingest.seating = services.planned_seating
-        services.ingest.vulnerability = services.vulnerability
-        services.ingest.allowed = services.result_allowed
+        # One channel for the server, whichever session runs (a change of session included).
+        services.relay = live_relay(app.config, db, name, hub)
+        services._serve(services.ingest)
         services.ensure_director(app.config["DIRECTOR_USERNAME"],
                                  app.config.get("DIRECTOR_PASSWORD"))
         if app.config.get("ANALYSIS"):
@@ -65,20 +87,95 @@ class Services:
                                        daemon=True)
             watcher.start()
         if app.config.get("BROKER_URL"):
-            from mqttlink import BrokerSettings
-            from server.bus import Bus
-            settings = BrokerSettings.from_url(app.config["BROKER_URL"])
-            if app.config.get("BROKER_CAFILE"):
-                settings = BrokerSettings(**{**settings.__dict__,
-                                             "cafile": app.config["BROKER_CAFILE"]})
-            centre = None
-            if app.config.get("CENTRE"):  # a simultaneous's centre (server/centre.py)
-                from server.centre import ClubTables
-                centre = ClubTables(db, event)
-            services.bus = Bus(services.ingest, hub, settings, centre=centre)
+            services.bus = services._bus(services.ingest)
             services.bus.start()
+            follower = threading.Thread(target=services._follow_sessions, name="sessions",
+                                        daemon=True)
+            follower.start()
         app.extensions["bidbox"] = services
         return services
+
+    def _serve(self, ingest: Ingest) -> Ingest:
+        """``ingest`` asks this server about its own session (the running one, or one the
+        director has just left, whose last boards may still come in)."""
+        event = ingest.event
+        ingest.seating = lambda table, board: self.planned_seating(table, board, event)
+        ingest.vulnerability = lambda board: self.vulnerability(board, event)
+        ingest.allowed = lambda table, board: self.result_allowed(table, board, event)
+        return ingest
+
+    def _bus(self, ingest: Ingest) -> Any:
+        """The MQTT side for ``ingest``'s event, as the config says."""
+        from mqttlink import BrokerSettings
+        from server.bus import Bus
+        settings = BrokerSettings.from_url(self.config["BROKER_URL"])
+        if self.config.get("BROKER_CAFILE"):
+            settings = BrokerSettings(**{**settings.__dict__,
+                                         "cafile": self.config["BROKER_CAFILE"]})
+        centre = None
+        if self.config.get("CENTRE"):  # a simultaneous's centre (server/centre.py)
+            from server.centre import ClubTables
+            centre = ClubTables(self.db, ingest.event)
+        return Bus(ingest, self.hub, settings, centre=centre)
+
+    def follow_running(self) -> bool:
+        """The director created a session, or made another the running one (here or in
+        another process of this server): ingest and the MQTT side move to its event, and
+        the tables are told (server/bus.py ``publish_session``). True if it moved."""
+        with self._following:
+            event = running_event(self.db) or self.name
+            if event == self.event:
+                if self.bus is not None:
+                    self.bus.wake()  # the first session of the server's own name: say so
+                return False
+            old, before = self.bus, self.event
+            self._event = event
+            again = self._draining.pop(event, None)
+            if again is not None:  # a session left a moment ago runs again: its bus too
+                self.bus, self.ingest = again[0], again[0].ingest
+            else:
+                self.ingest = self._serve(Ingest(self.db, event))
+                if old is not None:
+                    self.bus = self._bus(self.ingest)
+                    self.bus.start()
+            if old is not None:
+                # The tables finish the board they are on before they move: the session left
+                # goes on storing what they still send it, for a while (DRAIN).
+                self._draining[before] = (old, time.monotonic())
+                self._drain(keep=DRAINING)
+            log.info("the server runs session %s now", event)
+        self.hub.notify({"session", "tables", "results", "calls", "commands"})
+        return True
+
+    def _follow_sessions(self) -> None:
+        """Another process of this server (a console on PostgreSQL) may change the running
+        session: its relayed ``session`` change moves this one too; a minute's look covers a
+        change this process was not told of."""
+        seen = self.hub.version
+        while not self.hub.closed:
+            change = self.hub.wait(seen, 60.0)
+            seen = change.version
+            if self.hub.closed:
+                return
+            if "session" in change.kinds or not change.kinds:
+                try:
+                    self.follow_running()
+                    with self._following:
+                        self._drain()
+                except Exception:  # the database away for a moment: the next look retries
+                    log.exception("could not follow the running session")
+
+    def _drain(self, keep: int | None = None) -> None:
+        """Stop the buses of the sessions left longer than ``DRAIN`` ago, and beyond the
+        ``keep`` most recent. What one had not stored stays at the broker, in that session's
+        queue (a day), for when it runs again."""
+        left = sorted(self._draining.items(), key=lambda item: item[1][1], reverse=True)
+        now = time.monotonic()
+        for index, (event, (bus, since)) in enumerate(left):
+            if now - since > DRAIN or (keep is not None and index >= keep):
+                del self._draining[event]
+                bus.stop()
+                log.info("no longer storing what comes for session %s", event)
 
     def close(self) -> None:
         """Stop the workers and release the database; a second call does nothing."""
@@ -87,6 +184,9 @@ class Services:
         self.config["_closed"] = True
         if self.bus is not None:
             self.bus.stop()
+        for bus, _ in self._draining.values():
+            bus.stop()
+        self._draining.clear()
         if self.analyser is not None:
             self.analyser.stop()
         if self.relay is not None:  # after the workers: their last changes go out too
@@ -100,18 +200,23 @@ class Services:
     def session(self) -> Session | None:
         return current(self.db, self.event)
 
-    def planned_seating(self, table: int, board: int) -> Seated | None:
-        session = self.session
+    def session_of(self, event: str | None) -> Session | None:
+        """Session ``event``; the running one for None."""
+        return self.session if event is None else current(self.db, event)
+
+    def planned_seating(self, table: int, board: int,
+                        event: str | None = None) -> Seated | None:
+        session = self.session_of(event)
         if session is None:
             return None
         seating = session.plan.find(table, board)
         return None if seating is None else Seated(seating.round, seating.ns, seating.ew)
 
-    def result_allowed(self, table: int, board: int) -> str | None:
+    def result_allowed(self, table: int, board: int, event: str | None = None) -> str | None:
         """Why a table may not have a result on ``board`` now: the movement does not put the
         board at that table, or not before a round that has not started. A result sent early
         would otherwise release a board before every table played it."""
-        session = self.session
+        session = self.session_of(event)
         if session is None:
             return None
         seating = session.plan.find(table, board)
@@ -121,15 +226,16 @@ class Services:
             return f"board {board} is for round {seating.round}, which has not started"
         return None
 
-    def board_conditions(self, board: int) -> tuple[Seat, Vulnerability]:
-        session = self.session
+    def board_conditions(self, board: int,
+                         event: str | None = None) -> tuple[Seat, Vulnerability]:
+        session = self.session_of(event)
         if session is None:
             facts = Board(board)
             return facts.dealer, facts.vulnerability
         return board_conditions(session, board)
 
-    def vulnerability(self, board: int) -> Vulnerability:
-        return self.board_conditions(board)[1]
+    def vulnerability(self, board: int, event: str | None = None) -> Vulnerability:
+        return self.board_conditions(board, event)[1]
 
     def commands_queued(self) -> None:
         """The console queued commands: the bus sends them now (or when it connects)."""

@@ -71,6 +71,9 @@ DEFAULT_SCORING = {"mitchell": Scoring.MP, "howell": Scoring.MP, "teams": Scorin
                    "barometer": Scoring.MP, "baro_mitchell": Scoring.MP, SECTIONS: Scoring.MP}
 SCREENS = {"NE-SW": Seat.E, "NW-SE": Seat.W}
 """Screens, by the sides they make: North sits with East (the default) or with West."""
+VUGRAPH_MODES = ("released", "off", "live")
+"""What the public vugraph shows (server/vugraph.py): a board only once the release rule
+shows its results; nothing; or, for a single match only, the tables live with the delay."""
 
 
 class SessionError(ValueError):
@@ -96,6 +99,7 @@ class Session:
     sections: tuple[Section, ...] = ()  # empty: one movement, as the columns above say
     scope: str = "section"  # of several sections: "section" or "field" (SCOPES)
     pairings: Pairings = ()  # a Swiss: the rounds paired so far (server/swiss.py)
+    vugraph: str = "released"  # the public vugraph (VUGRAPH_MODES)
 
     @functools.cached_property
     def plan(self) -> Movement:
@@ -173,7 +177,7 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
                    profile: str = DEFAULT_PROFILE.name, round_minutes: int | None = None,
                    warning_minutes: int = 0, sections: Sequence[Section] | None = None,
                    arrow_rounds: Sequence[int] = (), scope: str = "section",
-                   clock: Any = time.time) -> Session:
+                   vugraph: str = "released", clock: Any = time.time) -> Session:
     """Store a new session for ``event`` (replacing none: one event, one session).
 
     ``screens`` ("NE-SW", "NW-SE" or None), ``tray_delay`` (seconds the tray stays on a side
@@ -183,7 +187,9 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
     ``sections``: several sections, each its own Mitchell or Howell (then ``kind``,
     ``participants``, ``boards_per_round``, ``rounds`` and ``first_board`` are theirs, and
     ``scope`` says whether a board is compared within its section or across the field).
-    ``arrow_rounds``: the rounds a one-section Mitchell plays with the arrow switched."""
+    ``arrow_rounds``: the rounds a one-section Mitchell plays with the arrow switched.
+    ``vugraph``: what the public vugraph shows (VUGRAPH_MODES). The new session is the one
+    the server runs from now on (server/running.py)."""
     from server.roundclock import check  # it reads sessions: imported here, not at the top
 
     conduct_of(screens, tray_delay, profile)  # refuses what the tables would refuse
@@ -200,6 +206,7 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
         first_board = min(section.first_board for section in parts)
     if kind not in MOVEMENTS and not (parts and kind == SECTIONS):
         raise SessionError(f"unknown movement {kind!r}; one of {', '.join(MOVEMENTS)}")
+    check_vugraph(vugraph, kind)
     chosen = scoring or DEFAULT_SCORING[kind]
     if chosen not in SCORINGS:
         raise SessionError(f"unknown scoring {chosen!r}; one of {', '.join(SCORINGS)}")
@@ -221,7 +228,8 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
             first_board=first_board, participants=participants, current_round=0,
             created_at=clock(), screens=screens, tray_delay=float(tray_delay),
             profile=profile, round_minutes=round_minutes,
-            warning_minutes=warning_minutes, scope=scope)).scalar_one()
+            warning_minutes=warning_minutes, scope=scope, selected_at=clock(),
+            vugraph=vugraph)).scalar_one()
         if parts:
             conn.execute(insert(s.sections), [
                 {"session_id": session_id, "position": position, "letter": section.letter,
@@ -260,7 +268,21 @@ def current(db: Database, event: str) -> Session | None:
     return Session(row.id, row.event, row.title, row.movement, Scoring(row.scoring), row.tables,
                    row.rounds, row.boards_per_round, row.first_board, row.participants,
                    row.current_round, row.screens, row.tray_delay, row.profile, sections,
-                   row.scope, pairings)
+                   row.scope, pairings, row.vugraph)
+
+
+def check_vugraph(mode: str, movement: str) -> str:
+    """``mode`` if the public vugraph may show a session of ``movement`` that way. Live only
+    for a single match (a teams match of two tables), and only by the director's choice: an
+    audience away from the tables may follow a board while the other table has it still to
+    play. In a field, a board on the screen would be one that other tables have to play."""
+    if mode not in VUGRAPH_MODES:
+        raise SessionError(f"vugraph {mode!r}: one of {', '.join(VUGRAPH_MODES)}")
+    if mode == "live" and movement != "teams":
+        raise SessionError("the public vugraph shows the tables live only for a single match "
+                           "(a teams match of two tables): in a field, a board on the screen "
+                           "would be one that another table still has to play")
+    return mode
 
 
 def conduct_of(screens: str | None, tray_delay: float, profile: str) -> dict[str, Any]:

@@ -6,12 +6,23 @@ the one pure function the table's own displays use, ``tabled.viewing.view_for``.
 decides what may be seen; it only chooses the viewer and the moment (docs/server.md says why
 the server imports these two modules).
 
-The public sees the table ``delay`` seconds late, measured on the server's clock from when
-each event was received (a table's clock, wrong or forged, cannot bring anything forward):
-only the events received by then are replayed, so a new board, a replaced call or a director's
-take-back reach the public no sooner than the calls do, and ``view_for`` holds back on top by
-the same delay. The public never sees a hand until the board is released under the
-aggregator's release rule (``standings.released_boards``). The director sees everything, now.
+What the public sees depends on the session's ``vugraph`` (the console's switch,
+``session.VUGRAPH_MODES``):
+
+- ``released`` (the default): a board only once the release rule shows its results
+  (``standings.released_boards``: every table scheduled to play it has, or the director
+  released it). Before that the page names the board the table is on and shows nothing of
+  it, no call, no card: in a field, a board on the screen is one another table may still
+  have to play.
+- ``off``: nothing; the page and the API say the director turned it off.
+- ``live``: only for a single match (a teams match of two tables), by the director's choice:
+  the table ``delay`` seconds late, measured on the server's clock from when each event was
+  received (a table's clock, wrong or forged, cannot bring anything forward): only the
+  events received by then are replayed, so a new board, a replaced call or a director's
+  take-back reach the public no sooner than the calls do, and ``view_for`` holds back on top
+  by the same delay. The hands only once the board is released.
+
+The director sees everything, now.
 """
 
 from __future__ import annotations
@@ -77,6 +88,7 @@ class Vugraph:
     released: bool  # the board shown may be shown whole (release rule), or the director
     hands: Mapping[Seat, frozenset[Card]] | None  # only when ``released``
     result: ResultRow | None  # the table's result on the board, only when ``released``
+    withheld: bool = False  # the board is named only: the release rule does not show it yet
 
     @property
     def auction_rows(self) -> list[list[SeenCall | None]]:
@@ -109,7 +121,7 @@ class Vugraph:
                            "text": a.text} for a in self.questions],
             "cards": [{"seat": str(seat), "card": str(card)} for seat, card in view.cards],
             "lead_face_down": view.lead_face_down,
-            "released": self.released,
+            "released": self.released, "withheld": self.withheld,
             "hands": None if self.hands is None else {
                 str(seat): {suit.name: "".join(c.rank.char for c in sorted(
                     (c for c in cards if c.suit is suit), key=lambda c: c.rank, reverse=True))
@@ -191,15 +203,25 @@ def _answered(view: View, state: TableState, language: str) -> tuple[Answered, .
     return tuple(out)
 
 
+class VugraphOff(LookupError):
+    """The director turned the public vugraph off (the console's switch)."""
+
+
 def vugraph(db: Database, session: Session, table: int, *, now: float, delay: float,
             language: str, director: bool = False) -> Vugraph:
-    """Table ``table`` as the public sees it at ``now`` (``delay`` seconds late; hands once
-    released), or as the director sees it (``director``: everything, now)."""
+    """Table ``table`` as the public sees it at ``now``, by the session's rule (the module's
+    docstring), or as the director sees it (``director``: everything, now). The public's
+    view of a session whose vugraph is off raises :class:`VugraphOff`."""
     viewer: Viewer = DIRECTOR if director else PUBLIC
-    state = replay(db, session.event, table, received_by=None if director else now - delay)
+    live = director or session.vugraph == "live"
+    if not director and session.vugraph == "off":
+        raise VugraphOff(f"the public vugraph of {session.title!r} is off")
+    if director or not live:
+        delay = 0.0  # released boards are public whole: nothing to hold back
+    state = replay(db, session.event, table, received_by=None if delay == 0 else now - delay)
     if state is None:
         state = TableState()
-    view = view_for(viewer, state, None if director else now, delay=0.0 if director else delay)
+    view = view_for(viewer, state, None if director else now, delay=delay)
     board = state.board
     released = False
     hands: Mapping[Seat, frozenset[Card]] | None = None
@@ -211,11 +233,17 @@ def vugraph(db: Database, session: Session, table: int, *, now: float, delay: fl
             rows = all_results(db, session) if director else public_results(db, session)
             result = next((r for r in rows if r.table == table and r.board == view.board),
                           None)
+    withheld = view.board is not None and not released and not live
+    if withheld:
+        # The results pages' release rule: nothing of a board that another table may still
+        # have to play; its number and conditions are no secret.
+        view = dataclasses.replace(view, calls=(), questions=(), cards=(), dummy=None,
+                                   lead_face_down=False, result=None)
     screens = state.conduct.screens
-    return Vugraph(table, viewer, 0.0 if director else delay, view,
+    return Vugraph(table, viewer, delay, view,
                    None if screens is None else screens.name,
                    state.conduct.profile.name if state.assignment else DEFAULT_PROFILE.name,
-                   _answered(view, state, language), released, hands, result)
+                   _answered(view, state, language), released, hands, result, withheld)
 
 
 # -- the public page's stream -------------------------------------------------------------

@@ -23,6 +23,7 @@ from hardware.protocol import CardRead, encode
 from hardware.sim import SimulatedKeypads
 from mqttlink import BrokerSettings, NetworkLoop
 from tabled.daemon import TableDaemon
+from tabled.following import SessionJournals
 from tabled.journal import Journal
 from tabled.rules import Card, Seat
 from tabled.uplink import Uplink
@@ -37,19 +38,36 @@ class SimulationError(RuntimeError):
 class SimulatedTable:
     """One table: daemon, journal, simulated pads and reader, and optionally the uplink."""
 
-    def __init__(self, journal: str | Path, *, event: str = "sim", number: int = 1,
+    def __init__(self, journal: str | Path | None, *, event: str = "sim", number: int = 1,
                  broker: BrokerSettings | None = None,
                  displays: Mapping[Seat, SeatDisplay] | None = None,
                  feedback: Feedback | None = None, language: str = "en",
-                 timeout: float = 10.0, network: NetworkLoop | None = None) -> None:
+                 timeout: float = 10.0, network: NetworkLoop | None = None,
+                 journals: str | Path | None = None) -> None:
+        """``journal``: the file of one event's journal; or, with ``journals`` (a folder)
+        and a ``broker``, the table follows the server's session as a provisioned table
+        does (tabled.following), one journal per session there."""
         self.number = number
         self.timeout = timeout
-        self.journal = Journal(journal, identity={"event": event, "table": str(number)})
-        self.daemon = TableDaemon(self.journal, displays=displays, feedback=feedback,
-                                  language=language)
+        following: SessionJournals | None = None
+        opened: Journal | None
+        current: str | None = event
+        if journals is not None:
+            if broker is None:
+                raise ValueError("a table that follows the server's session needs a broker")
+            following = SessionJournals(journals, number)
+            current = following.last()
+            opened = None if current is None else following.open(current)
+        elif journal is None:
+            raise ValueError("give the journal's file, or a folder of journals to follow")
+        else:
+            opened = Journal(journal, identity={"event": event, "table": str(number)})
+        self.daemon = TableDaemon(opened, displays=displays, feedback=feedback,
+                                  language=language, journals=following, event=current)
         self.uplink: Uplink | None = None
         if broker is not None:
-            self.uplink = Uplink(event, number, broker, self.daemon.inbox, network=network)
+            self.uplink = Uplink(current, number, broker, self.daemon.inbox, network=network,
+                                 follow=following is not None)
             self.daemon.publisher = self.uplink
         self.keypads = SimulatedKeypads(self.daemon.inbox)
         self._reader_up = threading.Event()
@@ -77,7 +95,8 @@ class SimulatedTable:
         if self.uplink is not None:
             self.uplink.stop()
         self.keypads.close()
-        self.journal.close()
+        if self.daemon.journal is not None:
+            self.daemon.journal.close()
 
     def __enter__(self) -> SimulatedTable:
         return self.start()
@@ -88,6 +107,14 @@ class SimulatedTable:
     @property
     def state(self) -> Any:
         return self.daemon.state
+
+    @property
+    def journal(self) -> Journal:
+        """The journal of the session the table plays."""
+        journal = self.daemon.journal
+        if journal is None:
+            raise SimulationError(f"table {self.number} has no session yet")
+        return journal
 
     # -- inputs --------------------------------------------------------------------------------
 

@@ -1,5 +1,9 @@
 """The table's configuration file (TOML): which table it is, where its journal lives, how to
 reach the broker, and the hardware. docs/table.md and deploy/table.example.toml show every key.
+
+A table either plays one event, named in ``event``, into the journal file ``journal``; or,
+with no ``event``, it follows the session the server runs (tabled.running) and keeps one
+journal per session in the folder ``journals``: the file a club provisions once.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from mqttlink import BrokerSettings
 from tabled.rules import Seat
 
 from .i18n import LANGUAGES
+from .running import check_event
 
 if TYPE_CHECKING:
     from hardware.pinmap import PinMap
@@ -28,9 +33,11 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class TableConfig:
-    event: str
+    event: str | None
+    """The one event the table plays; None: it follows the server's running session."""
     number: int
     journal: Path
+    """The journal file; when following the server, the folder of one journal a session."""
     language: str = "es"
     broker: BrokerSettings | None = None
     keypad_layout: Path | None = None           # default: hardware/keypad.toml
@@ -43,6 +50,11 @@ class TableConfig:
     buzzer: int | None = 16
     ok_led: int | None = 20
     error_led: int | None = 21
+
+    @property
+    def follows(self) -> bool:
+        """The table follows the session the server runs, not one event of its own."""
+        return self.event is None
 
 
 def _get(table: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str,
@@ -123,9 +135,28 @@ def parse(data: dict[str, Any], base: Path, name: str = "config") -> TableConfig
     if reader_kind not in READER_KINDS:
         raise ConfigError(f"{where_h}: card_reader_kind {reader_kind!r} is not "
                           f"{' or '.join(READER_KINDS)}")
+    event = _get(table, "event", str, where, None)
+    if event is not None:
+        if "journals" in table:
+            raise ConfigError(f"{where}: 'journals' is for a table that follows the server's "
+                              "session; with 'event' give 'journal', the file")
+        journal = resolve(_get(table, "journal", str, where))
+    else:
+        if "journal" in table:
+            raise ConfigError(f"{where}: 'journal' names one event's file: give 'event' too, "
+                              "or 'journals' (a folder) to follow the server's session")
+        journal = resolve(_get(table, "journals", str, where))
+        if broker is None:
+            raise ConfigError(f"{where}: a table with no 'event' follows the server's session, "
+                              "which it learns from the broker: add [broker], or give 'event'")
+    try:
+        if event is not None:
+            check_event(event)
+    except ValueError as error:
+        raise ConfigError(f"{where}: {error}") from None
+    assert journal is not None
     return TableConfig(
-        event=_get(table, "event", str, where), number=number,
-        journal=resolve(_get(table, "journal", str, where)) or Path("table.db"),
+        event=event, number=number, journal=journal,
         language=language, broker=broker,
         keypad_layout=keypad_layout,
         reader_kind=reader_kind, reader_url=_get(hw, "card_reader", str, where_h, None),

@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol, assert_never
+from typing import Any, Protocol, assert_never, runtime_checkable
 
 from hardware.display import SeatDisplay
 from hardware.events import CardEvent, KeyEvent, ReaderMessage, ReaderStatus
@@ -22,20 +22,25 @@ from hardware.feedback import Feedback
 from tabled.rules import Seat
 
 from .control import Controller, Notice, Outcome, Proposed
+from .following import SessionJournals
 from .journal import Journal, JournalError
 from .roundclock import RoundClock
+from .running import RunningSession
 from .state import TableState
 from .views import seat_view
-from .wire import Command, Event, EventType, WireError
+from .wire import Command, Event, EventType, Phase, WireError
 
 log = logging.getLogger("bidbox.table")
 
 
 @dataclass(frozen=True)
 class Acked:
-    """The broker acknowledged the publish with this message id (paho's mid)."""
+    """The broker acknowledged the publish with this message id (paho's mid) on the link
+    ``link`` (the uplink's count of sessions followed: a late acknowledgement of the link
+    before a change of session must not acknowledge an event of the next)."""
 
     mid: int
+    link: int = 0
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,7 @@ class Tick:
 
 
 Input = (KeyEvent | CardEvent | ReaderStatus | ReaderMessage | Command | BadCommand | Acked
-         | LinkStatus | RoundClock | Tick | Stop)
+         | LinkStatus | RoundClock | RunningSession | Tick | Stop)
 """Everything that may be put on the table's inbox: the drivers' events, the uplink's commands
 and news, and the table's own ticks and stop."""
 
@@ -82,6 +87,19 @@ class Publisher(Protocol):
         """Queue ``event`` for QoS 1 delivery; the message id to expect in ``Acked``."""
 
     def publish_state(self, snapshot: Mapping[str, Any]) -> None: ...
+
+
+@runtime_checkable
+class SessionPublisher(Protocol):
+    """A publisher that can move to another session's topics (tabled.uplink.Uplink)."""
+
+    def follow(self, event: str) -> None:
+        """From now on publish and listen as the table of session ``event``."""
+
+
+BETWEEN_BOARDS = frozenset({Phase.WAITING, Phase.PLAYERS, Phase.BOARD, Phase.ROUND_END})
+"""Where a following table may move to another session: no board is on the table, so
+nothing of a board is cut in two."""
 
 
 STATE_INTERVAL = 2.0
@@ -115,20 +133,29 @@ def snapshot(state: TableState) -> dict[str, Any]:
 class TableDaemon:
     """The table thread and what it owns: state, controller, journal, displays."""
 
-    def __init__(self, journal: Journal, *, displays: Mapping[Seat, SeatDisplay] | None = None,
+    def __init__(self, journal: Journal | None, *,
+                 displays: Mapping[Seat, SeatDisplay] | None = None,
                  feedback: Feedback | None = None, publisher: Publisher | None = None,
                  language: str = "en", clock: Callable[[], float] = time.time,
-                 digit: Callable[[str], int | None] | None = None) -> None:
+                 digit: Callable[[str], int | None] | None = None,
+                 journals: SessionJournals | None = None, event: str | None = None) -> None:
+        """``journals``: the table follows the server's session (tabled.following), and
+        ``journal`` is that of session ``event``, the one it followed last; both None
+        before it has heard of any, when it takes no input until the server names one."""
         self.journal = journal
+        self.journals = journals
+        self.event = event
+        self.following: str | None = None  # a session the server named, not yet moved to
+        self.link = 0  # the uplink's count of sessions moved to (Acked.link)
         self.inbox: queue.Queue[Input] = queue.Queue()
         self.displays = dict(displays or {})
         self.feedback = feedback
         self.publisher = publisher
         self.language = language
         self.clock = clock
-        self.state = TableState.replay(journal.events())
-        self.controller = (Controller(self.state) if digit is None
-                           else Controller(self.state, digit=digit))
+        self._digit = digit
+        self.state = TableState() if journal is None else TableState.replay(journal.events())
+        self.controller = self._controller()
         self.notices: dict[Seat, Notice] = {}
         self.inflight: dict[int, int] = {}  # paho mid -> event seq
         self.connected = False
@@ -157,6 +184,20 @@ class TableDaemon:
         # A power cut between an event and the one the laws add to it (the result after a
         # pass-out's fourth pass, the last card, an agreed claim) leaves the journal owing
         # that event: without it the table would sit with no result and take no input.
+        self.resume()
+        self._thread = threading.Thread(target=self.run, name="table", daemon=True)
+        self._thread.start()
+
+    def _controller(self) -> Controller:
+        return (Controller(self.state) if self._digit is None
+                else Controller(self.state, digit=self._digit))
+
+    def resume(self) -> None:
+        """Take up the journal: what it owes, what the broker never acknowledged, the
+        displays (at start, and in each session a following table moves to)."""
+        if self.journal is None:
+            self.redraw()
+            return
         owed = self.controller.follow_up()
         if owed:
             log.warning("journal: resuming, it owes %s", ", ".join(p.type for p in owed))
@@ -165,8 +206,6 @@ class TableDaemon:
         self.resend_outbox()
         self.publish_state()
         self.redraw()
-        self._thread = threading.Thread(target=self.run, name="table", daemon=True)
-        self._thread.start()
 
     def stop(self, timeout: float = 5.0) -> None:
         self.inbox.put(Stop())
@@ -205,6 +244,13 @@ class TableDaemon:
     # -- inputs --------------------------------------------------------------------------------
 
     def handle(self, item: Input) -> None:
+        """Take one input; then, if the server named another session and the table is now
+        free to move there, move."""
+        self._handle(item)
+        if self.following is not None:
+            self.follow_when_free()
+
+    def _handle(self, item: Input) -> None:
         if self.state_due is not None and self.state_due <= self.clock():
             self.publish_state(force=True)
         due = self.controller.next_tick()
@@ -215,6 +261,8 @@ class TableDaemon:
             self.apply(self.controller.tick(self.clock()))  # what was due comes first
         if isinstance(item, KeyEvent | CardEvent):
             self.inputs += 1
+            if self.journal is None:
+                return  # no session yet: nothing can be recorded (the displays say waiting)
         if isinstance(item, KeyEvent):
             if item.pressed and not item.repeat:
                 self.notices.pop(item.seat, None)
@@ -222,11 +270,15 @@ class TableDaemon:
         elif isinstance(item, CardEvent):
             self.apply(self.controller.card(item.card, item.seat, now=self.clock()))
         elif isinstance(item, Command):
-            self.apply(self.controller.command(item))
+            if self.journal is not None:
+                self.apply(self.controller.command(item))
         elif isinstance(item, Tick):
             self.apply(self.controller.tick(self.clock()))
         elif isinstance(item, Acked):
-            self.acknowledge([item.mid])
+            if item.link == self.link:
+                self.acknowledge([item.mid])
+        elif isinstance(item, RunningSession):
+            self.session_named(item)
         elif isinstance(item, RoundClock):
             self.round_clock = item
             self.redraw()
@@ -258,6 +310,8 @@ class TableDaemon:
 
     def apply(self, outcome: Outcome) -> None:
         """Append each proposed event durably, apply it, then the events the laws add."""
+        if self.journal is None:
+            return  # a following table before its first session records nothing
         accepted = 0
         before = (self.state.phase, self.state.board and self.state.board.number)
         pending = list(outcome.events)
@@ -290,6 +344,7 @@ class TableDaemon:
         self.redraw()
 
     def append(self, proposed: Proposed) -> Event:
+        assert self.journal is not None  # apply() records nothing without one
         event = self.journal.append(proposed.type, proposed.board, proposed.data, self.clock())
         self.state.apply(event)
         self.publish(event)
@@ -351,7 +406,7 @@ class TableDaemon:
     def publish_state(self, *, force: bool = False) -> None:
         """The retained state now if what it says changed (or ``force``), else at most once
         every ``STATE_INTERVAL`` (see there)."""
-        if self.publisher is None:
+        if self.publisher is None or self.journal is None:
             return
         value = snapshot(self.state)
         key = tuple(value.get(name) for name in _STATE_KEY)
@@ -364,6 +419,8 @@ class TableDaemon:
 
     def acknowledge(self, mids: list[int]) -> None:
         seqs = [seq for seq in (self.inflight.pop(mid, None) for mid in mids) if seq]
+        if self.journal is None:
+            return
         try:
             self.journal.acknowledge(seqs)
         except JournalError as error:
@@ -371,10 +428,67 @@ class TableDaemon:
 
     def resend_outbox(self) -> None:
         """After a restart: every event the broker never acknowledged, in order."""
+        if self.journal is None:
+            return
         for event in self.journal.unacknowledged():
             self.publish(event)
 
     def republish(self, since: int, until: int | None) -> None:
         """The server asked again for events ``since..until`` (both included)."""
+        if self.journal is None:
+            return
         for event in self.journal.events(max(0, since - 1), until):
             self.publish(event)
+
+    # -- the session followed (a table provisioned once: tabled.following) ---------------------
+
+    def session_named(self, running: RunningSession) -> None:
+        """The server runs ``running``: a following table moves there once it is free (at
+        once if it has no session yet); a table of one event of its own ignores it."""
+        if self.journals is None:
+            return
+        self.following = None if running.event == self.event else running.event
+        if self.following is not None:
+            log.info("the server runs session %s (%s); this table moves there between boards",
+                     running.event, running.title)
+
+    def free_to_follow(self) -> bool:
+        """No board on the table, and every event of this session acknowledged by the
+        broker: what the table played reaches the server before it moves on."""
+        if self.journal is None:
+            return True
+        if self.state.phase not in BETWEEN_BOARDS:
+            return False
+        try:
+            return self.journal.outbox_size() == 0
+        except JournalError:
+            return False
+
+    def follow_when_free(self) -> None:
+        """Move to the session the server named, if the table is free to."""
+        event = self.following
+        if event is None or self.journals is None or not self.free_to_follow():
+            return
+        try:
+            journal = self.journals.open(event)
+        except (JournalError, OSError, ValueError) as error:
+            log.error("cannot open the journal of session %s: %s", event, error)
+            self.following = None  # tried again when the server names it again
+            return
+        old, self.journal, self.event, self.following = self.journal, journal, event, None
+        try:
+            self.journals.remember(event)
+        except OSError as error:  # a restart would then begin in the session before
+            log.error("could not note session %s as the one followed: %s", event, error)
+        self.state = TableState.replay(journal.events())
+        self.controller = self._controller()
+        self.notices = {}
+        self.inflight.clear()
+        self._state_sent, self.state_due, self.round_clock = None, None, None
+        if isinstance(self.publisher, SessionPublisher):
+            self.publisher.follow(event)
+            self.link += 1
+        if old is not None:
+            old.close()
+        log.info("table now plays session %s (journal %s)", event, journal.path)
+        self.resume()

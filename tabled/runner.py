@@ -23,6 +23,7 @@ from tabled.rules import Seat
 
 from .config import READER_KINDS, TableConfig
 from .daemon import TableDaemon
+from .following import SessionJournals
 from .journal import Journal
 from .uplink import Uplink
 
@@ -54,8 +55,16 @@ class Table:
         self._outputs: list[Callable[[], None]] = []  # closed after it
         layout = (KeypadLayout.load(config.keypad_layout) if config.keypad_layout
                   else KeypadLayout.load())
-        self.journal = Journal(config.journal, identity={"event": config.event,
-                                                         "table": str(config.number)})
+        self.journals: SessionJournals | None = None
+        event = config.event
+        journal: Journal | None
+        if event is None:  # it follows the server's session: where it was last, if anywhere
+            self.journals = SessionJournals(config.journal, config.number)
+            event = self.journals.last()
+            journal = None if event is None else self.journals.open(event)
+        else:
+            journal = Journal(config.journal, identity={"event": event,
+                                                        "table": str(config.number)})
         displays: dict[Seat, SeatDisplay] = {}
         if config.display == "terminal":
             displays = {seat: TerminalDisplay(seat) for seat in Seat}
@@ -71,8 +80,9 @@ class Table:
                               pin_factory=pin_factory)
             feedback = leds
             self._outputs.append(leds.close)
-        self.daemon = TableDaemon(self.journal, displays=displays, feedback=feedback,
-                                  language=config.language, digit=layout.digit)
+        self.daemon = TableDaemon(journal, displays=displays, feedback=feedback,
+                                  language=config.language, digit=layout.digit,
+                                  journals=self.journals, event=event)
         self.keypad = MatrixKeypad(self.daemon.inbox, layout, pin_factory=pin_factory)
         self._inputs.append(self.keypad.close)
         self.reader: CardReaderSource | None = None
@@ -81,7 +91,8 @@ class Table:
             self._inputs.append(self.reader.close)
         self.uplink: Uplink | None = None
         if config.broker is not None:
-            self.uplink = Uplink(config.event, config.number, config.broker, self.daemon.inbox)
+            self.uplink = Uplink(event, config.number, config.broker, self.daemon.inbox,
+                                 follow=config.follows)
             self.daemon.publisher = self.uplink
 
     def start(self) -> None:
@@ -103,7 +114,14 @@ class Table:
                 close()
         if self.uplink is not None:
             self.uplink.stop()
-        self.journal.close()
+        if self.daemon.journal is not None:  # the session's it plays now
+            self.daemon.journal.close()
+
+    @property
+    def journal(self) -> Journal | None:
+        """The journal of the session the table plays (None: a following table that has
+        not heard of one yet)."""
+        return self.daemon.journal
 
     def run_until_signal(self) -> None:
         stopping = threading.Event()
@@ -112,7 +130,8 @@ class Table:
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(sig, lambda *_: stopping.set())
         self.start()
-        log.info("table %s of %s running (journal %s)", self.config.number, self.config.event,
-                 self.config.journal)
+        log.info("table %s of %s running (journal %s)", self.config.number,
+                 self.daemon.event or "the server's session (none yet)",
+                 self.journal.path if self.journal is not None else self.config.journal)
         stopping.wait()
         self.stop()

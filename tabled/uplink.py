@@ -15,6 +15,9 @@ nothing blocks inside a callback, and only the table thread touches the journal.
   (clean_start false, a session expiry) so commands sent while the table was away wait.
 - ``bidbox/v1/<event>/clock``, the retained round clock (a round extended), is subscribed
   beside it: the broker gives the latest on every connection.
+- A table that follows the server's session also reads ``bidbox/v1/session``
+  (tabled.running); moving to another session is a new client with that session's topics,
+  will and client id (``follow``), called by the table thread once the table is free.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import paho.mqtt.client as mqtt
 from mqttlink import BrokerSettings, NetworkLoop, close_sockets, connect_persistent, mqtt_client
 
 from .daemon import Acked, BadCommand, LinkStatus
+from .running import SESSION_TOPIC, RunningSession
 from .wire import (
     OFFLINE,
     ONLINE,
@@ -47,26 +51,51 @@ SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session whi
 
 
 class Uplink:
-    """One table's connection to the broker."""
+    """One table's connection to the broker.
 
-    def __init__(self, event: str, table: int, settings: BrokerSettings,
+    ``follow``: the table follows the server's session (tabled.running): it also reads
+    ``bidbox/v1/session``, and :meth:`follow` moves it to another session's topics. Its
+    ``event`` is None until it has one: then it only listens for the session."""
+
+    def __init__(self, event: str | None, table: int, settings: BrokerSettings,
                  inbox: queue.Queue[Any], *, client_id: str | None = None,
-                 max_inflight: int = 100, network: NetworkLoop | None = None) -> None:
-        self.event = event
+                 max_inflight: int = 100, network: NetworkLoop | None = None,
+                 follow: bool = False) -> None:
+        if event is None and not follow:
+            raise ValueError("an uplink of no event must follow the server's session")
         self.network = network  # None: paho's own thread; else a loop shared with others
         self.table = table
         self.settings = settings
         self.inbox = inbox
-        self.topics = {kind: table_topic(event, table, kind)
-                       for kind in ("status", "events", "state", "cmd")}
-        self.clock_topic = clock_topic(event)
-        self.client = mqtt_client(settings, client_id or f"bidbox-{event}-table-{table}")
-        self.client.will_set(self.topics["status"], OFFLINE, qos=1, retain=True)
-        self.client.max_inflight_messages_set(max_inflight)
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_publish = self._on_publish
-        self.client.on_message = self._on_message
+        self.follows = follow
+        self.link = 0  # sessions moved to (tabled.daemon.Acked.link)
+        self.max_inflight = max_inflight
+        self._client_id = client_id
+        self.client = self._client(event)
+
+    def _client(self, event: str | None) -> mqtt.Client:
+        """A paho client for ``event``'s topics: its own client id per session, so the
+        broker keeps each session's commands for it apart."""
+        self.event = event
+        self.topics = {} if event is None else {
+            kind: table_topic(event, self.table, kind)
+            for kind in ("status", "events", "state", "cmd")}
+        self.clock_topic = None if event is None else clock_topic(event)
+        if event is None:
+            client_id = f"bidbox-table-{self.table}"
+        elif self.follows or self._client_id is None:
+            client_id = f"bidbox-{event}-table-{self.table}"
+        else:
+            client_id = self._client_id
+        client = mqtt_client(self.settings, client_id)
+        if event is not None:
+            client.will_set(self.topics["status"], OFFLINE, qos=1, retain=True)
+        client.max_inflight_messages_set(self.max_inflight)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        client.on_message = self._on_message
+        return client
 
     # -- life cycle ----------------------------------------------------------------------------
 
@@ -79,7 +108,7 @@ class Uplink:
 
     def stop(self, timeout: float = 3.0) -> None:
         """Clean shutdown: an explicit retained ``offline`` (the will is not sent then)."""
-        if self.client.is_connected():
+        if self.client.is_connected() and self.event is not None:
             info = self.client.publish(self.topics["status"], OFFLINE, qos=1, retain=True)
             try:
                 info.wait_for_publish(timeout)
@@ -92,9 +121,19 @@ class Uplink:
         self.client.loop_stop()
         close_sockets(self.client)
 
+    def follow(self, event: str) -> None:
+        """Table thread: leave the session's topics (``offline`` there) and take
+        ``event``'s, on a client of that session's own."""
+        self.stop()
+        self.link += 1
+        self.client = self._client(event)
+        self.start()
+
     # -- publishing (table thread) -------------------------------------------------------------
 
     def publish_event(self, event: Event) -> int | None:
+        if self.event is None:
+            return None  # no session yet (the daemon records nothing then)
         info = self.client.publish(self.topics["events"], event.to_payload(), qos=1)
         if info.rc not in (mqtt.MQTT_ERR_SUCCESS, mqtt.MQTT_ERR_NO_CONN):
             log.warning("table %s: event %s not queued (%s)", self.table, event.seq,
@@ -103,6 +142,8 @@ class Uplink:
         return info.mid
 
     def publish_state(self, snapshot: Mapping[str, Any]) -> None:
+        if self.event is None:
+            return
         self.client.publish(self.topics["state"], state_payload(snapshot), qos=1, retain=True)
 
     # -- callbacks (paho's thread): put on the inbox and return --------------------------------
@@ -114,8 +155,13 @@ class Uplink:
             return
         # Subscribe first: the broker handles a client's packets in order, so by the time
         # anyone sees "online" the commands sent from then on reach this table.
-        client.subscribe([(self.topics["cmd"], 1), (self.clock_topic, 1)])
-        client.publish(self.topics["status"], ONLINE, qos=1, retain=True)
+        topics = [] if self.event is None else [(self.topics["cmd"], 1),
+                                                 (clock_topic(self.event), 1)]
+        if self.follows:
+            topics.append((SESSION_TOPIC, 1))
+        client.subscribe(topics)
+        if self.event is not None:
+            client.publish(self.topics["status"], ONLINE, qos=1, retain=True)
         self.inbox.put(LinkStatus(True, "session resumed" if flags.session_present else ""))
 
     def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason_code: Any,
@@ -129,12 +175,14 @@ class Uplink:
             log.error("table %s: the broker refused message %s: %s", self.table, mid,
                       reason_code)
             return
-        self.inbox.put(Acked(mid))
+        self.inbox.put(Acked(mid, self.link))
 
     def _on_message(self, client: mqtt.Client, userdata: Any,
                     message: mqtt.MQTTMessage) -> None:
         try:
-            if message.topic == self.clock_topic:
+            if message.topic == SESSION_TOPIC:
+                self.inbox.put(RunningSession.from_payload(bytes(message.payload)))
+            elif message.topic == self.clock_topic:
                 self.inbox.put(clock_from_payload(bytes(message.payload)))
             else:
                 self.inbox.put(Command.from_payload(bytes(message.payload)))

@@ -9,6 +9,7 @@ hand always give the same call.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -128,15 +129,19 @@ def read(auction: Auction) -> tuple[list[Step], dict[Seat, Known]]:
 
 
 def choose_call(auction: Auction, hand: Sequence[Card] | Iterable[Card],
-                rng: random.Random | None = None) -> Choice:
+                rng: random.Random | None = None, *, judgement: int = 0) -> Choice:
     """The call the system makes with ``hand`` now: always legal in ``auction``.
 
     The system is deterministic; ``rng`` is accepted for the players' interface and not
-    needed by it (the same auction and hand give the same call).
+    needed by it (the same auction and hand give the same call). ``judgement``: points the
+    player adds to the hand's high cards when valuing it (sim.players.field: a bolder or a
+    more cautious pair); partner reads the calls by the system all the same.
     """
     if auction.is_over:
         raise ValueError("the auction is over")
     ev = evaluate(hand)
+    if judgement:
+        ev = dataclasses.replace(ev, hcp=max(0, ev.hcp + judgement))
     steps, known = read(auction)
     ctx = Ctx(auction.copy(), steps, known)
     for option in context_options(ctx):

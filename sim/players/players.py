@@ -13,11 +13,11 @@ from __future__ import annotations
 import functools
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 from sim.recorded import BoardScript, RecordedPlayers
 from sim.simtable import SimulatedTable
-from tabled.rules import Board, Card, Deal, Seat
+from tabled.rules import Board, Card, Deal, Seat, Side
 from tabled.rules.auction import Auction
 from tabled.rules.board import Hand
 from tabled.rules.calls import DOUBLE, PASS
@@ -27,6 +27,7 @@ from tabled.state import Phase
 
 from .bidding import choose_call
 from .card_play import choose_card, sure_claim
+from .field import Styles, judgement_of, slipped
 from .irregular import Steps, kind_for, play_out
 
 
@@ -47,14 +48,16 @@ def varied(calls: list[AuctionItem], rng: random.Random,
 
 
 def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
-           calls: list[AuctionItem] | None = None, irregular: bool = False) -> BoardScript:
+           calls: list[AuctionItem] | None = None, irregular: bool = False,
+           styles: Styles | None = None) -> BoardScript:
     """The whole board as the four bots bid and play it; the same arguments give the same
     script. With probability ``claim_rate`` (seeded), declarer claims the rest at the first
     moment its side can see that every remaining trick is theirs. ``calls``: a whole auction
     to play instead of the bots' own (the golden records' doubled and passed-out tables).
-    ``irregular``: some boards have a card seen out of turn (sim.players.irregular)."""
+    ``irregular``: some boards have a card seen out of turn (sim.players.irregular).
+    ``styles``: how each side's pair bids and plays (sim.players.field); none, the bots'."""
     rng = random.Random(f"{seed}:{board}:claim")
-    calls = list(bots_calls(board, deal) if calls is None else calls)
+    calls = list(bots_calls(board, deal, styles) if calls is None else calls)
     auction = _made(board, calls)  # an illegal call raises here
     if not auction.is_over:
         raise ValueError(f"board {board}: the auction given is not over")
@@ -69,11 +72,21 @@ def script(board: int, deal: Deal, *, seed: int = 0, claim_rate: float = 0.1,
     elif contract is not None and declarer is not None:
         play = Play(contract, declarer, deal)
         claims = rng.random() < claim_rate
-        for card in _bots_cards(board, _key(deal), tuple(calls)):
+        slips = any(style.slips > 0 for style in (styles or {}).values())
+        chosen = iter(()) if slips else iter(_bots_cards(board, _key(deal), tuple(calls)))
+        errors = random.Random(f"{seed}:{board}:slips")
+        while not play.is_over:
             if claims and sure_claim(play, deal):
                 claim = (declarer, play.tricks_left)
                 break
-            play.play(card, play.turn)
+            seat = play.turn
+            assert seat is not None
+            if slips:  # each card the bots' unless the side on play slips
+                card = slipped(play, choose_card(play, seat, deal, auction=auction), styles,
+                               errors)
+            else:
+                card = next(chosen)
+            play.play(card, seat)
             cards.append(card)
     return BoardScript(board, hands, calls, cards, claim, steps)
 
@@ -88,14 +101,19 @@ def _key(deal: Deal) -> tuple[tuple[Seat, Hand], ...]:
     return tuple((seat, deal.hands[seat]) for seat in Seat if seat in deal.hands)
 
 
-def bots_calls(board: int, deal: Deal) -> tuple[AuctionItem, ...]:
-    """The bots' whole auction of ``deal`` as board ``board`` (its dealer)."""
-    return _bots_calls(board, _key(deal))
+def bots_calls(board: int, deal: Deal,
+               styles: Styles | None = None) -> tuple[AuctionItem, ...]:
+    """The bots' whole auction of ``deal`` as board ``board`` (its dealer), each side valuing
+    its hands as its style says (sim.players.field)."""
+    judgements = (judgement_of(styles, Seat.N), judgement_of(styles, Seat.E))
+    return _bots_calls(board, _key(deal), judgements)
 
 
 @functools.lru_cache(maxsize=BOTS_CACHE)
-def _bots_calls(board: int, hands: tuple[tuple[Seat, Hand], ...]) -> tuple[AuctionItem, ...]:
-    return tuple(bid(Auction(Board(board).dealer), Deal(dict(hands))))
+def _bots_calls(board: int, hands: tuple[tuple[Seat, Hand], ...],
+                judgements: tuple[int, int] = (0, 0)) -> tuple[AuctionItem, ...]:
+    return tuple(bid(Auction(Board(board).dealer), Deal(dict(hands)),
+                     {Side.NS: judgements[0], Side.EW: judgements[1]}))
 
 
 @functools.lru_cache(maxsize=BOTS_CACHE)
@@ -124,13 +142,16 @@ def _made(board: int, calls: Iterable[AuctionItem]) -> Auction:
     return auction
 
 
-def bid(auction: Auction, deal: Deal) -> list[AuctionItem]:
-    """The bots' calls from here to the end of ``auction``, made on it."""
+def bid(auction: Auction, deal: Deal,
+        judgements: Mapping[Side, int] | None = None) -> list[AuctionItem]:
+    """The bots' calls from here to the end of ``auction``, made on it; ``judgements``: the
+    points each side adds when valuing its hands (sim.players.field)."""
     calls: list[AuctionItem] = []
     while not auction.is_over:
         seat = auction.turn
         assert seat is not None
-        choice = choose_call(auction, sorted(deal[seat]))
+        choice = choose_call(auction, sorted(deal[seat]),
+                             judgement=(judgements or {}).get(seat.side, 0))
         auction.make_call(choice.call, alert=choice.alert)
         calls.append(AuctionItem(choice.call, choice.alert, choice.meaning if choice.alert
                                  else None))
@@ -161,14 +182,15 @@ class SimulatedPlayers:
     def enter_players(self, numbers: dict[Seat, int]) -> None:
         self.players.enter_players(numbers)
 
-    def play_board(self, board: int, deal: Deal) -> BoardScript:
-        """Bid and play ``board`` through the table to its confirmed result."""
+    def play_board(self, board: int, deal: Deal, styles: Styles | None = None) -> BoardScript:
+        """Bid and play ``board`` through the table to its confirmed result; ``styles``: the
+        seated pairs' (sim.players.field), the bots' own without."""
         other = None
         if self.variety > 0:  # the bots' auction alone first: the play follows the one chosen
-            own = list(bots_calls(board, deal))
+            own = list(bots_calls(board, deal, styles))
             other = varied(own, random.Random(f"{self.seed}:{board}:variety"), self.variety)
         plan = script(board, deal, seed=self.seed, claim_rate=self.claim_rate,
-                      irregular=self.irregular and other is None, calls=other)
+                      irregular=self.irregular and other is None, calls=other, styles=styles)
         rng = random.Random(f"{self.seed}:{board}:director")
         # With probability director_rate the board has one director call, at a moment of
         # the auction or the play drawn with the same seed.

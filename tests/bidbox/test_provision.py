@@ -124,8 +124,9 @@ def test_every_table_config_loads_with_its_own_credentials(done: Provisioned) ->
     passwords = set()
     for number in range(1, TABLES + 1):
         config = load(done.table_config(number))
-        assert (config.event, config.number) == (EVENT, number)
-        assert config.journal == Path("/var/lib/bidbox/table.db")
+        # No session named: the table follows the one the director runs in the console.
+        assert (config.event, config.follows, config.number) == (None, True, number)
+        assert config.journal == Path("/var/lib/bidbox")
         assert config.broker == BrokerSettings(
             HOST, 8883, f"table-{number}", users.table(number).password, "/etc/bidbox/ca.crt")
         passwords.add(config.broker.password)
@@ -160,13 +161,16 @@ def acl_rules(text: str) -> dict[str, set[tuple[str, str]]]:
 def test_the_acl_lets_each_table_write_only_its_own_topics(done: Provisioned) -> None:
     rules = acl_rules((done.out / "broker/acl").read_text())
     for number in range(1, TABLES + 1):
+        # "+" for the session: the same ACL holds for every session the director creates.
         assert rules[f"table-{number}"] == {
-            *(("write", table_topic(EVENT, number, leaf)) for leaf in TABLE_WRITES),
-            ("read", table_topic(EVENT, number, "cmd")),
-            ("read", f"bidbox/v1/{EVENT}/clock")}
-    assert rules["server"] == {("read", f"bidbox/v1/{EVENT}/#"),
-                               ("write", f"bidbox/v1/{EVENT}/table/+/cmd"),
-                               ("write", f"bidbox/v1/{EVENT}/clock")}
+            *(("write", f"bidbox/v1/+/table/{number}/{leaf}") for leaf in TABLE_WRITES),
+            ("read", f"bidbox/v1/+/table/{number}/cmd"),
+            ("read", "bidbox/v1/+/clock"), ("read", "bidbox/v1/session")}
+    assert rules["server"] == {("read", "bidbox/v1/#"),
+                               ("write", "bidbox/v1/+/table/+/cmd"),
+                               ("write", "bidbox/v1/+/clock"),
+                               ("write", "bidbox/v1/session")}
+    assert EVENT not in (done.out / "broker/acl").read_text().split("\n", 1)[1]
 
 
 def test_the_broker_config_is_bidbox_brokers_for_the_directors_machine(
@@ -339,6 +343,8 @@ def test_a_folder_with_other_files_is_not_an_events(tmp_path: Path) -> None:
     {"broker_hosts": ("0.0.0.0",)},
     {"port": 0},
     {"port": 1883},
+    {"local_port": 8883},
+    {"local_port": 70000},
     {"days": 0},
     {"language": "fr"},
 ])
@@ -378,6 +384,24 @@ def test_the_command_shows_the_directors_password_once_and_no_other(
     assert load(out / "tables/table-2.toml").broker.host == HOST  # type: ignore[union-attr]
 
 
+def test_the_loopback_port_is_an_option(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A machine whose own Mosquitto holds 1883: the broker's loopback listener and the
+    server's URL move to the port given, the tables' TLS port stays."""
+    out = tmp_path / "event"
+    assert run_cli("--tables", "1", "--out", str(out), "--broker-host", HOST,
+                   "--local-port", "1884") == 0
+    capsys.readouterr()
+    conf = (out / "broker/mosquitto.conf").read_text().splitlines()
+    assert "listener 1884 127.0.0.1" in conf and "listener 1883 127.0.0.1" not in conf
+    assert "listener 8883 0.0.0.0" in conf
+    assert server_env(out)["BIDBOX_BROKER_URL"].endswith("@127.0.0.1:1884")
+    assert run_cli("--tables", "1", "--out", str(tmp_path / "clash"), "--broker-host", HOST,
+                   "--local-port", "8883") == 2
+    assert "--local-port" in capsys.readouterr().err
+    assert not (tmp_path / "clash").exists()
+
+
 def test_without_openssl_the_error_names_the_package(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -412,20 +436,26 @@ def mosquitto_bin() -> Path:
     return binary
 
 
-@pytest.fixture
-def broker(done: Provisioned, mosquitto_bin: Path, tmp_path: Path) -> Iterator[Broker]:
-    """The generated broker on free loopback ports, its certificate and key as generated."""
+def provisioned_broker(done: Provisioned, folder: Path) -> BrokerConfig:
+    """The generated broker as on the director's machine, but in ``folder``, on free loopback
+    ports and as this user, with the certificate and key as generated."""
     generated = broker_config(done.deployment, credentials(done.out))
     assert generated.tls is not None
     files = done.out / "broker"
-    config: BrokerConfig = dataclasses.replace(
-        generated, directory=tmp_path / "broker", port=free_port(), run_as=getpass.getuser(),
+    return dataclasses.replace(
+        generated, directory=folder, port=free_port(), run_as=getpass.getuser(),
         tls=dataclasses.replace(generated.tls, port=free_port(), host="127.0.0.1",
                                 cafile=files / "ca.crt", certfile=files / "server.crt",
                                 keyfile=files / "server.key"))
+
+
+@pytest.fixture
+def broker(done: Provisioned, mosquitto_bin: Path, tmp_path: Path) -> Iterator[Broker]:
+    """The generated broker on free loopback ports, its certificate and key as generated."""
+    config = provisioned_broker(done, tmp_path / "broker")
     with Broker(config, binary=mosquitto_bin) as running:
         # What it runs is the generated ACL, byte for byte.
-        assert config.acl_path.read_text() == (files / "acl").read_text()
+        assert config.acl_path.read_text() == (done.out / "broker/acl").read_text()
         yield running
 
 
@@ -575,6 +605,14 @@ def test_a_table_publishes_only_on_its_own_topics(
     server.subscribe(f"bidbox/v1/{EVENT}/#")
     table = table_client(done, broker, 1, done.out / "tables/ca.crt", clients)
     assert not table.connect().is_failure
+    server.subscribe("bidbox/v1/club-2026-11-28/#")
+    # The session the console names later, "club-2026-11-28", is covered as the first is.
+    later = table_topic("club-2026-11-28", 1, "events")
+    assert table.publish(later, b"a later session's").value == 0
+    assert table.publish(table_topic("club-2026-11-28", 2, "state"), b"forged").value \
+        == NOT_AUTHORIZED
+    server.wait_message(later, b"a later session's")
+    server.messages.clear()
     own, other = table_topic(EVENT, 1, "events"), table_topic(EVENT, 2, "events")
     assert table.publish(own, b"table 1's event").value == 0
     # mosquitto 2.0.11 answers a denied QoS 1 publish from a v5 client with PUBACK 0x87.

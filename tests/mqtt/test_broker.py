@@ -73,13 +73,16 @@ def test_acl_gives_each_table_its_own_topics_only() -> None:
     users = BrokerUsers.generate("club-42", [1, 2], display=False)
     acl = users.acl_text()
     table1 = acl.split("user table-1\n")[1].split("\n\n")[0].splitlines()
+    # Every session's topics at once: the files are written once for a club.
     assert table1 == [
-        "topic write bidbox/v1/club-42/table/1/status",
-        "topic write bidbox/v1/club-42/table/1/events",
-        "topic write bidbox/v1/club-42/table/1/state",
-        "topic read bidbox/v1/club-42/table/1/cmd",
-        "topic read bidbox/v1/club-42/clock",
+        "topic write bidbox/v1/+/table/1/status",
+        "topic write bidbox/v1/+/table/1/events",
+        "topic write bidbox/v1/+/table/1/state",
+        "topic read bidbox/v1/+/table/1/cmd",
+        "topic read bidbox/v1/+/clock",
+        "topic read bidbox/v1/session",
     ]
+    assert "club-42/" not in acl
     assert acl.index("user server") < acl.index("topic")  # nothing for anonymous clients
     assert "display" not in acl
 
@@ -133,6 +136,43 @@ def test_table_cannot_publish_as_another(broker_users: BrokerUsers,
     assert table2.publish(topic(2, "events"), b"marker").value == 0
     server.expect(topic(2, "events"), b"marker")
     assert server.seen == []
+
+
+@pytest.mark.parametrize("session", [EVENT, "club-2026-11-28", "Martes.2"])
+def test_the_acl_holds_in_every_session(session: str, broker_users: BrokerUsers,
+                                        mqtt_connect: MqttConnect) -> None:
+    """The ACL names no session: in one the director creates later (no file changed), a
+    table still writes only its own topics and reads only its own commands."""
+    def at(table: int, leaf: str) -> str:
+        return table_topic(session, table, leaf)
+
+    server = mqtt_connect(broker_users.server)
+    server.subscribe("bidbox/v1/#")
+    table1 = mqtt_connect(broker_users.table(1))
+    table1.subscribe(at(1, "cmd"), at(2, "cmd"))
+    table2 = mqtt_connect(broker_users.table(2))
+    assert table2.publish(at(1, "events"), b"forged").value == NOT_AUTHORIZED
+    assert table1.publish(at(1, "events"), b"own").value == 0
+    server.expect(at(1, "events"), b"own")
+    assert server.publish(at(2, "cmd"), b"for table 2").value in (0, 16)
+    assert server.publish(at(1, "cmd"), b"marker").value == 0
+    table1.expect(at(1, "cmd"), b"marker")
+    assert table1.seen == [] and [m.topic for m in server.seen] == []
+
+
+def test_the_running_session_is_the_servers_to_name_and_every_tables_to_read(
+        broker_users: BrokerUsers, mqtt_connect: MqttConnect) -> None:
+    topic_ = "bidbox/v1/session"
+    table1 = mqtt_connect(broker_users.table(1))
+    assert table1.publish(topic_, b"forged", retain=True).value == NOT_AUTHORIZED
+    server = mqtt_connect(broker_users.server)
+    assert server.publish(topic_, b"club-2", retain=True).value in (0, 16)
+    try:
+        table3 = mqtt_connect(broker_users.table(3))
+        table3.subscribe(topic_)
+        table3.expect(topic_, b"club-2")  # retained: a table switched on later learns it
+    finally:
+        server.publish(topic_, b"", retain=True)
 
 
 def test_table_reads_only_its_own_cmd(broker_users: BrokerUsers,

@@ -23,7 +23,7 @@ from server import schema as s
 from server import standings, syscards, vugraph
 from server.live import HEARTBEAT, Hub
 from server.services import Services
-from server.session import Session, create_session, dealt, start_round
+from server.session import Session, SessionError, create_session, dealt, start_round
 from tabled.rules import Board, Card, Deal, Seat
 from tabled.syscard import example
 from tabled.wire import Event, table_topic
@@ -52,13 +52,26 @@ class Played:
 
 @pytest.fixture
 def played(tmp_path: Any) -> Iterator[Played]:
+    # A single match, whose director chose the live vugraph: the delay is what hides it.
+    yield from board_one_at_table_one(tmp_path, kind="teams", participants=2, rounds=2,
+                                      vugraph="live")
+
+
+@pytest.fixture
+def field(tmp_path: Any) -> Iterator[Played]:
+    """A Mitchell of three tables, the public vugraph as it comes (released boards only):
+    board 1 is played at table 1 in round 1 and at the other tables later."""
+    yield from board_one_at_table_one(tmp_path, kind="mitchell", participants=6)
+
+
+def board_one_at_table_one(tmp_path: Any, **kind: Any) -> Iterator[Played]:
+    """Table 1 plays board 1 through ingest up to the faced lead (the module's docstring)."""
     clock = Clock(T0)
     app = make_app(str(tmp_path / "bidbox.db"), VUGRAPH_DELAY=DELAY, VUGRAPH_CLOCK=clock)
     services(app).ingest.clock = clock
     db = services(app).db
-    session = create_session(db, event=EVENT, title="Con pantallas", kind="mitchell",
-                             participants=6, boards_per_round=2, seed=7, screens="NE-SW",
-                             tray_delay=8.0)
+    session = create_session(db, event=EVENT, title="Con pantallas", boards_per_round=2,
+                             seed=7, screens="NE-SW", tray_delay=8.0, **kind)
     syscards.store(db, session, 1, example())  # NS at table 1 in round 1
     start_round(db, session, 1)
     with db.read() as conn:
@@ -210,8 +223,78 @@ def test_no_session_or_no_such_table_is_a_404(played: Played) -> None:
 
 def test_the_live_page_links_each_tables_vugraph(played: Played) -> None:
     page = played.client.get("/").get_data(as_text=True)
-    for table in (1, 2, 3):
+    for table in (1, 2):
         assert f'href="/vugraph/{table}"' in page
+    assert 'href="/vugraph/3"' not in page  # a match has two tables
+    assert "follow a table live" in played.client.get("/?lang=en").get_data(as_text=True)
+
+
+def test_the_delay_is_said_as_it_is(played: Played) -> None:
+    """60 s, not "6 s": the zero of a whole number is no decimal to strip."""
+    played.clock.now = T0 + DELAY + 1
+    assert "60 s behind the table" in played.client.get("/vugraph/1?lang=en").get_data(
+        as_text=True)
+    assert "con 60 s de retraso" in played.client.get("/vugraph/1?lang=es").get_data(
+        as_text=True)
+
+
+# -- a field: a board only once released ------------------------------------------------------
+
+def test_a_fields_vugraph_names_the_board_and_shows_nothing_of_it(field: Played) -> None:
+    """Table 1 has bid and led board 1; tables 2 and 3 still have it to play: the public
+    sees the board's number and nothing else, at once and a minute later."""
+    for at in (T0 + 1, T0 + 200 + DELAY + 1, T0 + 10_000):
+        data = public(field, at)
+        assert data["board"] == 1 and data["withheld"] is True and data["released"] is False
+        assert data["calls"] == [] and data["cards"] == [] and data["questions"] == []
+        assert data["hands"] is None and data["result"] is None and data["delay"] == 0
+    page = field.client.get("/vugraph/1?lang=en").get_data(as_text=True)
+    assert 'id="vugraph-withheld"' in page and "playing board 1" in page
+    assert 'id="vugraph-auction"' not in page and "3NT" not in page and LEAD not in page
+    assert "behind the table" not in page
+    index = field.client.get("/?lang=en").get_data(as_text=True)
+    assert "boards, once released" in index
+
+
+def test_a_fields_board_is_shown_whole_once_released(field: Played) -> None:
+    standings.release(services(field.app).db, field.session, 1, "director")
+    data = public(field, T0 + 201)  # no delay: a released board is public whole
+    assert data["withheld"] is False and data["released"] is True
+    assert len(data["calls"]) == 10 and data["cards"] == [{"seat": "E", "card": LEAD}]
+    assert data["hands"] is not None
+
+
+def test_the_director_turns_the_public_vugraph_off(field: Played) -> None:
+    token = login(field.client)
+    page = field.client.get("/console/session?lang=en").get_data(as_text=True)
+    assert 'id="public-vugraph"' in page and 'value="live" disabled' in page
+    refused = field.client.post("/console/vugraph", data={"vugraph": "live", "csrf": token},
+                                follow_redirects=True)
+    assert "single match" in refused.get_data(as_text=True)
+    assert services(field.app).session.vugraph == "released"  # type: ignore[union-attr]
+    field.client.post("/console/vugraph", data={"vugraph": "off", "csrf": token})
+    assert services(field.app).session.vugraph == "off"  # type: ignore[union-attr]
+    field.clock.now = T0 + 10_000
+    off = field.client.get("/vugraph/1?lang=en")
+    assert off.status_code == 404 and "turned the public vugraph off" in off.get_data(
+        as_text=True)
+    assert field.client.get("/api/v1/vugraph/1").status_code == 404
+    assert field.client.get("/vugraph/1/stream").status_code == 404
+    assert 'id="vugraph-tables"' not in field.client.get("/").get_data(as_text=True)
+    assert field.client.get("/console/vugraph/1").status_code == 200  # the director's own
+
+
+def test_live_is_only_for_a_single_match(tmp_path: Any) -> None:
+    app = make_app(str(tmp_path / "bidbox.db"))
+    try:
+        with pytest.raises(SessionError, match="single match"):
+            create_session(services(app).db, event=EVENT, title="x", kind="mitchell",
+                           participants=6, boards_per_round=2, vugraph="live")
+        with pytest.raises(SessionError, match="vugraph 'on'"):
+            create_session(services(app).db, event=EVENT, title="x", kind="mitchell",
+                           participants=6, boards_per_round=2, vugraph="on")
+    finally:
+        services(app).close()
 
 
 # -- the service, on its own -------------------------------------------------------------------

@@ -24,7 +24,8 @@ def test_the_example_config_reads(tmp_path: Path) -> None:
     shutil.copy(EXAMPLE, tmp_path / "table.toml")
     (tmp_path / "table.secret").write_text("s3cret\n")
     config = load(tmp_path / "table.toml")
-    assert (config.event, config.number, config.language) == ("club-2026-11-21", 3, "es")
+    assert (config.event, config.number, config.language) == (None, 3, "es")
+    assert config.follows and config.journal == Path("/var/lib/bidbox")
     assert config.broker is not None
     assert (config.broker.host, config.broker.port) == ("director.local", 8883)
     assert (config.broker.username, config.broker.password) == ("table-3", "s3cret")
@@ -35,7 +36,12 @@ def test_the_example_config_reads(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("text", "complaint"), [
-    ("[table]\nnumber = 1\njournal = 'j.db'", "'event' is missing"),
+    ("[table]\nnumber = 1\njournal = 'j.db'", "'journal' names one event's file"),
+    ("[table]\nnumber = 1", "'journals' is missing"),
+    ("[table]\nnumber = 1\njournals = 'j'", "add \\[broker\\], or give 'event'"),
+    ("[table]\nevent = 'e'\nnumber = 1\njournal = 'j.db'\njournals = 'j'",
+     "'journals' is for a table that follows"),
+    ("[table]\nevent = 'a b'\nnumber = 1\njournal = 'j.db'", "event name 'a b'"),
     ("[table]\nevent = 'e'\nnumber = 0\njournal = 'j.db'", "not a table number"),
     ("[table]\nevent = 'e'\nnumber = true\njournal = 'j.db'", "wrong type"),
     ("[table]\nevent = 'e'\nnumber = 1\njournal = 'j.db'\nlanguage = 'fr'", "language"),
