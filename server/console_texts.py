@@ -332,3 +332,15 @@ PAGES.add({
 PAGES.add({
     "console_export_rankings": Words(es="Clasificación (CSV)", en="Rankings (CSV)"),
 })
+
+# The console's page structure (issue 34): each page's name, the menus' names.
+PAGES.add({
+    "console_index_title": Words(es="Mesas y llamadas", en="Tables and calls"),
+    "console_nav": Words(es="Consola", en="Console"),
+    "console_in_page": Words(es="En esta página", en="On this page"),
+    "console_results_grid": Words(es="Resultados por tablero y mesa",
+                                  en="Results by board and table"),
+    "console_pair_names": Words(es="Nombres de {participant}", en="Names of {participant}"),
+    "console_actions": Words(es="Acciones", en="Actions"),
+    "console_member_or_visitor": Words(es="Socio o visitante", en="Member or visitor"),
+})

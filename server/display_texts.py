@@ -163,3 +163,10 @@ PAGES.add({
         es="Escala continua de la WBF (2013): los IMPs de cada encuentro en puntos de victoria.",
         en="WBF continuous scale (2013): each match's IMPs in victory points."),
 })
+
+# The pages' structure (issue 34): the menus' names, the static site's home link, the room.
+PAGES.add({
+    "display_boards_nav": Words(es="Tableros", en="Boards"),
+    "report_site_nav": Words(es="Resultados publicados", en="Published results"),
+    "report_home": Words(es="Inicio", en="Home"),
+})
