@@ -344,3 +344,23 @@ PAGES.add({
     "console_actions": Words(es="Acciones", en="Actions"),
     "console_member_or_visitor": Words(es="Socio o visitante", en="Member or visitor"),
 })
+
+# The room's screen, as the director picks it (server/room.py).
+PAGES.add({
+    "console_room_help": Words(
+        es="Lo que muestra la pantalla de la sala va en su dirección: elija y ábrala en el "
+           "navegador de la pantalla (o guarde la dirección como favorito). Cada pantalla "
+           "pasa sola a la siguiente; las flechas del teclado las pasan a mano y la barra "
+           "espaciadora las detiene.",
+        en="What the room screen shows is in its address: choose, and open it in the "
+           "screen's browser (or bookmark the address). Each screen turns to the next by "
+           "itself; the arrow keys turn them by hand and the space bar pauses them."),
+    "console_room_show": Words(es="Qué muestra, en este orden", en="What it shows, in this order"),
+    "console_room_boards": Words(es="Los tableros terminados, los últimos primero",
+                                 en="The finished boards, the newest first"),
+    "console_room_rankings": Words(es="La clasificación", en="The rankings"),
+    "console_room_progress": Words(es="Cómo va cada mesa", en="Each table's progress"),
+    "console_room_boards_help": Words(es="cuántos de los últimos (en blanco: todos)",
+                                      en="how many of the newest (blank: all)"),
+    "console_room_open": Words(es="Abrir la pantalla de la sala", en="Open the room screen"),
+})

@@ -265,5 +265,5 @@
   window.bidboxFollow(new EventSource("/live/stream"), refresh, (ok) => setStatus(
     ok ? t("display_live") + " · " +
          t("display_updated", {time: new Date().toLocaleTimeString(texts.language)})
-       : texts.display_offline));
+       : texts.display_offline), texts.version);
 })();
