@@ -10,7 +10,7 @@ table so that travellers and rankings differ.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,9 +47,18 @@ class Field:
     app: Flask
     session: Session
     results: int
+    held: list[Callable[[], None]]  # results not sent yet: each call sends one
+
+    def send_held(self) -> None:
+        """The next result held back reaches the server, and the hub tells the pages."""
+        self.held.pop(0)()
+        services(self.app).hub.notify({"results", "tables"})
 
 
-def build(app: Flask) -> Field:
+def build(app: Flask, hold: int = 0) -> Field:
+    """The field played, but for the last ``hold`` results (its last board's), whose sending
+    ``Field.send_held`` does. Each event is stamped a second after the one before, so the
+    boards finish in their numbers' order."""
     db = services(app).db
     session = create_session(db, event=EVENT, title="Campeonato de Euskadi por parejas",
                              kind="mitchell", participants=30, boards_per_round=2, rounds=12,
@@ -59,44 +68,60 @@ def build(app: Flask) -> Field:
              for number in range(1, 31)}
     set_names(db, session, names)
     seq: dict[int, int] = defaultdict(int)
-    assigned: set[tuple[int, int]] = set()
-    count = 0
+    sent = [0]
 
     def send(table: int, kind: str, board: int | None, data: dict[str, Any]) -> None:
         seq[table] += 1
-        event = Event(seq[table], kind, 1_800_000_000.0 + count + seq[table], board, data)
+        sent[0] += 1
+        event = Event(seq[table], kind, 1_800_000_000.0 + sent[0], board, data)
         outcome = services(app).ingest(table_topic(EVENT, table, "events"), event.to_payload())
         assert outcome.rejected is None, outcome.rejected
 
-    for board in session.plan.boards():
-        for n, seat in enumerate(s for s in session.plan.schedule(board)
-                                 if PHANTOM not in (s.ns, s.ew)):
-            if (seat.table, seat.round) not in assigned:
-                assigned.add((seat.table, seat.round))
-                send(seat.table, "assign", None, {
-                    "cmd": f"assign-{EVENT}-r{seat.round}-t{seat.table}", "round": seat.round,
-                    "ns": seat.ns, "ew": seat.ew, "boards": list(seat.boards)})
-            contract, declarer, tricks = CONTRACTS[(board + n) % len(CONTRACTS)]
-            tricks += (n % 3) - 1
-            send(seat.table, "card", board, {"seat": "W", "card": LEADS[(board + n) % 6]})
-            score = score_ns(parse_contract(contract), Seat.from_str(declarer), tricks,
-                             Board(board).vulnerability)
-            send(seat.table, "result", board, {"contract": contract, "declarer": declarer,
-                                               "tricks": tricks, "score_ns": score})
-            count += 1
+    plays = [(board, n, seat) for board in session.plan.boards()
+             for n, seat in enumerate(s for s in session.plan.schedule(board)
+                                      if PHANTOM not in (s.ns, s.ew))]
+    assigned: set[tuple[int, int]] = set()
+    held: list[Callable[[], None]] = []
+    for at, (board, n, seat) in enumerate(plays):
+        if (seat.table, seat.round) not in assigned:
+            assigned.add((seat.table, seat.round))
+            send(seat.table, "assign", None, {
+                "cmd": f"assign-{EVENT}-r{seat.round}-t{seat.table}", "round": seat.round,
+                "ns": seat.ns, "ew": seat.ew, "boards": list(seat.boards)})
+        contract, declarer, tricks = CONTRACTS[(board + n) % len(CONTRACTS)]
+        tricks += (n % 3) - 1
+        send(seat.table, "card", board, {"seat": "W", "card": LEADS[(board + n) % 6]})
+        result = {"contract": contract, "declarer": declarer, "tricks": tricks,
+                  "score_ns": score_ns(parse_contract(contract), Seat.from_str(declarer),
+                                       tricks, Board(board).vulnerability)}
+
+        def play(table: int = seat.table, board: int = board,
+                 result: dict[str, Any] = result) -> None:
+            send(table, "result", board, result)
+        if at < len(plays) - hold:
+            play()
+        else:
+            held.append(play)
     services(app).hub.notify({"results", "tables"})
-    return Field(app, session, count)
+    return Field(app, session, len(plays) - hold, held)
 
 
-def field_app(tmp_path: Path) -> Iterator[Field]:
-    """The app on a fresh SQLite file with the field played; closed afterwards."""
+def empty_app(tmp_path: Path) -> Iterator[Flask]:
+    """The app on a fresh SQLite file, no session set up yet; closed afterwards."""
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "field.db"), "EVENT": EVENT,
                       "SECRET_KEY": "field-test", "DIRECTOR_PASSWORD": DIRECTOR_PASSWORD,
                       "ANALYSIS": False})
     try:
-        yield build(app)
+        yield app
     finally:
         services(app).close()
+
+
+def field_app(tmp_path: Path, hold: int = 0) -> Iterator[Field]:
+    """The app on a fresh SQLite file with the field played (but ``hold`` results); closed
+    afterwards."""
+    for app in empty_app(tmp_path):
+        yield build(app, hold)
 
 
 def served(app: Flask) -> Iterator[str]:
