@@ -22,6 +22,14 @@ _compress = Compress()
 
 
 def _public(response: Response) -> Response:
+    if request.endpoint == "static" and response.status_code == 200:
+        # A static file is sent as a stream of the open file: read into memory (they are a
+        # few kilobytes), it is compressed whole, gzip included, and the file closed.
+        opened = getattr(response.response, "close", None)
+        response.direct_passthrough = False
+        response.make_sequence()
+        if opened is not None:
+            opened()
     if request.blueprint in PUBLIC or request.endpoint == "static":
         return _compress.after_request(response)
     return response
@@ -29,5 +37,6 @@ def _public(response: Response) -> Response:
 
 def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_REGISTER", False)  # only _public decides
+    app.config.setdefault("COMPRESS_STREAMS", False)  # the event streams, above all
     _compress.init_app(app)
     app.after_request(_public)
