@@ -138,3 +138,26 @@ def test_a_choice_the_screen_cannot_show_is_refused_plainly(page: Any,
         response = page.goto(f"/room?{query}")
         assert response is not None and response.status == 400
         expect(page.locator("[role=alert]")).to_contain_text(says)
+
+
+def test_pictures_for_the_guide(page: Any, field: fields.Field, tmp_path: Path) -> None:
+    """The room's screen at 1920x1080 and a board's page on a phone, as docs/display.md shows
+    them (``BIDBOX_SCREENSHOTS=docs/screenshots`` writes them there)."""
+    from tests.browser.test_screenshots import _folder
+
+    folder = _folder(tmp_path)
+    page.set_viewport_size(HD)
+    page.goto("/room?seconds=300")
+    expect(page.locator(".room-screen:not([hidden]) h2").first).to_have_text("Tablero 29")
+    page.screenshot(path=str(folder / "room.png"))
+    page.keyboard.press("End")  # not a key the screen takes: nothing turns
+    for _ in range(screens(page) - 3):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator(".room-screen:not([hidden]) h2").first).to_contain_text(
+        "Clasificación")
+    page.screenshot(path=str(folder / "room-rankings.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto("/board/1")
+    expect(page.locator(".hand-E")).to_be_visible()
+    page.screenshot(path=str(folder / "board-phone.png"), full_page=True)
+    assert (folder / "room.png").stat().st_size > 10_000
