@@ -95,32 +95,28 @@ def _whole(text: str, name: str, default: int) -> int:
 
 @bp.get("/room")
 def page() -> Any:
-    try:
-        choice = choice_from(request.args)
-    except ChoiceError as error:
-        return render_template("display/room_refused.html", reason=str(error)), 400
-    session = services().session
-    version = services().hub.version  # read before the data: a change after it is told
-    if session is None:
-        return render_template("display/empty.html")
-    return render_template("display/room.html", session=session, choice=choice,
-                           version=version, config=_config(choice),
-                           texts=display.script_texts(session), **_parts(session, choice),
-                           **display.HELPERS)
+    return _shown("display/room.html")
 
 
 @bp.get("/room/parts")
 def parts() -> Any:
     """What ``/room`` shows, alone: room.js lays it out again after each change."""
+    return _shown("display/_room_parts.html")
+
+
+def _shown(template: str) -> Any:
+    """``template`` with the parts the address asks for; a refusal, or the page that says
+    there is no session yet."""
     try:
         choice = choice_from(request.args)
     except ChoiceError as error:
         return render_template("display/room_refused.html", reason=str(error)), 400
+    version = services().hub.version  # read before the data: a change after it is told
     session = services().session
     if session is None:
         return render_template("display/empty.html")
-    display.read_session(session)
-    return render_template("display/_room_parts.html", session=session, choice=choice,
+    return render_template(template, session=session, choice=choice, version=version,
+                           config=_config(choice), texts=display.script_texts(session),
                            **_parts(session, choice), **display.HELPERS)
 
 

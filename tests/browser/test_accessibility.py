@@ -5,7 +5,6 @@ heading, landmarks and page titles told apart)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,21 +18,17 @@ from tests.browser import field as fields
 from tests.browser.axe import violations
 from tests.fixtures.broker import TIMEOUT
 
+
+@pytest.fixture
+def base_url(field_url: str) -> str:
+    return field_url
+
+
 PUBLIC = ("/", "/?lang=en", "/board/1", "/board/30?lang=es", "/board/999", "/vugraph/1",
           "/room", "/room?lang=en&show=progress", "/room?seconds=1")
 CONSOLE = ("/console/", "/console/session", "/console/rulings", "/console/results",
            "/console/scoring", "/console/register", "/console/corrections",
            "/console/vugraph/1")
-
-
-@pytest.fixture
-def field(tmp_path: Path) -> Iterator[fields.Field]:
-    yield from fields.field_app(tmp_path)
-
-
-@pytest.fixture
-def base_url(field: fields.Field) -> Iterator[str]:
-    yield from fields.served(field.app)
 
 
 def checked(page: Any, address: str) -> list[str]:

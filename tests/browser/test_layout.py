@@ -5,7 +5,6 @@ site's suits have names, and the live page fetches nothing its HTML already hold
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,12 @@ from playwright.sync_api import expect
 from server.publish import write_site
 from tests.browser import field as fields
 from tests.browser.test_live import connected
+
+
+@pytest.fixture
+def base_url(field_url: str) -> str:
+    return field_url
+
 
 SIZES = {"screen": (1920, 1080), "laptop": (1280, 800), "phone": (390, 844)}
 PAGES = ("/", "/?lang=en", "/board/1", "/board/30?lang=en", "/vugraph/1")
@@ -39,16 +44,6 @@ REACH = """() => {
   }
   return {scroll: document.documentElement.scrollWidth, width: width, past: past.slice(0, 5)};
 }"""
-
-
-@pytest.fixture
-def field(tmp_path: Path) -> Iterator[fields.Field]:
-    yield from fields.field_app(tmp_path)
-
-
-@pytest.fixture
-def base_url(field: fields.Field) -> Iterator[str]:
-    yield from fields.served(field.app)
 
 
 @pytest.fixture

@@ -48,8 +48,8 @@ def field(tmp_path: Path) -> Iterator[fields.Field]:
 
 
 @pytest.fixture
-def base_url(field: fields.Field) -> Iterator[str]:
-    yield from fields.served(field.app)
+def base_url(field_url: str) -> str:
+    return field_url
 
 
 def screens(page: Any) -> int:
