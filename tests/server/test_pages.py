@@ -175,3 +175,13 @@ def test_public_answers_are_compressed_and_the_consoles_are_not(client: FlaskCli
         answer = client.get(path, headers={"Accept-Encoding": "gzip, br"})
         assert "Content-Encoding" not in answer.headers, path
     assert services(app).hub is not None
+
+
+def test_before_any_release_the_room_shows_the_progress(client: FlaskClient,
+                                                        app: Flask) -> None:
+    Room(app)
+    html = page(client, "/room/parts")
+    assert "Cómo va la sesión" in html and "Aún no hay resultados" not in html
+    alone = page(client, "/room/parts?show=boards,rankings")
+    assert "Aún no hay resultados publicados." in alone
+    assert "Aún no hay tableros terminados por todas las mesas." in alone
