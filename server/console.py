@@ -38,7 +38,7 @@ from markupsafe import Markup
 
 from server import (
     clock_texts,  # noqa: F401 (registers the round clock's texts)
-    console_texts,  # noqa: F401 (registers the console's texts)
+    console_texts,  # registers the console's texts; table_message
     exports,
     roundclock,
     rulings,
@@ -103,7 +103,12 @@ EXPORTS = {  # format -> (function in server.exports, content type, file extensi
 
 
 class FormError(ValueError):
-    """A form field the director must fix; the message is already in the page's language."""
+    """A form field the director must fix; the message is already in the page's language.
+    ``field`` names the field (its ``name``), when one is to blame: the form marks it."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 def _optional(name: str) -> int | None:
@@ -118,7 +123,7 @@ def _number(name: str) -> int:
     except ValueError:
         # A row's field ("section_pairs-2") is named by its column.
         what = t(f"console_{name.partition('-')[0]}")
-        raise FormError(t("console_not_a_number", what=what, value=text)) from None
+        raise FormError(t("console_not_a_number", what=what, value=text), name) from None
 
 
 def _seconds(name: str) -> float:
@@ -130,7 +135,7 @@ def _seconds(name: str) -> float:
         return float(text)
     except ValueError:
         raise FormError(t("console_not_a_number", what=t(f"console_{name}"),
-                          value=text)) from None
+                          value=text), name) from None
 
 
 def _rounds(name: str) -> tuple[int, ...]:
@@ -140,7 +145,7 @@ def _rounds(name: str) -> tuple[int, ...]:
         return tuple(sorted({int(word) for word in text}))
     except ValueError:
         raise FormError(t("console_not_a_number", what=t(f"console_{name.split('-')[0]}"),
-                          value=" ".join(text))) from None
+                          value=" ".join(text)), name) from None
 
 
 #: How many rows for more sections the set-up form shows (its button adds more).
@@ -180,7 +185,7 @@ def _named(sections: list[Section]) -> tuple[Section, list[Section]]:
     names = [name.strip() for name in text.replace(";", ",").split(",") if name.strip()]
     if len(names) != len(sections):
         raise FormError(t("console_section_names_count", names=len(names),
-                          sections=len(sections)))
+                          sections=len(sections)), "section_names")
     named = [replace(section, letter=name) for section, name in zip(sections, names,
                                                                     strict=True)]
     return named[0], named[1:]
@@ -307,7 +312,9 @@ def _page(template: str, found: Session | None, parts: tuple[str, ...],
 def ruling_helpers() -> dict[str, Any]:
     """How the rulings form and record word a ruling's fields (tabled.rulings defines them)."""
     return {"field_label": rulings.field_label, "field_value": rulings.field_value,
-            "choice_value": rulings.choice_value, "words": _words}
+            "choice_value": rulings.choice_value, "words": _words,
+            "seat_letter": DISPLAY_HELPERS["seat_letter"],
+            "table_message": console_texts.table_message}
 
 
 def _words(words: Any) -> str:
@@ -384,10 +391,12 @@ def _section_rows(form: Any) -> list[tuple[int, str]]:
     return list(zip(rows, section_letters(len(rows) + 1)[1:], strict=True))
 
 
-def _setup_page(form: Any) -> str:
+def _setup_page(form: Any, error: Exception | None = None) -> str:
+    """The set-up form (of the next session once one is running); refused, with ``error``
+    above it, the field to blame marked and focused (else the message is)."""
     before = _session_or_none()
     return _page("console/setup.html", before, ("tables",) if before is None else (),
-                 form=form,
+                 form=form, error=error, error_field=getattr(error, "field", None),
                  movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS,
                  section_kinds=("mitchell", "howell"), scopes=sessions.SCOPES,
                  section_rows=_section_rows(form),
@@ -552,7 +561,7 @@ def setup() -> Any:
     try:
         title = form.get("title", "").strip()
         if not title:
-            raise FormError(t("console_title_required"))
+            raise FormError(t("console_title_required"), "title")
         event = running.new_event_name(db, services().name,
                                        typed=form.get("event", "").strip())
         if not (upload and upload.filename):
@@ -576,8 +585,7 @@ def setup() -> Any:
             warning_minutes=_optional("warning_minutes") or 0,
             vugraph=form.get("vugraph") or "released")
     except (FormError, SessionError) as error:
-        _refused(error)
-        return _setup_page(form), 400
+        return _setup_page(form, error), 400
     services().follow_running()  # the bus and the tables move to it
     flash(t("console_created", title=found.title, tables=found.tables, rounds=found.rounds))
     if before is not None:

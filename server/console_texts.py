@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from server.i18n import PAGES
+from tabled import words as bridge
 from tabled.texts import Words
 
 PAGES.add({
@@ -392,3 +395,107 @@ PAGES.add({
 PAGES.add({
     "console_export_rankings": Words(es="Clasificación (CSV)", en="Rankings (CSV)"),
 })
+
+# The console's page structure (issue 34): each page's name, the menus' names.
+PAGES.add({
+    "console_index_title": Words(es="Mesas y llamadas", en="Tables and calls"),
+    "console_nav": Words(es="Consola", en="Console"),
+    "console_in_page": Words(es="En esta página", en="On this page"),
+    "console_results_grid": Words(es="Resultados por tablero y mesa",
+                                  en="Results by board and table"),
+    "console_pair_names": Words(es="Nombres de {participant}", en="Names of {participant}"),
+    "console_actions": Words(es="Acciones", en="Actions"),
+    "console_member_or_visitor": Words(es="Socio o visitante", en="Member or visitor"),
+})
+
+# The room's screen, as the director picks it (server/room.py).
+PAGES.add({
+    "console_room_help": Words(
+        es="Lo que muestra la pantalla de la sala va en su dirección: elija y ábrala en el "
+           "navegador de la pantalla (o guarde la dirección como favorito). Cada pantalla "
+           "pasa sola a la siguiente; las flechas del teclado las pasan a mano y la barra "
+           "espaciadora las detiene.",
+        en="What the room screen shows is in its address: choose, and open it in the "
+           "screen's browser (or bookmark the address). Each screen turns to the next by "
+           "itself; the arrow keys turn them by hand and the space bar pauses them."),
+    "console_room_show": Words(es="Qué muestra, en este orden", en="What it shows, in this order"),
+    "console_room_boards": Words(es="Los tableros terminados, los últimos primero",
+                                 en="The finished boards, the newest first"),
+    "console_room_rankings": Words(es="La clasificación", en="The rankings"),
+    "console_room_progress": Words(es="Cómo va cada mesa", en="Each table's progress"),
+    "console_room_boards_help": Words(es="cuántos de los últimos (en blanco: todos)",
+                                      en="how many of the newest (blank: all)"),
+    "console_room_open": Words(es="Abrir la pantalla de la sala", en="Open the room screen"),
+})
+
+
+# What a table's director call says (its ``detail``): the table writes it in English, from the
+# laws engine's own sentences; the console says it in its own language. Each sentence the
+# table can send, with the parts that vary; a sentence not listed here shows as it came.
+_SEAT = "(?P<{}>[NESW])"
+_TABLE_MESSAGES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
+    (re.compile(pattern.format(seat=_SEAT.format("seat"), other=_SEAT.format("other"))), words)
+    for pattern, words in (
+        (r"{seat} led out of turn; it is {other}'s lead",
+         Words(es="{seat} salió fuera de turno; la salida es de {other}",
+               en="{seat} led out of turn; it is {other}'s lead")),
+        (r"{seat} played out of turn; it is {other}'s turn",
+         Words(es="{seat} jugó fuera de turno; le toca a {other}",
+               en="{seat} played out of turn; it is {other}'s turn")),
+        (r"{seat} alerts {other}'s (?P<call>\S+) late",
+         Words(es="{seat} alerta tarde el {call} de {other}",
+               en="{seat} alerts {other}'s {call} late")),
+        (r"{seat} disputes {other}'s claim of (?P<tricks>\d+)",
+         Words(es="{seat} no acepta la reclamación de {tricks} bazas de {other}",
+               en="{seat} disputes {other}'s claim of {tricks}")),
+        (r"(?P<card>[SHDC][2-9TJQKA]) scanned in {seat}'s hand and in {other}'s",
+         Words(es="{card} leída en la mano de {seat} y en la de {other}",
+               en="{card} scanned in {seat}'s hand and in {other}'s")),
+        (r"(?P<card>[SHDC][2-9TJQKA]) scanned in {seat}'s hand; the board has it in {other}'s",
+         Words(es="{card} leída en la mano de {seat}; el tablero la tiene en la de {other}",
+               en="{card} scanned in {seat}'s hand; the board has it in {other}'s")),
+        (r"(?P<card>[SHDC][2-9TJQKA]) scanned in {seat}'s hand; the board does not have it "
+         r"there",
+         Words(es="{card} leída en la mano de {seat}; el tablero no la tiene ahí",
+               en="{card} scanned in {seat}'s hand; the board does not have it there")),
+        (r"a fourteenth card \((?P<card>[SHDC][2-9TJQKA])\) scanned in {seat}'s hand",
+         Words(es="una decimocuarta carta ({card}) leída en la mano de {seat}",
+               en="a fourteenth card ({card}) scanned in {seat}'s hand")),
+        (r"{seat} changed (?P<call>\S+) \(call (?P<number>\d+)\) after a pause; {other} may "
+         r"accept it \(25B1\) or not \(25B2\)",
+         Words(es="{seat} cambió {call} (voz {number}) tras una pausa; {other} puede "
+                  "aceptar el cambio (25B1) o no (25B2)",
+               en="{seat} changed {call} (call {number}) after a pause; {other} may accept "
+                  "it (25B1) or not (25B2)")),
+        (r"board (?P<board>\d+): revoke, (?P<tricks>[+-]\d+) trick\(s\) to declarer",
+         Words(es="tablero {board}: renuncio, {tricks} baza(s) al carteador",
+               en="board {board}: revoke, {tricks} trick(s) to declarer")),
+        (r"{seat} revoked on trick (?P<number>\d+) \((?P<card>[SHDC][2-9TJQKA])\)",
+         Words(es="{seat} renunció en la baza {number} ({card})",
+               en="{seat} revoked on trick {number} ({card})")),
+        (r"{seat} did not comply with Law (?P<law>\S+) on trick (?P<number>\d+) "
+         r"\((?P<card>[SHDC][2-9TJQKA])\) when able: a revoke",
+         Words(es="{seat} no cumplió la Ley {law} en la baza {number} ({card}) pudiendo "
+                  "hacerlo: renuncio",
+               en="{seat} did not comply with Law {law} on trick {number} ({card}) when "
+                  "able: a revoke")),
+    ))
+
+
+def table_message(text: str, language: str) -> str:
+    """A table's message (a director call's detail) in ``language``: its seats as the
+    language writes them (West is O in Spanish), its cards and calls as the pages do."""
+    for pattern, words in _TABLE_MESSAGES:
+        found = pattern.fullmatch(text)
+        if found is None:
+            continue
+        parts = dict(found.groupdict())
+        for name in ("seat", "other"):
+            if name in parts:
+                parts[name] = bridge.seat_letter(parts[name], language)
+        if "card" in parts:
+            parts["card"] = bridge.plain(bridge.card_pieces(parts["card"], language))
+        if "call" in parts:
+            parts["call"] = bridge.plain(bridge.call_pieces(parts["call"], language))
+        return words[language].format(**parts)
+    return text

@@ -88,17 +88,19 @@ def index() -> Any:
     session = services().session
     if session is None:
         return _render("display/empty.html")
+    version = services().hub.version  # read before the data: a change after it is told
     db = services().db
     rows = standings.public_results(db, session)
     released = standings.released_boards(db, session)
     scored = standings.public_field(db, session)
-    labels = _labels(session)
+    labels = labels_of(session)
     swiss = (swiss_of(db, session, public=True, scored_field=scored)
              if session.movement == "swiss" else None)
     return _render("display/index.html", session=session, method=scored.method,
-                   groups=_ranking_groups(scored.standings), labels=labels, swiss=swiss,
+                   groups=ranking_groups(scored.standings), labels=labels, swiss=swiss,
                    boards=_boards_newest_first(rows)[:RECENT_BOARDS],
-                   released=sorted(released), texts=_script_texts(labels, session),
+                   released=sorted(released),
+                   texts=_script_texts(labels, session, version),
                    progress=session_progress(db, session, len(released), server_now()))
 
 
@@ -113,6 +115,7 @@ def board(number: int) -> Any:
     released = standings.released_boards(db, session)
     if number not in released:
         return _not_shown(number, "display_not_released")
+    version = services().hub.version
     rows = [r for r in standings.public_results(db, session) if r.board == number]
     scored = standings.public_field(db, session)
     lines = traveller(rows, scored.scored.get(number, []))
@@ -121,11 +124,11 @@ def board(number: int) -> Any:
         services().analyse_released({number})
     ordered = sorted(released)
     at = ordered.index(number)
-    labels = _labels(session)
+    labels = labels_of(session)
     return _render(
         "display/board.html", session=session, number=number, method=scored.method,
         lines=lines, labels=labels, chart=frequency_chart(number, rows),
-        texts=_script_texts(labels, session),
+        texts=_script_texts(labels, session, version),
         record=record, analysing=services().analyser is not None,
         previous=ordered[at - 1] if at > 0 else None,
         following=ordered[at + 1] if at + 1 < len(ordered) else None)
@@ -203,7 +206,8 @@ class Label:
     names: str
 
 
-def _labels(session: Session) -> dict[int, Label]:
+def labels_of(session: Session) -> dict[int, Label]:
+    """Each participant's label in the visitor's language and names."""
     return {number: Label(_localised(p.label), p.names)
             for number, p in participants_of(services().db, session).items()}
 
@@ -247,7 +251,7 @@ def group_caption(group: str) -> str:
              rankings=t(f"display_group_{direction}"))
 
 
-def _ranking_groups(rows: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+def ranking_groups(rows: Sequence[Any]) -> list[tuple[str, list[Any]]]:
     groups: dict[str, list[Any]] = {}
     for row in rows:
         groups.setdefault(row.group, []).append(row)
@@ -498,9 +502,17 @@ SCRIPT_TEXTS = (
     "display_clock", "display_clock_warning", "display_clock_over")
 
 
-def _script_texts(labels: dict[int, Label], session: Session) -> Markup:
-    """What display.js needs in the page's language, as JSON safe inside <script>."""
+def script_texts(session: Session) -> Markup:
+    """What display.js needs on a page of its own (the room's, for the round clock)."""
+    return _script_texts(labels_of(session), session, None)
+
+
+def _script_texts(labels: dict[int, Label], session: Session, version: int | None) -> Markup:
+    """What display.js needs in the page's language, as JSON safe inside <script>; the live
+    hub's ``version`` when the page's data was read: display.js fetches nothing again on
+    connecting if the stream says that version still."""
     texts: dict[str, Any] = {key: t(key) for key in SCRIPT_TEXTS}
+    texts["version"] = version
     texts["language"] = language()
     named = sorted({p.group for p in session.plan.participants}, key=group_key)
     texts["groups"] = {group: group_caption(group) for group in named}

@@ -173,3 +173,36 @@ PAGES.add({
         es="Escala continua de la WBF (2013): los IMPs de cada encuentro en puntos de victoria.",
         en="WBF continuous scale (2013): each match's IMPs in victory points."),
 })
+
+# The pages' structure (issue 34): the menus' names, the static site's home link, the room.
+PAGES.add({
+    "display_boards_nav": Words(es="Tableros", en="Boards"),
+    "report_site_nav": Words(es="Resultados publicados", en="Published results"),
+    "report_home": Words(es="Inicio", en="Home"),
+})
+
+# The room mode (server/room.py): the results on the room's big screen.
+PAGES.add({
+    "room_title": Words(es="Pantalla de la sala", en="Room screen"),
+    "room_pairs": Words(es="Parejas", en="Pairs"),
+    "room_score": Words(es="Marca", en="Score"),
+    "room_stage": Words(es="Estado", en="Stage"),
+    "room_screen": Words(es="Pantalla {number} de {count}", en="Screen {number} of {count}"),
+    "room_continued": Words(es="(sigue)", en="(continued)"),
+    "room_paused": Words(es="en pausa", en="paused"),
+    "room_seconds": Words(es="Segundos por pantalla", en="Seconds per screen"),
+    "room_boards": Words(es="Tableros", en="Boards"),
+    "room_default": Words(es="La pantalla de la sala con todo",
+                          en="The room screen with everything"),
+    "room_bad_part": Words(
+        es="La pantalla de la sala no sabe mostrar «{part}»: elija entre {parts}.",
+        en="The room screen cannot show \"{part}\": choose from {parts}."),
+    "room_bad_seconds": Words(
+        es="Cada pantalla dura entre {low} y {high} segundos, no {value}.",
+        en="Each screen stays between {low} and {high} seconds, not {value}."),
+    "room_bad_boards": Words(
+        es="Tableros: un número de tableros a partir de 1, o «all» para todos; no «{value}».",
+        en="Boards: a number of boards from 1, or \"all\"; not \"{value}\"."),
+    "room_not_a_number": Words(es="{what}: «{value}» no es un número",
+                               en="{what}: \"{value}\" is not a number"),
+})

@@ -37,6 +37,11 @@ def t(key: str, /, **values: Any) -> str:
     return PAGES.text(key, language(), **values)
 
 
+def language_name(code: str) -> str:
+    """A language's name in that language ("English", "Español"): the link to switch to it."""
+    return PAGES.text("language_name", code)
+
+
 def _remember(response: Response) -> Response:
     # A visitor's choice is remembered from the pages; the API answers in the language asked
     # (display.js asks in its page's) and remembers nothing.
@@ -48,7 +53,8 @@ def _remember(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    app.jinja_env.globals.update(t=t, language=language, LANGUAGES=LANGUAGES)
+    app.jinja_env.globals.update(t=t, language=language, LANGUAGES=LANGUAGES,
+                                 language_name=language_name)
     app.after_request(_remember)
 
 
@@ -64,6 +70,8 @@ PAGES.add({
     "username": Words(es="Usuario", en="User name"),
     "password": Words(es="Contraseña", en="Password"),
     "language_name": Words(es="Español", en="English"),
+    "skip_to_content": Words(es="Saltar al contenido", en="Skip to the content"),
+    "languages_nav": Words(es="Idioma", en="Language"),
 })
 
 # Signing in: the throttle's words (server/throttle.py, server/auth.py).

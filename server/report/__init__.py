@@ -27,7 +27,7 @@ from server.i18n import PAGES
 from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, hand_record, pack
 from server.session import Session
 from tabled import words
-from tabled.rules import Board, Seat, Strain, Vulnerability
+from tabled.rules import Board, Seat, Strain, Suit, Vulnerability
 from tabled.texts import LANGUAGES
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "report"
@@ -57,9 +57,11 @@ def environment(language: str) -> jinja2.Environment:
         return "O" if text == "W" and language == "es" else text
 
     def suit(letter: str) -> Markup:
+        # The symbol, read out by the suit's name ("corazones"), as the live pages draw it.
         red = letter in ("H", "D")
-        return Markup('<span class="suit{}">{}</span>').format(" red" if red else "",
-                                                              SUIT_SYMBOLS[letter])
+        name = words.suit_name(Suit.from_str(letter), language)
+        return Markup('<span class="suit{}" role="img" aria-label="{}">{}</span>').format(
+            " red" if red else "", name, SUIT_SYMBOLS[letter])
 
     def contract(text: str | None) -> Markup:
         """4HX -> 4♥X; NT in the language's words; Pass as the language says it."""
@@ -88,7 +90,8 @@ def environment(language: str) -> jinja2.Environment:
                        seat_name=seat_name, vulnerability=vulnerability,
                        notrump=words.strain(Strain.NT, language),
                        SUITS=[str(s) for s in SUITS], DD_SEATS=DD_SEATS,
-                       DD_STRAINS=DD_STRAINS, language=language)
+                       DD_STRAINS=DD_STRAINS, language=language,
+                       language_name=lambda code: PAGES.text("language_name", code))
     return env
 
 

@@ -53,6 +53,24 @@
     return merged.size > most ? null : merged;
   }
 
+  // A table wider than its box (a phone) scrolls sideways within it: such a box takes the
+  // keyboard's focus, so that it can be scrolled without a mouse; one that fits does not.
+  function scrollable() {
+    for (const box of document.querySelectorAll(".grid, .scroll")) {
+      if (box.scrollWidth > box.clientWidth + 1) {
+        box.tabIndex = 0;
+      } else {
+        box.removeAttribute("tabindex");
+      }
+    }
+  }
+  scrollable();
+  let resizing = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(scrollable, 200);
+  });
+
   function refresh(section, tables) {
     if (tables !== null && !tables.length) { return; }
     if (busy.has(section)) {
@@ -62,6 +80,7 @@
     busy.set(section, false);
     load(section, tables)
       .then(tick)
+      .then(scrollable)
       .catch(() => { if (lost) { lost.hidden = false; } })
       .finally(() => {
         const again = busy.get(section);

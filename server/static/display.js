@@ -130,7 +130,7 @@
         el("th", {scope: "col", class: classes[i]}, texts["display_" + key])));
       out.append(el("article", {class: "board", id: "board-" + board, "data-board": board},
         el("h3", {}, el("a", {href: "/board/" + board}, t("display_board", {number: board}))),
-        el("table", {class: "traveller"}, el("thead", {}, head), body)));
+        el("table", {class: "traveller cols-8"}, el("thead", {}, head), body)));
     }
     document.getElementById("results").replaceChildren(out);
     const released = document.getElementById("released");
@@ -265,5 +265,5 @@
   window.bidboxFollow(new EventSource("/live/stream"), refresh, (ok) => setStatus(
     ok ? t("display_live") + " · " +
          t("display_updated", {time: new Date().toLocaleTimeString(texts.language)})
-       : texts.display_offline));
+       : texts.display_offline), texts.version);
 })();

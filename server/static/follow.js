@@ -4,14 +4,21 @@
 // last refresh ("hello" among them after a (re)connection: anything may have changed); one
 // refresh at a time, and changes that arrive meanwhile make one more afterwards.
 // `status(ok)` is told how the last refresh went, or that the stream is lost.
+// `known`, when given, is the live hub's version the page's HTML was made at: a first `hello`
+// at that version means nothing changed since, and the page fetches nothing again.
 "use strict";
 
-window.bidboxFollow = function (source, refresh, status) {
+window.bidboxFollow = function (source, refresh, status, known) {
   let running = false;
   let again = false;
   let kinds = new Set();
+  let first = true;
   function note(event) {
     if (event.type === "hello") {
+      const fresh = first && known !== undefined && known !== null
+        && JSON.parse(event.data || "{}").version === known;
+      first = false;
+      if (fresh) { status(true); return; }
       kinds.add("hello");
     } else {
       try {

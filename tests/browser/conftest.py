@@ -92,12 +92,22 @@ def _wait_subscribed(app: Flask, running: Broker, users: BrokerUsers) -> None:
 @pytest.fixture
 def base_url(live_app: Flask) -> Iterator[str]:
     """The app served by waitress on a free loopback port, as ``bidbox server`` serves it."""
-    from server.serve import serve
-    served = serve(live_app, port=0, threads=16)
-    try:
-        yield served.address
-    finally:
-        assert served.stop(TIMEOUT), "waitress did not stop"
+    from tests.browser.field import served
+    yield from served(live_app)
+
+
+@pytest.fixture
+def field(tmp_path: Path) -> Iterator[Any]:
+    """A field larger than a screen, played and released (tests/browser/field.py)."""
+    from tests.browser.field import field_app
+    yield from field_app(tmp_path)
+
+
+@pytest.fixture
+def field_url(field: Any) -> Iterator[str]:
+    """The field's app served; a module whose pages come from it makes ``base_url`` this."""
+    from tests.browser.field import served
+    yield from served(field.app)
 
 
 @pytest.fixture(scope="session")

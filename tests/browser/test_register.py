@@ -74,7 +74,7 @@ def test_the_director_imports_sixty_members_and_adds_a_visitor(
 
     sign_in(page)
     page.click("nav.console-nav >> text=Registro")
-    expect(page.locator("h2")).to_have_text("Registro de jugadores")
+    expect(page.locator("h1")).to_have_text("Registro de jugadores")
     page.set_input_files("form.register-import input[name=csv]", str(upload))
     page.click("form.register-import button[type=submit]")
     expect(page.locator("body")).to_contain_text("Registro importado: 60 nuevos, 0 actualizados.")
@@ -155,7 +155,7 @@ def test_the_director_imports_sixty_members_and_adds_a_visitor(
     page.goto("/console/register")
     page.screenshot(path=str(folder / "register.es.png"), full_page=True)
     page.goto("/console/register?lang=en")
-    expect(page.locator("h2")).to_have_text("Player register")
+    expect(page.locator("h1")).to_have_text("Player register")
     expect(page.locator("[data-fragment=seated]")).to_contain_text(
         re.compile(r"7777 · Visitante Ñandú Peñalver"))
     page.screenshot(path=str(folder / "register.png"), full_page=True)

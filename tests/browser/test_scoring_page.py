@@ -45,7 +45,7 @@ def test_the_scoring_page_takes_a_penalty_and_a_weighted_score(page: Any, tables
     page.fill("input[name=password]", DIRECTOR_PASSWORD)
     page.click("button[type=submit]")
     page.goto("/console/scoring?lang=en")
-    expect(page.locator("h2")).to_have_text(PAGES.text("scoring_title", "en"))
+    expect(page.locator("h1")).to_have_text(PAGES.text("scoring_title", "en"))
 
     # Law 90: a quarter of a top from pair 3, through the form as the director gives it.
     form = page.locator("form.penalty")
@@ -76,7 +76,7 @@ def test_the_scoring_page_takes_a_penalty_and_a_weighted_score(page: Any, tables
 
     for language in ("es", "en"):
         page.goto(f"/console/scoring?lang={language}")
-        expect(page.locator("h2")).to_have_text(PAGES.text("scoring_title", language))
+        expect(page.locator("h1")).to_have_text(PAGES.text("scoring_title", language))
         expect(page.locator("#penalties")).to_have_text(PAGES.text("scoring_penalties", language))
         expect(page.locator("table.penalties")).to_contain_text(
             PAGES.text("scoring_law_90", language))

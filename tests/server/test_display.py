@@ -245,7 +245,7 @@ def test_traveller_scores_and_frequency_chart(client: FlaskClient, room: Room) -
         expected.items(), reverse=True)
 
     # Matchpoints: the overtrick beats both others (top 4 with three results: 4, 1, 1).
-    traveller = re.search(r'<table class="traveller full">.*?</table>', html, re.S).group(0)  # type: ignore[union-attr]
+    traveller = re.search(r'<table class="traveller full[^"]*">.*?</table>', html, re.S).group(0)  # type: ignore[union-attr]
     rows = re.findall(r'<tr data-table="(\d+)">(.*?)</tr>', traveller, re.S)
     assert len(rows) == len(tables)
     first_cells = re.findall(r'<td class="points">([^<]*)</td>', rows[0][1])
