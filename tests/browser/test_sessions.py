@@ -36,7 +36,7 @@ def test_the_next_session_is_set_up_in_the_console_and_the_tables_told(
         page.click("button[type=submit]")
         page.click("text=Sessions")
         page.click("#new-session")
-        expect(page.locator("h2").first).to_have_text("Set up the next session")
+        expect(page.locator("h1")).to_have_text("Set up the next session")
         expect(page.locator("#next-session")).to_contain_text(first.title)
         today = datetime.date.today().isoformat()
         expect(page.locator("input[name=event]")).to_have_attribute(
