@@ -45,7 +45,20 @@ def micropython_module() -> Path | None:
 
 
 MODULE = micropython_module() if shutil.which("node") else None
-pytestmark = pytest.mark.skipif(MODULE is None, reason=f"Node.js and {PACKAGE} are needed")
+pytestmark_micropython = pytest.mark.skipif(MODULE is None,
+                                            reason=f"Node.js and {PACKAGE} are needed")
+pytestmark = pytestmark_micropython
+
+
+def micropython_files(scenario: str) -> list[str]:
+    """The on-board files, the simulated hardware and ``tests/firmware/<scenario>.py``, as
+    paths from the repository's root for micropython_run.mjs."""
+    files = sorted({p.relative_to(REPO).as_posix()
+                    for board in flash.BOARDS for p in flash.board_files(board)})
+    files += ["tests/__init__.py", "tests/firmware/__init__.py"]
+    files += [f"tests/firmware/{name}.py"
+              for name in ("fakes", "fake_mfrc522", "fake_pn532", "fake_matrix", scenario)]
+    return files
 
 CODE = """
 import sys
@@ -58,11 +71,7 @@ print("done")
 
 def test_the_boards_send_the_same_bytes_under_micropython() -> None:
     assert MODULE is not None
-    files = sorted({p.relative_to(REPO).as_posix()
-                    for board in flash.BOARDS for p in flash.board_files(board)})
-    files += ["tests/__init__.py", "tests/firmware/__init__.py"]
-    files += [f"tests/firmware/{name}.py"
-              for name in ("fakes", "fake_mfrc522", "fake_pn532", "fake_matrix", "scenario")]
+    files = micropython_files("scenario")
     result = run(["node", str(HERE / "micropython_run.mjs"), str(MODULE), str(REPO), *files],
                  input=CODE, text=True, timeout=300)
     assert result.returncode == 0, result.stderr + result.stdout[-2000:]
