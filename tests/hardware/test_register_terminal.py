@@ -227,3 +227,15 @@ def test_the_prompted_routine_takes_a_card_back_too(
     finally:
         reader.close()
     assert TagTable.load(tags_file).deck("d") == dict(zip(Card.ALL, map(uid, T), strict=True))
+
+
+def test_the_benchmark_times_both_routines_in_one_run(capsys: pytest.CaptureFixture[str]) -> None:
+    """bench.register (not a test itself) still runs both routines through the command."""
+    from bench import register as bench_register
+
+    assert bench_register.main(["--decks", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "prompted (baseline):  n=52 " in out and "sorted:               n=52 " in out
+    today = float(out.split("prompted (baseline):")[2].split()[0])
+    fast = float(out.split("sorted, in one pass:")[1].split()[0])
+    assert fast < today
