@@ -11,10 +11,9 @@ from firmware.cardreader.app import POLL_MS
 from firmware.common.debounce import CARD_HOLD_MS
 from hardware.protocol import DeviceError, Message, TagRead, decode
 from tabled.rules import Seat
-from tests.processes import run
 
 from . import deck_stream
-from .test_micropython import HERE, MODULE, REPO, micropython_files, pytestmark_micropython
+from .test_micropython import both_interpreters, pytestmark_micropython
 
 BELL_MS = 250
 """The bench's reaction to the bell: a card must be named well inside it."""
@@ -62,25 +61,8 @@ def test_a_swipe_longer_than_a_poll_is_never_missed() -> None:
             uid.hex().upper() for uid in uids]
 
 
-CODE = """
-import sys
-sys.path.append("/lib")
-from tests.firmware import deck_stream
-deck_stream.run(lambda data: print("".join(["%02x" % b for b in data])))
-print("done")
-"""
-
-
 @pytestmark_micropython
 def test_the_deck_stream_is_the_same_under_micropython() -> None:
-    assert MODULE is not None
-    files = micropython_files("deck_stream")
-    result = run(["node", str(HERE / "micropython_run.mjs"), str(MODULE), str(REPO), *files],
-                 input=CODE, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr + result.stdout[-2000:]
-    *got, done = result.stdout.split()
-    assert done == "done"
-    expected: list[bytes] = []
-    deck_stream.run(expected.append)
-    assert [bytes.fromhex(data) for data in got] == expected
-    assert len(expected) == 2 and expected[0].count(b"\nT ") == 51
+    under_micropython, here = both_interpreters("deck_stream")
+    assert under_micropython == here
+    assert len(here) == 2 and here[0].count(b"\nT ") == 51

@@ -12,6 +12,7 @@ exception) shows up as a failure here. ``make test`` installs the package into `
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -21,8 +22,6 @@ import pytest
 
 from firmware import flash
 from tests.processes import run
-
-from . import scenario
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -60,23 +59,23 @@ def micropython_files(scenario: str) -> list[str]:
               for name in ("fakes", "fake_mfrc522", "fake_pn532", "fake_matrix", scenario)]
     return files
 
-CODE = """
-import sys
-sys.path.append("/lib")
-from tests.firmware import scenario
-scenario.run(lambda data: print("".join(["%02x" % b for b in data])))
-print("done")
-"""
-
-
-def test_the_boards_send_the_same_bytes_under_micropython() -> None:
+def both_interpreters(scenario: str) -> tuple[list[bytes], list[bytes]]:
+    """What ``tests/firmware/<scenario>.py``'s ``run(emit)`` emits under MicroPython, and
+    under CPython here."""
     assert MODULE is not None
-    files = micropython_files("scenario")
-    result = run(["node", str(HERE / "micropython_run.mjs"), str(MODULE), str(REPO), *files],
-                 input=CODE, text=True, timeout=300)
+    code = (f"import sys\nsys.path.append('/lib')\nfrom tests.firmware import {scenario}\n"
+            f"{scenario}.run(lambda data: print(''.join(['%02x' % b for b in data])))\n"
+            "print('done')\n")
+    result = run(["node", str(HERE / "micropython_run.mjs"), str(MODULE), str(REPO),
+                  *micropython_files(scenario)], input=code, text=True, timeout=300)
     assert result.returncode == 0, result.stderr + result.stdout[-2000:]
     *sent, done = result.stdout.split()
     assert done == "done"
     expected: list[bytes] = []
-    scenario.run(expected.append)
-    assert [bytes.fromhex(data) for data in sent] == expected
+    importlib.import_module(f"tests.firmware.{scenario}").run(expected.append)
+    return [bytes.fromhex(data) for data in sent], expected
+
+
+def test_the_boards_send_the_same_bytes_under_micropython() -> None:
+    under_micropython, here = both_interpreters("scenario")
+    assert under_micropython == here
