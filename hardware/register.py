@@ -228,6 +228,8 @@ class _Session:
 
     def typed(self, text: str) -> None:
         registration = self.registration
+        if not text:
+            return  # Enter alone, between cards: nothing to do
         if text.lower() in ("u", "-"):
             card = registration.undo()
             if card is None:
