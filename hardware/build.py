@@ -84,7 +84,7 @@ def table_cost(boards: Sequence[Board], parts: dict[str, Any]) -> Cost:
 
     on_boards = sum(line.total for board in boards for line in board.bom)
     bare = sum(cat.BOARD_PRICE[board.name] for board in boards)
-    off = sum(qty * each for _, _, qty, each in cat.OFF_BOARD)
+    off = sum(qty * each for _, _, qty, each, _ in cat.OFF_BOARD)
     grams = 0.0
     for name, part in parts.items():
         copies = SEATS_PER_TABLE if name.startswith("seat-") else 1
@@ -101,19 +101,26 @@ def cost_text(cost: Cost, boards: Sequence[Board]) -> str:
         lines.append(f"## {board.name} board")
         for line in board.bom:
             lines.append(f"- {line.quantity} x {line.value} ({line.manufacturer} {line.mpn}): "
-                         f"EUR {line.total:.2f}")
+                         f"EUR {line.total:.2f} [{line.price_source}]")
         lines.append("")
     lines.append("## Off the boards")
-    for what, part, qty, each in cat.OFF_BOARD:
-        lines.append(f"- {qty} x {what} ({part}): EUR {qty * each:.2f}")
+    for what, part, qty, each, source in cat.OFF_BOARD:
+        lines.append(f"- {qty} x {what} ({part}): EUR {qty * each:.2f} [{source}]")
+    found = (sum(line.total for board in boards for line in board.bom
+                 if line.price_source and not line.price_source.startswith(cat.ESTIMATE))
+             + sum(qty * each for _, _, qty, each, source in cat.OFF_BOARD
+                   if not source.startswith(cat.ESTIMATE)))
     lines += ["", "## Totals",
               f"- parts on the boards: EUR {cost.boards_parts:.2f}",
-              f"- bare boards (hub, card reader): EUR {cost.boards:.2f}",
+              f"- bare boards (hub, card reader): EUR {cost.boards:.2f} [{cat.ESTIMATE}]",
               f"- parts off the boards: EUR {cost.off_board:.2f}",
               f"- printing ({cost.grams:.0f} g of PLA: one hub box, four seat units): "
-              f"EUR {cost.printing:.2f}",
+              f"EUR {cost.printing:.2f} [{cat.ESTIMATE}]",
               f"- one table: EUR {cost.total:.2f}",
-              f"- one RFID deck's stickers: EUR {52 * cat.STICKER_PRICE:.2f}", ""]
+              f"- of which from found prices: EUR {found:.2f}; the rest, "
+              f"EUR {cost.total - found:.2f}, estimates",
+              f"- one RFID deck's stickers: EUR {52 * cat.STICKER_PRICE:.2f} [{cat.ESTIMATE}]",
+              ""]
     return "\n".join(lines)
 
 

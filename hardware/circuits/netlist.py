@@ -140,6 +140,7 @@ class BomLine:
     manufacturer: str
     mpn: str
     price: float | None      # euros each, from the catalogue; None if it is not there
+    price_source: str = ""   # the catalogue's word on where the price comes from
 
     @property
     def quantity(self) -> int:
@@ -157,20 +158,20 @@ def _ref_key(ref: str) -> tuple[str, int]:
 
 def bom(netlist: Netlist, kinds: Iterable[PartKind]) -> list[BomLine]:
     """One line per distinct part (value, footprint, MPN), references in order."""
-    prices = {kind.mpn: kind.price for kind in kinds}
+    prices = {kind.mpn: (kind.price, kind.price_source) for kind in kinds}
     groups: dict[tuple[str, str, str, str], list[str]] = {}
     for comp in netlist.components.values():
         key = (comp.value, comp.footprint, comp.fields.get("Manufacturer", ""),
                comp.fields.get("MPN", ""))
         groups.setdefault(key, []).append(comp.ref)
     lines = [BomLine(tuple(sorted(refs, key=_ref_key)), value, footprint, maker, mpn,
-                     prices.get(mpn))
+                     *prices.get(mpn, (None, "")))
              for (value, footprint, maker, mpn), refs in groups.items()]
     return sorted(lines, key=lambda line: _ref_key(line.references[0]))
 
 
 BOM_COLUMNS = ("references", "value", "footprint", "manufacturer", "mpn", "quantity",
-               "price_each_eur")
+               "price_each_eur", "price_source")
 
 
 def bom_csv(lines: Iterable[BomLine]) -> str:
@@ -180,5 +181,6 @@ def bom_csv(lines: Iterable[BomLine]) -> str:
     for line in lines:
         writer.writerow([" ".join(line.references), line.value, line.footprint,
                          line.manufacturer, line.mpn, line.quantity,
-                         "" if line.price is None else f"{line.price:.2f}"])
+                         "" if line.price is None else f"{line.price:.2f}",
+                         line.price_source])
     return out.getvalue()

@@ -36,6 +36,14 @@ class FakeClock:
         self.slept_ms += ms
         self.advance(ms)
 
+    def now_us(self):
+        """The time to the microsecond, for ``us_since``: (ticks_ms, microseconds past it)."""
+        return (self._ms, self._us)
+
+    def us_since(self, then):
+        """Microseconds from ``then`` (a ``now_us()``) to now, across the ticks' wrap."""
+        return self.ticks_diff(self._ms, then[0]) * 1000 + self._us - then[1]
+
     def sleep_us(self, us):
         self._us += us
         if self._us >= 1000:

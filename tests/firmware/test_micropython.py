@@ -12,6 +12,7 @@ exception) shows up as a failure here. ``make test`` installs the package into `
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
@@ -21,8 +22,6 @@ import pytest
 
 from firmware import flash
 from tests.processes import run
-
-from . import scenario
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
@@ -45,29 +44,38 @@ def micropython_module() -> Path | None:
 
 
 MODULE = micropython_module() if shutil.which("node") else None
-pytestmark = pytest.mark.skipif(MODULE is None, reason=f"Node.js and {PACKAGE} are needed")
-
-CODE = """
-import sys
-sys.path.append("/lib")
-from tests.firmware import scenario
-scenario.run(lambda data: print("".join(["%02x" % b for b in data])))
-print("done")
-"""
+pytestmark_micropython = pytest.mark.skipif(MODULE is None,
+                                            reason=f"Node.js and {PACKAGE} are needed")
+pytestmark = pytestmark_micropython
 
 
-def test_the_boards_send_the_same_bytes_under_micropython() -> None:
-    assert MODULE is not None
+def micropython_files(scenario: str) -> list[str]:
+    """The on-board files, the simulated hardware and ``tests/firmware/<scenario>.py``, as
+    paths from the repository's root for micropython_run.mjs."""
     files = sorted({p.relative_to(REPO).as_posix()
                     for board in flash.BOARDS for p in flash.board_files(board)})
     files += ["tests/__init__.py", "tests/firmware/__init__.py"]
     files += [f"tests/firmware/{name}.py"
-              for name in ("fakes", "fake_mfrc522", "fake_pn532", "fake_matrix", "scenario")]
-    result = run(["node", str(HERE / "micropython_run.mjs"), str(MODULE), str(REPO), *files],
-                 input=CODE, text=True, timeout=300)
+              for name in ("fakes", "fake_mfrc522", "fake_pn532", "fake_matrix", scenario)]
+    return files
+
+def both_interpreters(scenario: str) -> tuple[list[bytes], list[bytes]]:
+    """What ``tests/firmware/<scenario>.py``'s ``run(emit)`` emits under MicroPython, and
+    under CPython here."""
+    assert MODULE is not None
+    code = (f"import sys\nsys.path.append('/lib')\nfrom tests.firmware import {scenario}\n"
+            f"{scenario}.run(lambda data: print(''.join(['%02x' % b for b in data])))\n"
+            "print('done')\n")
+    result = run(["node", str(HERE / "micropython_run.mjs"), str(MODULE), str(REPO),
+                  *micropython_files(scenario)], input=code, text=True, timeout=300)
     assert result.returncode == 0, result.stderr + result.stdout[-2000:]
     *sent, done = result.stdout.split()
     assert done == "done"
     expected: list[bytes] = []
-    scenario.run(expected.append)
-    assert [bytes.fromhex(data) for data in sent] == expected
+    importlib.import_module(f"tests.firmware.{scenario}").run(expected.append)
+    return [bytes.fromhex(data) for data in sent], expected
+
+
+def test_the_boards_send_the_same_bytes_under_micropython() -> None:
+    under_micropython, here = both_interpreters("scenario")
+    assert under_micropython == here
