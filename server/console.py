@@ -275,9 +275,18 @@ def _history(found: Session | None) -> dict[str, Any]:
     return {"entries": rulings.history(services().db, services().event)}
 
 
+def _storage(found: Session | None) -> dict[str, Any]:
+    """Whether results are being stored: the ingest worker's refusal, if it holds one."""
+    bus = services().bus
+    fault = None if bus is None else bus.fault
+    return {"storage": fault,
+            "storage_since": None if fault is None else time.strftime(
+                "%H:%M:%S", time.localtime(fault.since))}
+
+
 FRAGMENTS: dict[str, Callable[[Session | None], dict[str, Any]]] = {
     "tables": _tables, "calls": _calls, "results": _results, "progress": _progress,
-    "clock": _clock,
+    "clock": _clock, "storage": _storage,
     "rankings": _rankings, "history": _history,
 }
 
@@ -360,7 +369,7 @@ def index() -> Any:
     found = _session_or_none()
     if found is None:
         return _setup_page(request.form)
-    return _page("console/index.html", found, ("tables", "calls", "clock"))
+    return _page("console/index.html", found, ("tables", "calls", "clock", "storage"))
 
 
 def _section_rows(form: Any) -> list[tuple[int, str]]:
