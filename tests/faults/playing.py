@@ -37,8 +37,7 @@ class TablesAtPlay:
                        for number, settings in broker_for.items()}
         self.played: dict[int, int] = dict.fromkeys(self.tables, 0)
         self.errors: list[BaseException] = []
-        self.go = threading.Event()  # cleared: the players pause between boards
-        self.go.set()
+        self.limit = boards  # the players pause before a board past this many
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
 
@@ -64,9 +63,8 @@ class TablesAtPlay:
                                        claim_rate=0.0)
             players.enter_players({seat: 100 * number + i for i, seat in enumerate(Seat)})
             for board in range(1, self.boards + 1):
-                while not self.go.wait(0.1):
-                    if self._stop.is_set():
-                        return
+                while board > self.limit and not self._stop.wait(0.05):
+                    pass
                 if self._stop.is_set():
                     return
                 players.play_board(board, deal(self.seed, board))
