@@ -62,10 +62,12 @@ def check_csrf() -> None:
     g.director = session.get("director")
     if request.method not in UNSAFE:
         return
-    sent = request.form.get("csrf") or request.headers.get("X-CSRF-Token") or ""
     expected = session.get("csrf")
-    if not isinstance(expected, str) or not hmac.compare_digest(sent.encode(),
-                                                                expected.encode()):
+    if not isinstance(expected, str):
+        # No form of ours was ever shown to this browser: refused before its body is read.
+        abort(400, description=t("csrf_failed"))
+    sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf") or ""
+    if not hmac.compare_digest(sent.encode(), expected.encode()):
         abort(400, description=t("csrf_failed"))
 
 
