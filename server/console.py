@@ -495,6 +495,11 @@ def setup() -> Any:
                         _optional("rounds"), arrow_rounds=_rounds("arrow_rounds"))
         more = _more_sections(boards_per_round)
         first, more = _named([first, *more])
+        if upload and upload.filename:
+            # The file is checked before the session is made: one that is not a PBN file of
+            # deals makes none (whether its boards are the session's is told after).
+            sessions.read_deals(upload.read(), None)
+            upload.stream.seek(0)
         found = sessions.create_session(
             db, event=services().event, title=title, kind=kind,
             participants=first.pairs, boards_per_round=boards_per_round,
