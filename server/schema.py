@@ -316,6 +316,16 @@ directors = Table(
     Column("password_hash", String(200), nullable=False),
 )
 
+#: Each sign-in to the console, by a hash of its cookie's token; signing out ends it here, so a
+#: copied cookie no longer opens the console (server/auth.py).
+console_sessions = Table(
+    "console_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("username", String(64), nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("ended_at", Float),
+)
+
 #: Every attempt to sign in to the console, for throttling guesses and telling the director
 #: (server/throttle.py); kept a week.
 sign_ins = Table(
