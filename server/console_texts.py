@@ -28,6 +28,24 @@ PAGES.add({
     "console_storage_unreachable": Words(es="no se alcanza la base de datos",
                                          en="database unreachable"),
     "console_storage_error": Words(es="error de la base de datos", en="database error"),
+    # two devices publishing with one table's login (server/conflicts.py)
+    "console_conflict": Words(
+        es="Mesa {table}: {n} eventos llegaron con números ya guardados y otro contenido "
+           "(del {first} al {last}, el último a las {at}). Dos aparatos publican como esta "
+           "mesa: compruebe la mesa y elija.",
+        en="Table {table}: {n} events came with the numbers of stored ones and other "
+           "content ({first} to {last}, the last at {at}). Two devices publish as this "
+           "table: check the table, then choose."),
+    "console_conflict_keep": Words(es="Conservar los guardados", en="Keep the stored ones"),
+    "console_conflict_take": Words(es="Tomar los que llegaron después",
+                                   en="Take the ones that came later"),
+    "console_conflict_kept": Words(es="Mesa {table}: se conservan los eventos guardados; "
+                                      "{n} descartados.",
+                                   en="Table {table}: the stored events stand; {n} dropped."),
+    "console_conflict_taken": Words(es="Mesa {table}: {n} eventos sustituidos por los que "
+                                       "llegaron después.",
+                                    en="Table {table}: {n} events replaced by the ones that "
+                                       "came later."),
     "console_refused": Words(es="No se ha hecho: {reason}", en="Not done: {reason}"),
     "console_not_a_number": Words(es="{what}: «{value}» no es un número",
                                   en="{what}: \"{value}\" is not a number"),

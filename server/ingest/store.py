@@ -62,6 +62,16 @@ class Storage:
         newest = conn.execute(select(func.max(s.rejections.c.id))).scalar_one()
         conn.execute(delete(s.rejections).where(s.rejections.c.id <= newest - KEEP_REJECTIONS))
 
+    def _keep_conflicts(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        statement = dialect_insert(s.event_conflicts)
+        conn.execute(statement.on_conflict_do_update(
+            index_elements=["event", "table_no", "seq"],
+            set_={name: statement.excluded[name]
+                  for name in ("type", "board", "ts", "data", "received_at")}), rows)
+        log.warning("table %d: %d events came with the numbers of stored ones and other "
+                    "content; kept for the director to choose", rows[0]["table_no"], len(rows))
+
     def _insert(self, conn: Connection, events: list[tuple[int, int, Event]],
                 outcomes: list[Outcome]) -> list[tuple[int, int, Event]]:
         """Store each event not stored yet, in one statement; the ones that are new.
@@ -105,14 +115,24 @@ class Storage:
         for key in old:
             row = rows[key]
             later.append((first[key], key, (row["type"], row["board"], row["ts"], row["data"])))
+        conflicts: dict[tuple[int, int], dict[str, Any]] = {}
         for index, key, said in later:
             row = rows[key]
             known = stored_before.get(key) or (row["type"], row["board"], row["ts"], row["data"])
             if known != said:
                 outcomes[index].rejected = (f"table {key[0]} event {key[1]}: already stored "
                                             f"with other content (a replayed or forged event)")
+                outcomes[index].changed.add("tables")
+                kind, board, ts, data = said
+                conflicts[key] = {"event": self.event, "table_no": key[0], "seq": key[1],
+                                  "type": kind, "board": board, "ts": ts, "data": data,
+                                  "received_at": now}
             else:
                 outcomes[index].duplicate = True
+        if conflicts:
+            # Kept beside the stored one (the latest of each number) until the director
+            # chooses which stands: either may be the table's own (server/conflicts.py).
+            self._keep_conflicts(conn, list(conflicts.values()))
         event_at = {index: event for index, _, event in events}
         stored = [(first[key], key[0], event_at[first[key]]) for key in rows if key in new]
         for index, _, _ in stored:
