@@ -134,3 +134,29 @@ def test_the_sign_in_page_counts_simultaneous_guesses(served_app: Flask) -> None
                            data={"username": "director", "password": PASSWORD,
                                  "csrf": tokens[0]})
     assert last.status_code == 429
+
+
+def test_the_api_guide_says_which_answer_has_which_fields(
+        app: Flask, client: FlaskClient) -> None:
+    """docs/api.md's table of ``/api/v1/tables``: the fields it gives everyone are the public
+    answer's, and the director's answer has every field it names (issue 27, item 15)."""
+    from pathlib import Path
+
+    from server.api import PUBLIC_TABLE_FIELDS
+    from server.ingest import Ingest
+    from tabled.wire import ONLINE, table_topic
+    from tests.server.conftest import EVENT
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    part = guide[guide.index("## `GET /api/v1/tables`"):guide.index("## `GET /api/v1/progress`")]
+    rows = re.findall(r"^\| `tables\[\]\.(\w+)`(?:, `(\w+)`)? \| (\w+) \|", part, re.M)
+    named = {who: set() for who in ("everyone", "director")}
+    for first, second, who in rows:
+        named[who] |= {first, *([second] if second else [])}
+    assert named["everyone"] == set(PUBLIC_TABLE_FIELDS)
+    Ingest(services(app).db, EVENT)(table_topic(EVENT, 1, "status"), ONLINE)
+    [public] = client.get("/api/v1/tables").get_json()["tables"]
+    assert set(public) == named["everyone"]
+    login(client)
+    [full] = client.get("/api/v1/tables").get_json()["tables"]
+    assert set(full) == named["everyone"] | named["director"]
