@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from server import schema as s
 from server.db import Database
@@ -951,6 +951,10 @@ def test_ten_thousand_hostile_payloads(db: Database, clean: Database,
     print(f"{CASES} payloads: {dict(tally)}")
     assert sum(tally.values()) == max(CASES, sum(map(len, story.events.values())) - 1)
     assert tally[REJECTED] > CASES // 3 and tally[DUPLICATE] > 0 and tally[STORED] > 0
+    # The forged replays were kept apart for the director, none in a story event's place.
+    with db.read() as conn:
+        kept = conn.execute(select(func.count()).select_from(s.event_conflicts)).scalar_one()
+    assert kept > 0
 
 
 def test_on_postgresql(pg_url: str, clean: Database,
