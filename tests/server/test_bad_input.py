@@ -84,15 +84,3 @@ def test_the_csv_exports_neutralise_formulas_in_players_names(
     assert not any(name.startswith(("+", "@", "=")) for name in names)
     for row in csv.reader(io.StringIO(csv_text(fresh, session))):
         assert not any(cell.startswith(("+", "@", "=")) for cell in row), row
-
-
-def test_a_session_made_from_a_file_of_deals_still_imports_them(
-        app: Flask, director: Director) -> None:
-    client, token = director
-    response = client.post("/console/setup", data={
-        "csrf": token, "title": "Jueves", "movement": "mitchell", "participants": "8",
-        "boards_per_round": "2", "scoring": "mp",
-        "pbn": (io.BytesIO(pbn_file(range(1, 9))), "jueves.pbn")},
-        content_type="multipart/form-data")
-    assert response.status_code == 302
-    assert "8 manos importadas." in client.get("/console/session").get_data(as_text=True)
