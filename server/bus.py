@@ -321,30 +321,26 @@ class Bus:
 
     def _refused(self, items: list[Any], error: BaseException) -> None:
         """The database refused the batch: hold it, and try it again after a pause that grows
-        with each refusal. Said in the log (at once, then once a minute) and in ``fault``."""
+        with each refusal. Said in ``fault`` and the log: at once, when the reason changes,
+        and once a minute while it lasts."""
         now = time.monotonic()
+        previous = self.fault
         self._held = items
-        if self.fault is None:
-            self._pause = RETRY[0]
-        else:
-            self._pause = min(RETRY[1], self._pause * 2)
+        self._pause = RETRY[0] if previous is None else min(RETRY[1], self._pause * 2)
         self._retry_at = now + self._pause
         found = trouble(error)
         waiting = sum(isinstance(i, mqtt.MQTTMessage) for i in items)
-        first = self.fault is None
-        if first or found.reason != self.fault.reason:  # type: ignore[union-attr]
-            self.fault = StorageFault(found.reason, found.detail, self.clock(),
-                                      self.fault.tries + 1 if self.fault else 1, waiting)
-            self.hub.notify({"tables"}, tables=frozenset())
-        else:
-            assert self.fault is not None
-            self.fault = StorageFault(self.fault.reason, found.detail, self.fault.since,
-                                      self.fault.tries + 1, waiting)
-        if first or now - self._said_at >= SAY_AGAIN:
+        self.fault = StorageFault(found.reason, found.detail,
+                                  self.clock() if previous is None else previous.since,
+                                  1 if previous is None else previous.tries + 1, waiting)
+        news = previous is None or previous.reason != found.reason
+        if news:
+            self.hub.notify({"tables"}, tables=frozenset())  # the console's status line
+        if news or now - self._said_at >= SAY_AGAIN:
             self._said_at = now
             log.error("results not being stored: %s (%s); %d messages wait, unacknowledged; "
                       "trying again every %.0f s at most", found.reason, found.detail, waiting,
-                      RETRY[1], exc_info=first and not isinstance(error, DBAPIError))
+                      RETRY[1], exc_info=previous is None and not isinstance(error, DBAPIError))
 
     def _stored_again(self) -> None:
         if self.fault is None:
