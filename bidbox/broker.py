@@ -487,6 +487,9 @@ class BrokerConfig:
     naming the user who starts it keeps it as that user (``root`` means no change)."""
     bridge: Bridge | None = None
     """A club's link to the centre, if it has one."""
+    max_payload: int = MAX_PAYLOAD
+    """The largest payload taken (``message_size_limit``); a packet may be 1 KB more
+    (``max_packet_size``). Only a test of the MQTT client's own reading sets it higher."""
 
     @property
     def conf_path(self) -> Path:
@@ -551,8 +554,8 @@ class BrokerConfig:
             f"persistent_client_expiration {self.persistent_client_expiration}",
             f"max_queued_messages {self.max_queued_messages}",
             # No bidbox message is larger: a client that sends more is cut off unread.
-            f"message_size_limit {MAX_PAYLOAD}",
-            f"max_packet_size {MAX_PACKET}",
+            f"message_size_limit {self.max_payload}",
+            f"max_packet_size {self.max_payload + MAX_PACKET - MAX_PAYLOAD}",
             "",
             "log_dest stderr",
             *(f"log_type {t}" for t in self.log_types),

@@ -80,22 +80,26 @@ def _status_of(sock: socket.socket) -> int:
 def test_a_huge_anonymous_upload_is_refused_before_it_is_read(
         tmp_path: Path, web: Web, scheme: str) -> None:
     """A 300 MB POST to the sign-in page, nobody signed in: the answer is a 413 as soon as
-    the header says how large it is; the test sends 64 KB of it and waits for the answer."""
+    the header says how large it is; the test sends the header and 1 KB of the body, and
+    waits for the answer (which may come, and the connection close, before the 1 KB is in)."""
     with served(tmp_path, web, scheme) as running:
         sock = _connect(running, web, "127.0.0.2")
         try:
             began = time.monotonic()
             sock.sendall(b"POST /console/login HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                          b"Content-Type: application/x-www-form-urlencoded\r\n"
-                         b"Content-Length: " + str(HUGE).encode() + b"\r\n\r\n"
-                         + b"username=director&password=" + b"x" * 65536)
+                         b"Content-Length: " + str(HUGE).encode() + b"\r\n\r\n")
+            try:
+                sock.sendall(b"username=director&password=" + b"x" * 1000)
+            except OSError:
+                pass  # refused and closed already: the answer is waiting to be read
             status = _status_of(sock)
             answered = time.monotonic() - began
         finally:
             sock.close()
     assert status == 413
     print(f"{scheme}: a {HUGE // 2**20} MB upload refused with {status} after "
-          f"{answered:.2f} s, 64 KB of it sent (the limit is {MAX_REQUEST // 2**20} MB)")
+          f"{answered:.2f} s, 1 KB of it sent (the limit is {MAX_REQUEST // 2**20} MB)")
 
 
 def test_an_upload_within_the_limit_still_arrives_whole(tmp_path: Path, web: Web) -> None:
