@@ -84,3 +84,29 @@ def test_the_csv_exports_neutralise_formulas_in_players_names(
     assert not any(name.startswith(("+", "@", "=")) for name in names)
     for row in csv.reader(io.StringIO(csv_text(fresh, session))):
         assert not any(cell.startswith(("+", "@", "=")) for cell in row), row
+
+
+def test_a_large_hand_record_file_within_the_limit_is_taken_and_a_larger_one_refused(
+        app: Flask, director: Director) -> None:
+    """The size limit (4 MB) is above what a director uploads: a 3 MB PBN of deals (padded
+    with comment lines, as a file with every table's play is long) is imported; one over the
+    limit is refused with 413 before the app reads it."""
+    from server import MAX_REQUEST
+
+    client, token = director
+    client.post("/console/setup", data={
+        "csrf": token, "title": "Jueves", "movement": "mitchell", "participants": "8",
+        "boards_per_round": "2", "scoring": "mp", "seed": "3"})
+    padding = b"".join(b"; a comment line of a long file, as record files have\n"
+                       for _ in range(3 * 1024 * 1024 // 54 + 1))
+    big = padding + pbn_file(range(1, 9))
+    assert 3 * 1024 * 1024 - 100 < len(big) < MAX_REQUEST
+    answer = client.post("/console/deals", data={"csrf": token, "pbn": (io.BytesIO(big),
+                                                                        "big.pbn")},
+                         content_type="multipart/form-data", follow_redirects=True)
+    assert "8 manos importadas." in answer.get_data(as_text=True)
+    huge = padding * 2
+    answer = client.post("/console/deals", data={"csrf": token, "pbn": (io.BytesIO(huge),
+                                                                         "huge.pbn")},
+                         content_type="multipart/form-data")
+    assert answer.status_code == 413
