@@ -8,7 +8,7 @@ console (issue 27).
 content (two devices publishing with one table's login), kept beside the stored one until the
 director chooses which stands (issue 27).
 
-Revision ID: 0010
+Revision ID: 0011
 Revises: 0009
 Create Date: 2026-11-27 11:30:00.000000
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0010'
+revision = '0011'
 down_revision = '0009'
 branch_labels = None
 depends_on = None
