@@ -34,6 +34,14 @@ TOPIC_VERSION = wire.ROOT
 TABLE_WRITES = tuple(kind for kind in wire.TOPIC_KINDS if kind != "cmd")
 """The leaves below ``table/<t>/`` that a table publishes; it reads only ``cmd``."""
 
+MAX_PAYLOAD = wire.MAX_PAYLOAD
+"""The largest payload the broker takes (``message_size_limit``): the most any bidbox message
+may hold, an assignment with its deals and roster (``tabled.wire.MAX_PAYLOAD``)."""
+MAX_PACKET = MAX_PAYLOAD + 1024
+"""The largest MQTT packet the broker reads (``max_packet_size``): a largest payload, its topic
+and its properties. A client that sends a larger one is disconnected as soon as its header
+says so, before the broker holds the rest in memory."""
+
 SALT_BYTES = 12  # what mosquitto_passwd uses; the broker accepts any length it can decode
 HASH_BYTES = 64  # SHA-512's digest size: mosquitto compares the whole of it
 
@@ -145,6 +153,12 @@ def bridge_state_topic(club: str) -> str:
     return f"{club_prefix(club)}bridge/state"
 
 
+def passwd_text(users: Iterable[Credentials], iterations: int = 101) -> str:
+    """A Mosquitto password file of ``users``."""
+    return "".join(f"{c.username}:{hash_password(c.password, iterations=iterations)}\n"
+                   for c in users)
+
+
 def new_password() -> str:
     return secrets.token_urlsafe(24)
 
@@ -221,6 +235,11 @@ class BrokerUsers:
         users = [self.server, *(self.tables[n] for n in sorted(self.tables))]
         return users + ([self.display] if self.display is not None else [])
 
+    def local(self) -> list[Credentials]:
+        """Who may log in on the broker's loopback listener when it has a network one too:
+        the server alone (the tables and displays come over the network, over TLS)."""
+        return [self.server]
+
     def acl(self) -> dict[str, list[AclRule]]:
         """Each username's rules, for every session at once (``ANY_EVENT``): the server's
         commands and clock, a table's own topics, whatever session the director runs.
@@ -257,8 +276,7 @@ class BrokerUsers:
         return "\n\n".join(blocks) + "\n"
 
     def passwd_text(self, iterations: int = 101) -> str:
-        return "".join(f"{c.username}:{hash_password(c.password, iterations=iterations)}\n"
-                       for c in self.all())
+        return passwd_text(self.all(), iterations)
 
     def dumps(self) -> str:
         """JSON with the plain passwords, for the tools that hand them out; keep it private."""
@@ -319,6 +337,10 @@ class CentreUsers:
     def all(self) -> list[Credentials]:
         return [self.server, *(self.clubs[c] for c in sorted(self.clubs))]
 
+    def local(self) -> list[Credentials]:
+        """The central server alone: the clubs' bridges come over TLS."""
+        return [self.server]
+
     def acl(self) -> dict[str, list[AclRule]]:
         """Explicit blocks, as for the tables: ``%u`` would give ``clubs/club-<c>/``."""
         rules = {self.server.username: [AclRule("read", f"{CLUBS_ROOT}/#")]}
@@ -335,8 +357,7 @@ class CentreUsers:
         return "\n\n".join(blocks) + "\n"
 
     def passwd_text(self, iterations: int = 101) -> str:
-        return "".join(f"{c.username}:{hash_password(c.password, iterations=iterations)}\n"
-                       for c in self.all())
+        return passwd_text(self.all(), iterations)
 
     def dumps(self) -> str:
         return json.dumps({
@@ -466,6 +487,9 @@ class BrokerConfig:
     naming the user who starts it keeps it as that user (``root`` means no change)."""
     bridge: Bridge | None = None
     """A club's link to the centre, if it has one."""
+    max_payload: int = MAX_PAYLOAD
+    """The largest payload taken (``message_size_limit``); a packet may be 1 KB more
+    (``max_packet_size``). Only a test of the MQTT client's own reading sets it higher."""
 
     @property
     def conf_path(self) -> Path:
@@ -476,8 +500,17 @@ class BrokerConfig:
         return self.directory / "passwd"
 
     @property
+    def local_passwd_path(self) -> Path:
+        """With a network listener: the loopback listener's own password file (the server's
+        login alone; ``passwd`` serves the network one)."""
+        return self.directory / "passwd-local"
+
+    @property
     def acl_path(self) -> Path:
         return self.directory / "acl"
+
+    def local_passwd_text(self) -> str:
+        return passwd_text(self.users.local(), self.password_iterations)
 
     @property
     def credentials_path(self) -> Path:
@@ -493,14 +526,25 @@ class BrokerConfig:
         return self.directory / "data"
 
     def render(self) -> str:
-        """The text of mosquitto.conf."""
-        lines = [
-            f"# bidbox broker for {self.users.title}; generated, edits are overwritten",
-            f"user {self.run_as}",
-            "per_listener_settings false",
+        """The text of mosquitto.conf.
+
+        With a network (TLS) listener, each listener has its own settings: the loopback one
+        takes the server's login alone (``passwd-local``), so a table's or a club's password
+        does not log in there; the network one binds every client id to its user
+        (``use_username_as_clientid``), so no login can take another's id and, with it, its
+        connection (the broker drops the older of two connections with one id). Without one
+        (the tests, the demo, ``simulate`` on loopback), one listener takes every login."""
+        auth = [
             "allow_anonymous false",
             f"password_file {self.passwd_path.resolve()}",
             f"acl_file {self.acl_path.resolve()}",
+        ]
+        split = self.tls is not None
+        lines = [
+            f"# bidbox broker for {self.users.title}; generated, edits are overwritten",
+            f"user {self.run_as}",
+            f"per_listener_settings {str(split).lower()}",
+            *([] if split else auth),
             "",
             "persistence true",
             # Its manual asks for the trailing slash (1.x joined the two by concatenation).
@@ -509,6 +553,9 @@ class BrokerConfig:
             f"autosave_interval {self.autosave_interval}",
             f"persistent_client_expiration {self.persistent_client_expiration}",
             f"max_queued_messages {self.max_queued_messages}",
+            # No bidbox message is larger: a client that sends more is cut off unread.
+            f"message_size_limit {self.max_payload}",
+            f"max_packet_size {self.max_payload + MAX_PACKET - MAX_PAYLOAD}",
             "",
             "log_dest stderr",
             *(f"log_type {t}" for t in self.log_types),
@@ -519,8 +566,13 @@ class BrokerConfig:
         ]
         if self.tls is not None:
             lines += [
+                "allow_anonymous false",
+                f"password_file {self.local_passwd_path.resolve()}",
+                f"acl_file {self.acl_path.resolve()}",
                 "",
                 f"listener {self.tls.port} {self.tls.host}",
+                *auth,
+                "use_username_as_clientid true",
                 f"cafile {self.tls.cafile.resolve()}",
                 f"certfile {self.tls.certfile.resolve()}",
                 f"keyfile {self.tls.keyfile.resolve()}",
@@ -538,6 +590,8 @@ class BrokerConfig:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.persistence_dir.mkdir(exist_ok=True)
         _write_private(self.passwd_path, self.users.passwd_text(self.password_iterations))
+        if self.tls is not None:
+            _write_private(self.local_passwd_path, self.local_passwd_text())
         _write_private(self.credentials_path, self.users.dumps())
         _write_private(self.acl_path, self.users.acl_text())
         _write_private(self.conf_path, self.render())

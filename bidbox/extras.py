@@ -16,7 +16,8 @@ from collections.abc import Iterable
 EXTRAS: dict[str, dict[str, str]] = {
     "table": {"gpiozero": "gpiozero", "serial": "pyserial", "paho": "paho-mqtt"},
     "server": {"flask": "flask", "sqlalchemy": "sqlalchemy", "alembic": "alembic",
-               "waitress": "waitress", "cheroot": "cheroot", "paho": "paho-mqtt"},
+               "waitress": "waitress", "cheroot": "cheroot", "paho": "paho-mqtt",
+               "zxcvbn": "zxcvbn"},
     "report": {"weasyprint": "weasyprint"},
 }
 

@@ -210,10 +210,13 @@ class LoopbackClub:
     """The club's provisioning folder; ``files / "broker"`` is where its broker runs."""
 
     def table_settings(self, table: int) -> BrokerSettings:
-        """Table ``table`` at its club's broker (the loopback listener: same users, same
-        ACL as over TLS)."""
+        """Table ``table`` at its club's broker, over TLS as on the club's network (the
+        loopback listener takes the server's login alone)."""
         creds = self.users.table(table)
-        return BrokerSettings(HOST, self.broker.port, creds.username, creds.password)
+        tls = self.broker.config.tls
+        assert tls is not None
+        return BrokerSettings(HOST, tls.port, creds.username, creds.password,
+                              str(self.files / "tables" / "ca.crt"))
 
     def server_settings(self) -> BrokerSettings:
         return BrokerSettings(HOST, self.broker.port, self.users.server.username,

@@ -64,8 +64,8 @@ CA_CERT = "ca/ca.crt"
 CREDENTIALS = "credentials.json"
 SERVER_ENV = "server.env"
 README = "README.txt"
-BROKER_FILES = ("broker/mosquitto.conf", "broker/passwd", "broker/acl", "broker/ca.crt",
-                "broker/server.crt", "broker/server.key")
+BROKER_FILES = ("broker/mosquitto.conf", "broker/passwd", "broker/passwd-local", "broker/acl",
+                "broker/ca.crt", "broker/server.crt", "broker/server.key")
 WEB_FILES = ("web/ca.crt", "web/server.crt", "web/server.key")
 TABLE_CA = "tables/ca.crt"
 TABLES_GLOB = "tables/table-*.toml"
@@ -321,8 +321,9 @@ broker/      -> {broker_dir}/, owned by user {deployment.broker_user}:
                    sudo cp -r broker/. {broker_dir}/
                    sudo chown -R {deployment.broker_user}: {broker_dir}
                    sudo chmod 0700 {broker_dir}
-                mosquitto.conf listens on 127.0.0.1:{deployment.local_port} (the server) and
-                0.0.0.0:{deployment.port} with TLS (the tables). Run it with Debian's
+                mosquitto.conf listens on 127.0.0.1:{deployment.local_port} (the server's
+                login alone, passwd-local) and 0.0.0.0:{deployment.port} with TLS (the
+                tables, each client id bound to its login). Run it with Debian's
                 mosquitto.service, started on this config by the drop-in
                 deploy/mosquitto-bidbox.conf:
                    sudo install -D -m 0644 deploy/mosquitto-bidbox.conf \\
@@ -611,6 +612,7 @@ def _write_all(deployment: Deployment, stage: Path, openssl: str,
         write_public(stage / CENTRE_CA, login.ca)
     write_private(stage / "broker/mosquitto.conf", config.render())
     write_private(stage / "broker/passwd", users.passwd_text(config.password_iterations))
+    write_private(stage / "broker/passwd-local", config.local_passwd_text())
     write_private(stage / "broker/acl", users.acl_text())
     write_private(stage / CREDENTIALS, users.dumps())
     shutil.copyfile(stage / CA_CERT, stage / TABLE_CA)
@@ -719,6 +721,7 @@ def provision_centre(centre: Centre, out: Path, *, force: bool = False) -> Provi
         config = centre_broker_config(centre, users)
         write_private(staging / "broker/mosquitto.conf", config.render())
         write_private(staging / "broker/passwd", users.passwd_text(config.password_iterations))
+        write_private(staging / "broker/passwd-local", config.local_passwd_text())
         write_private(staging / "broker/acl", users.acl_text())
         write_private(staging / CREDENTIALS, users.dumps())
         ca = (staging / CA_CERT).read_text(encoding="utf-8")

@@ -47,6 +47,18 @@ class Progress:
         self.stream.flush()
 
 
+def _first_line(path: str) -> str:
+    """"; its first line reads ..." for the refusal, or nothing for an empty file."""
+    with open(path, "rb") as f:
+        head = f.read(4096)
+    if b"\0" in head:
+        return " (it is not text)"
+    for line in head.decode("utf-8", "replace").splitlines():
+        if line.strip():
+            return f"; its first line reads {line.strip()[:60]!r}"
+    return " (it is empty)"
+
+
 def summary_line(result: ReplayResult) -> str:
     board = f"board {result.board}" if result.board is not None else "board ?"
     contract = result.contract or "?"
@@ -67,6 +79,12 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, RulesError) as error:
             reason = error.strerror if isinstance(error, OSError) and error.strerror else error
             print(f"bidbox replay: {path}: {reason}", file=sys.stderr)
+            unreadable_files += 1
+            continue
+        if not records:
+            # PBN and LIN readers skip what they cannot read: nothing read is no record file.
+            print(f"bidbox replay: {path}: not a record file: no PBN game or LIN record in "
+                  f"it{_first_line(path)}", file=sys.stderr)
             unreadable_files += 1
             continue
         show = args.progress if args.progress is not None else (

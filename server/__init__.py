@@ -14,11 +14,30 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Request
+
+MAX_REQUEST = 4 * 1024 * 1024
+"""Bytes of the largest request body: twice the largest upload a director makes, a session's
+PBN with every table's play (the largest real record file here is 0.3 MB) or a register, or
+a system card (``server.syscards.MAX_FILE_BYTES``, 0.5 MB). Flask refuses a larger one
+(``MAX_CONTENT_LENGTH``) and so do the web servers, before reading it (server/serve.py)."""
+
+
+class _Request(Request):
+    """Uploads held in memory up to the size limit: werkzeug would spool one over 500 KB to
+    a temporary file, on a disk the database may share (a full disk stops ingest)."""
+
+    def _get_file_stream(self, total_content_length: int | None, content_type: str | None,
+                         filename: str | None = None,
+                         content_length: int | None = None) -> Any:
+        import io
+
+        return io.BytesIO()
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True)
+    app.request_class = _Request
     app.config.from_mapping(
         SECRET_KEY=secrets.token_hex(32),
         DATABASE=os.path.join(app.instance_path, "bidbox.db"),
@@ -34,6 +53,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         VUGRAPH_DELAY=60.0,  # seconds the public vugraph runs behind the tables
         CLOCK=time.time,  # the server's clock: the round clock's time (tests inject one)
         LIVE_RELAY=None,  # live changes across processes on PostgreSQL; False: this one only
+        # The largest request body (server/serve.py): refused with 413 before it is read.
+        MAX_CONTENT_LENGTH=MAX_REQUEST,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, session
+from flask import Blueprint, Response, g, jsonify
 
 from server import standings, vugraph
 from server.display import shown_result, vugraph_delay, vugraph_now
@@ -33,7 +33,8 @@ def _no_session() -> Response:
 
 
 def _director() -> bool:
-    return bool(session.get("director"))
+    """A signed-in director whose sign-in has not ended (server/auth.py)."""
+    return bool(g.get("director"))
 
 
 @bp.get("/results")

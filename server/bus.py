@@ -18,6 +18,14 @@ a single-threaded bare subscriber 0.6 s and 1.4 s. On one thread there is nothin
 over. What it costs: while a batch is stored the socket is not read (the broker holds what
 comes, up to ``WINDOW``), and a batch that waits on the database holds the keepalive too (the
 database's busy timeout, 10 s, is below the broker's 1.5 x ``keepalive``).
+
+A batch the database refuses (its disk full, locked past the busy timeout, read-only, a
+PostgreSQL server restarting or out of reach) is not dropped: the Bus holds it and tries it
+again after a growing pause (``RETRY``), while it keeps reading the socket and answering the
+broker's pings. The broker resends what was not acknowledged only when the connection starts
+again, so waiting for it would store nothing until a restart. While it holds one, ``fault``
+says why and since when (the console's status line, the log), and the first batch stored
+afterwards ends it: what waited is stored, and what came meanwhile follows, nothing lost.
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from sqlalchemy import select, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from mqttlink import BrokerSettings, NetworkLoop, close_sockets, connect_persistent, mqtt_client
 from server import roundclock
@@ -42,6 +50,7 @@ from server import schema as s
 from server.centre import ClubTables
 from server.centre import subscriptions as centre_subscriptions
 from server.ingest import SHARED_GAP_GRACE, Ingest, Outcome
+from server.ingest.trouble import StorageFault, database_away, trouble
 from server.live import Hub
 from server.running import announcement, running_event
 from server.session import current
@@ -67,12 +76,19 @@ alone, a message waits this long at most (see ``FLOWING`` for a stream)."""
 
 FLOWING = 5
 """While a stream keeps coming, a batch may wait up to this many ``LINGER`` to fill."""
+RETRY = (0.25, 5.0)
+"""Seconds before a batch the database refused is tried again: the first pause, doubled at
+each refusal up to the second. Once the disk has room again (or the database is back), what
+waited is stored within the longer pause."""
+SAY_AGAIN = 60.0
+"""Seconds between two log lines about the same refusal, while it lasts."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Connected:
     ok: bool
     detail: str
+    said: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,6 +98,11 @@ class _Published:
 
 class _Wake:
     pass
+
+
+class _StoredButAfter(Exception):
+    """A batch was stored and acknowledged, but what follows (commands, the pages' wake-up)
+    failed: only that is tried again."""
 
 
 def _nothing() -> None:
@@ -228,6 +249,13 @@ class Bus:
         self._network: NetworkLoop | None = None
         self._first: float | None = None  # when the oldest item of the inbox came
         self._seen = 0  # the inbox's size at the end of the last turn
+        self._held: list[Any] = []  # a batch the database refused, to try again
+        self._retry_at = 0.0  # time.monotonic() when it is tried again
+        self._pause = RETRY[0]
+        self._said_at = 0.0  # when the log last told of the refusal
+        self._connected_at = 0.0  # paho's clock at the last CONNACK: older messages' ids
+        #: Why results are not being stored right now, and since when; None while they are.
+        self.fault: StorageFault | None = None
 
     # -- life cycle --------------------------------------------------------------------------
 
@@ -256,34 +284,79 @@ class Bus:
 
     def _turn(self) -> float | None:
         """Called by the network loop after each of its turns: store a batch if one is due
-        (``BATCH`` items, or ``linger`` seconds since the oldest came); how long the loop may
-        wait for the socket before the next one is due."""
-        waiting = len(self.inbox)
-        flowing, self._seen = waiting > self._seen, waiting
-        if not waiting:
-            self._first = None
-            return None
+        (``BATCH`` items, or ``linger`` seconds since the oldest came, or a refused batch's
+        pause over); how long the loop may wait for the socket before the next one is due."""
         now = time.monotonic()
-        if self._first is None:
-            self._first = now
-        age = now - self._first
-        # While messages keep coming (this turn read some), the batch grows to BATCH, for
-        # at most FLOWING lingers: under a stream one transaction and one status write
-        # serve as many as it can. Once the stream pauses, it waits ``linger`` at most.
-        if age < self.linger and waiting < BATCH:
-            return self._first + self.linger - now
-        if flowing and age < FLOWING * self.linger and waiting < BATCH:
-            return self.linger  # the next read, or a pause of a linger: then it is stored
-        items = self.inbox.take_now(BATCH)
-        self._seen = len(self.inbox)
-        self._first = now if self._seen else None
+        if self._held:
+            if now < self._retry_at:
+                return self._retry_at - now
+            items, self._held = self._held, []
+        else:
+            waiting = len(self.inbox)
+            flowing, self._seen = waiting > self._seen, waiting
+            if not waiting:
+                self._first = None
+                return None
+            if self._first is None:
+                self._first = now
+            age = now - self._first
+            # While messages keep coming (this turn read some), the batch grows to BATCH, for
+            # at most FLOWING lingers: under a stream one transaction and one status write
+            # serve as many as it can. Once the stream pauses, it waits ``linger`` at most.
+            if age < self.linger and waiting < BATCH:
+                return self._first + self.linger - now
+            if flowing and age < FLOWING * self.linger and waiting < BATCH:
+                return self.linger  # the next read, or a pause of a linger: then it is stored
+            items = self.inbox.take_now(BATCH)
+            self._seen = len(self.inbox)
+            self._first = now if self._seen else None
         try:
             self._handle(items)
-        except Exception:  # the database away for a moment: the broker will redeliver
-            log.exception("ingest batch failed; its messages stay unacknowledged")
+        except _StoredButAfter as error:
+            self._refused([_Wake()], error.__cause__ or error)
+        except Exception as error:
+            self._refused(items, error)
+        else:
+            self._stored_again()
+        if self._held:
+            return max(0.0, self._retry_at - time.monotonic())
         return 0.0 if len(self.inbox) >= BATCH else self.linger if len(self.inbox) else None
 
+    def _refused(self, items: list[Any], error: BaseException) -> None:
+        """The database refused the batch: hold it, and try it again after a pause that grows
+        with each refusal. Said in ``fault`` and the log: at once, when the reason changes,
+        and once a minute while it lasts."""
+        now = time.monotonic()
+        previous = self.fault
+        self._held = items
+        self._pause = RETRY[0] if previous is None else min(RETRY[1], self._pause * 2)
+        self._retry_at = now + self._pause
+        found = trouble(error)
+        waiting = sum(isinstance(i, mqtt.MQTTMessage) for i in items)
+        self.fault = StorageFault(found.reason, found.detail,
+                                  self.clock() if previous is None else previous.since,
+                                  1 if previous is None else previous.tries + 1, waiting)
+        news = previous is None or previous.reason != found.reason
+        if news:
+            self.hub.notify({"tables"}, tables=frozenset())  # the console's status line
+        if news or now - self._said_at >= SAY_AGAIN:
+            self._said_at = now
+            log.error("results not being stored: %s (%s); %d messages wait, unacknowledged; "
+                      "trying again every %.0f s at most", found.reason, found.detail, waiting,
+                      RETRY[1], exc_info=previous is None and not isinstance(error, DBAPIError))
+
+    def _stored_again(self) -> None:
+        if self.fault is None:
+            return
+        fault, self.fault = self.fault, None
+        log.warning("results stored again, after %.0f s and %d refused tries (%s)",
+                    self.clock() - fault.since, fault.tries, fault.reason)
+        self.hub.notify({"tables"}, tables=frozenset())
+
     def _handle(self, items: list[Any]) -> None:
+        """Store a batch and acknowledge it; then what follows (commands, the pages). Raises
+        if the database refused it, before anything is acknowledged, so that it can be held
+        and tried again; ``_StoredButAfter`` if only what follows the store failed."""
         messages = [i for i in items if isinstance(i, mqtt.MQTTMessage)]
         send = any(isinstance(i, _Wake) for i in items)
         for item in items:
@@ -292,19 +365,27 @@ class Bus:
                     send = True
                     # A broker without its persistence lost them.
                     self._clock_sent, self._session_sent = None, None
-                log.info("broker: %s", item.detail)
+                if not item.said:
+                    item.said = True  # a batch tried again does not say it twice
+                    log.info("broker: %s", item.detail)
             elif isinstance(item, _Published):
                 self._mark_sent(item.command_id)
         if messages:
             outcomes = self._store([(m.topic, bytes(m.payload)) for m in messages])
-            for message in messages:  # stored (or rejected for good): now the broker may forget
-                if message.qos > 0:
+            for message in messages:  # stored (or rejected for good): the broker may forget
+                # Only on the connection that delivered it: after a reconnection the broker
+                # sends it again, and its old packet id may name another message by now.
+                if message.qos > 0 and message.timestamp >= self._connected_at:
                     self.client.ack(message.mid, message.qos)
-            self._after(outcomes)
-        if send:
-            self.publish_session()
-            self.send_pending()
-            self.publish_clock()
+        try:
+            if messages:
+                self._after(outcomes)
+            if send:
+                self.publish_session()
+                self.send_pending()
+                self.publish_clock()
+        except Exception as error:
+            raise _StoredButAfter() from error
 
     def _store(self, pairs: list[tuple[str, bytes]]) -> list[Outcome]:
         """The batch in one transaction; if it fails for something other than the database
@@ -317,17 +398,17 @@ class Bus:
             refused = []
         try:
             return refused + self.ingest.many(pairs)
-        except OperationalError:
-            raise  # the database is away: nothing is acknowledged, the broker keeps it all
-        except Exception:
+        except Exception as error:
+            if database_away(error):
+                raise  # nothing is acknowledged: the batch is held and tried again
             log.exception("a batch of %d failed; storing its messages one by one", len(pairs))
         outcomes: list[Outcome] = list(refused)
         for topic, payload in pairs:
             try:
                 outcomes += self.ingest.many([(topic, payload)])
-            except OperationalError:
-                raise
             except Exception as error:
+                if database_away(error):
+                    raise
                 reason = f"cannot be stored: {type(error).__name__}: {error}"[:300]
                 outcomes.append(self.ingest.reject(topic, payload, reason))
         return outcomes
@@ -444,6 +525,8 @@ class Bus:
         if reason_code.is_failure:
             self.inbox.put(_Connected(False, f"refused: {reason_code}"))
             return
+        # Messages delivered from here on are this connection's: only they are acknowledged.
+        self._connected_at = mqtt.time_func()
         client.subscribe(self.topics)
         self.connected.set()
         self.inbox.put(_Connected(True, "session resumed" if flags.session_present

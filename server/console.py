@@ -38,6 +38,7 @@ from markupsafe import Markup
 
 from server import (
     clock_texts,  # noqa: F401 (registers the round clock's texts)
+    conflicts,
     console_texts,  # registers the console's texts; table_message
     exports,
     roundclock,
@@ -293,9 +294,25 @@ def _history(found: Session | None) -> dict[str, Any]:
     return {"entries": rulings.history(services().db, services().event)}
 
 
+def _storage(found: Session | None) -> dict[str, Any]:
+    """Whether results are being stored: the ingest worker's refusal, if it holds one."""
+    bus = services().bus
+    fault = None if bus is None else bus.fault
+    return {"storage": fault,
+            "storage_since": None if fault is None else time.strftime(
+                "%H:%M:%S", time.localtime(fault.since))}
+
+
+def _conflicts(found: Session | None) -> dict[str, Any]:
+    """Tables whose events came twice with different content (server/conflicts.py)."""
+    return {"conflicts": [
+        (c, time.strftime("%H:%M:%S", time.localtime(c.latest_at)))
+        for c in conflicts.conflicts_of(services().db, services().event)]}
+
+
 FRAGMENTS: dict[str, Callable[[Session | None], dict[str, Any]]] = {
     "tables": _tables, "calls": _calls, "results": _results, "progress": _progress,
-    "clock": _clock,
+    "clock": _clock, "storage": _storage, "conflicts": _conflicts,
     "rankings": _rankings, "history": _history,
 }
 
@@ -380,7 +397,8 @@ def index() -> Any:
     found = _session_or_none()
     if found is None:
         return _setup_page(request.form)
-    return _page("console/index.html", found, ("tables", "calls", "clock"))
+    return _page("console/index.html", found,
+                 ("tables", "calls", "clock", "storage", "conflicts"))
 
 
 def _section_rows(form: Any) -> list[tuple[int, str]]:
@@ -573,6 +591,11 @@ def setup() -> Any:
                         _optional("rounds"), arrow_rounds=_rounds("arrow_rounds"))
         more = _more_sections(boards_per_round)
         first, more = _named([first, *more])
+        if upload and upload.filename:
+            # The file is checked before the session is made: one that is not a PBN file of
+            # deals makes none (whether its boards are the session's is told after).
+            sessions.read_deals(upload.read(), None)
+            upload.stream.seek(0)
         found = sessions.create_session(
             db, event=event, title=title, kind=kind,
             participants=first.pairs, boards_per_round=boards_per_round,
@@ -661,6 +684,24 @@ def remove_card(participant: int) -> Any:
     if syscards.remove(services().db, found, participant):
         flash(t("console_card_removed", participant=participant))
     return redirect(url_for("console.session_page") + "#cards")
+
+
+@bp.post("/conflicts/<int:table>")
+@login_required
+def resolve_conflict(table: int) -> Any:
+    """The director's choice between a table's stored events and the ones that came later
+    with the same numbers (server/conflicts.py)."""
+    choice = request.form.get("choice")
+    if choice == "later":
+        done = conflicts.take_later(services().ingest, table)
+        flash(t("console_conflict_taken", n=done, table=table))
+    elif choice == "stored":
+        done = conflicts.keep_stored(services().db, services().event, table)
+        flash(t("console_conflict_kept", n=done, table=table))
+    else:
+        abort(400)
+    services().hub.notify({"tables", "results", "calls", "commands"})
+    return redirect(url_for("console.index"))
 
 
 @bp.post("/round")

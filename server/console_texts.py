@@ -17,6 +17,38 @@ PAGES.add({
     "console_nav_record": Words(es="Correcciones", en="Corrections"),
     "console_live_lost": Words(es="Sin conexión en vivo; reintentando…",
                                en="Live link lost; retrying…"),
+    # ingest's worker holds a batch the database refused (server/bus.py, ingest/trouble.py)
+    "console_storage_fault": Words(
+        es="Los resultados no se están guardando desde las {since}: {reason} ({detail}). "
+           "{waiting} mensajes esperan; se reintenta solo y no se pierde nada.",
+        en="Results not being stored since {since}: {reason} ({detail}). {waiting} messages "
+           "wait; it retries by itself and nothing is lost."),
+    "console_storage_disk_full": Words(es="disco lleno", en="disk full"),
+    "console_storage_locked": Words(es="base de datos bloqueada por otro programa",
+                                    en="database locked by another program"),
+    "console_storage_read_only": Words(es="base de datos de solo lectura",
+                                       en="database read-only"),
+    "console_storage_unreachable": Words(es="no se alcanza la base de datos",
+                                         en="database unreachable"),
+    "console_storage_error": Words(es="error de la base de datos", en="database error"),
+    # two devices publishing with one table's login (server/conflicts.py)
+    "console_conflict": Words(
+        es="Mesa {table}: {n} eventos llegaron con números ya guardados y otro contenido "
+           "(del {first} al {last}, el último a las {at}). Dos aparatos publican como esta "
+           "mesa: compruebe la mesa y elija.",
+        en="Table {table}: {n} events came with the numbers of stored ones and other "
+           "content ({first} to {last}, the last at {at}). Two devices publish as this "
+           "table: check the table, then choose."),
+    "console_conflict_keep": Words(es="Conservar los guardados", en="Keep the stored ones"),
+    "console_conflict_take": Words(es="Tomar los que llegaron después",
+                                   en="Take the ones that came later"),
+    "console_conflict_kept": Words(es="Mesa {table}: se conservan los eventos guardados; "
+                                      "{n} descartados.",
+                                   en="Table {table}: the stored events stand; {n} dropped."),
+    "console_conflict_taken": Words(es="Mesa {table}: {n} eventos sustituidos por los que "
+                                       "llegaron después.",
+                                    en="Table {table}: {n} events replaced by the ones that "
+                                       "came later."),
     "console_refused": Words(es="No se ha hecho: {reason}", en="Not done: {reason}"),
     "console_not_a_number": Words(es="{what}: «{value}» no es un número",
                                   en="{what}: \"{value}\" is not a number"),

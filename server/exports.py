@@ -440,7 +440,7 @@ def csv_text(db: Database, session: Session) -> str:
     """One row per result, with its field score (matchpoints or IMPs)."""
     data = _read(db, session)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = SafeWriter(out)
     writer.writerow(CSV_COLUMNS)
     for row in data.rows:
         scored = data.scored.get((row.table, row.board))
@@ -475,7 +475,7 @@ def rankings_csv(db: Database, session: Session) -> str:
     if data.unscored is not None:
         raise ExportError(f"the field scores cannot be computed: {data.unscored}")
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = SafeWriter(out)
     writer.writerow(RANKINGS_COLUMNS)
     for st in data.standings:
         participant = data.participants.get(st.participant)
@@ -488,6 +488,30 @@ def rankings_csv(db: Database, session: Session) -> str:
 
 def _text(value: object) -> str:
     return "" if value is None else str(value)
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\Z")
+
+
+def spreadsheet_safe(cell: object) -> object:
+    """A cell a spreadsheet will show, not run: text that starts as a formula would (``=``,
+    ``+``, ``-``, ``@``, a tab or a line break), such as a player named ``+cmd|...`` or
+    ``@SUM(...)``, gets a leading apostrophe, as OWASP's advice on CSV injection has it. A
+    number (a score of -420) is left as it is."""
+    if isinstance(cell, str) and cell.startswith(_FORMULA_START) and not _NUMBER.match(cell):
+        return "'" + cell
+    return cell
+
+
+class SafeWriter:
+    """A ``csv.writer`` whose every cell goes through :func:`spreadsheet_safe`."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out, lineterminator="\r\n")
+
+    def writerow(self, row: Iterable[object]) -> None:
+        self._writer.writerow([spreadsheet_safe(cell) for cell in row])
 
 
 # -- USEBIO ----------------------------------------------------------------------------------------

@@ -133,8 +133,15 @@ class Imported:
 # -- reading a file ---------------------------------------------------------------------------
 
 def decode(data: bytes) -> tuple[str, str]:
-    """The file's text and the encoding it was in: UTF-8 (a byte-order mark is dropped),
-    else Windows-1252, which is what Excel writes for a Spanish Windows."""
+    """The file's text and the encoding it was in: UTF-16 with its byte-order mark (Excel's
+    "Unicode text", tab-separated), UTF-8 (a byte-order mark is dropped), else Windows-1252,
+    which is what Excel writes as CSV for a Spanish Windows."""
+    for bom, encoding in ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be")):
+        if data.startswith(bom):
+            try:
+                return data[2:].decode(encoding), "utf-16"
+            except UnicodeDecodeError as error:
+                raise RegisterError("register_err_bom", at=error.start + 2) from None
     if data.startswith(b"\xef\xbb\xbf"):
         try:
             return data[3:].decode("utf-8"), "utf-8-sig"
@@ -159,10 +166,13 @@ def _folded(text: str) -> str:
 
 
 def _delimiter(text: str) -> str:
-    """``;`` when the first line with anything on it has more of them than of ``,``."""
+    """Of tab, ``;`` and ``,``, the one the first line with anything on it has most of (a
+    tab: Excel's "Unicode text"); ``,`` when it has none."""
     for line in text.splitlines():
         if line.strip():
-            return ";" if line.count(";") > line.count(",") else ","
+            counts = {sep: line.count(sep) for sep in ("\t", ";", ",")}
+            best = max(counts, key=lambda sep: (counts[sep], sep == ","))
+            return best if counts[best] else ","
     return ","
 
 

@@ -168,6 +168,21 @@ events = Table(
 )
 Index("ix_events_board", events.c.event, events.c.table_no, events.c.board)
 
+#: An event that came with the number of a stored one of its table but other content: two
+#: devices publish with that table's login. Kept (the latest of each number) until the
+#: director chooses which stands (server/conflicts.py).
+event_conflicts = Table(
+    "event_conflicts", metadata,
+    Column("event", String(64), primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("type", String(16), nullable=False),
+    Column("board", Integer),
+    Column("ts", Float, nullable=False),
+    Column("data", Text, nullable=False),
+    Column("received_at", Float, nullable=False),
+)
+
 #: What the server knows of each table: presence, where it is, and how far its log is stored.
 table_status = Table(
     "table_status", metadata,
@@ -320,6 +335,16 @@ directors = Table(
     "directors", metadata,
     Column("username", String(64), primary_key=True),
     Column("password_hash", String(200), nullable=False),
+)
+
+#: Each sign-in to the console, by a hash of its cookie's token; signing out ends it here, so a
+#: copied cookie no longer opens the console (server/auth.py).
+console_sessions = Table(
+    "console_sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("username", String(64), nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("ended_at", Float),
 )
 
 #: Every attempt to sign in to the console, for throttling guesses and telling the director

@@ -7,6 +7,19 @@ listener only redirects to the HTTPS address (old bookmarks keep working).
 
 Each web server holds one worker thread per open live stream, so a stop first ends the streams
 (the live hub closes), then stops the web server, then the app's own workers.
+
+Slow or hostile visitors on the club's Wi-Fi (docs/security.md):
+
+- A request body larger than ``MAX_REQUEST`` is refused with 413 as soon as its header says
+  so, before any of it is read; a smaller one is held in memory, never spooled to a file on
+  a disk the database may share.
+- waitress reads each request whole before a thread takes it, so a half-sent request holds
+  only a connection; each address may hold ``MAX_CONNECTIONS`` of them.
+- cheroot (HTTPS) reads a request in a worker thread, and did its TLS handshake in the one
+  thread that accepts connections: five silent connections stopped it for 50 s. Here the
+  handshake happens in the worker, on the first read; each address may have ``MAX_READING``
+  requests being read at once (more are refused with 503 at once), and a request's head must
+  be in within ``READ_DEADLINE`` seconds, or its connection is cut.
 """
 
 from __future__ import annotations
@@ -14,24 +27,43 @@ from __future__ import annotations
 import ipaddress
 import logging
 import re
+import socket
 import ssl
 import sys
 import threading
+import time
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import waitress  # type: ignore[import-untyped]
+from cheroot import server as cheroot_server
 from cheroot import wsgi
 from cheroot.ssl.builtin import BuiltinSSLAdapter
 from flask import Flask
+from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
+
+from server import MAX_REQUEST
 
 log = logging.getLogger(__name__)
 
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+
+MAX_CONNECTIONS = 24
+"""Open connections from one address (plain HTTP): a browser opens six to a site, and a
+director's laptop may have the console, the live page and a vugraph open."""
+CONNECTION_LIMIT = 500
+"""Open connections in all (waitress's ``connection_limit``; its default is 100)."""
+MAX_READING = 4
+"""Requests of one address being read by HTTPS worker threads at once: a browser's requests
+take milliseconds to read, a half-sent one holds its thread until ``READ_DEADLINE``."""
+READ_DEADLINE = 10.0
+"""Seconds from a connection's turn in a worker to its request's head read (TLS handshake
+included), however slowly its bytes come."""
 
 
 class Serving(ABC):
@@ -73,8 +105,13 @@ class Served(Serving):
 
     def __init__(self, app: Flask, host: str, port: int, threads: int) -> None:
         self.app = app
-        self.server: Any = waitress.create_server(app, host=host, port=port, threads=threads,
-                                                  channel_timeout=120)
+        # A body is held in memory up to the size limit (inbuf_overflow): none goes to a
+        # temporary file on the disk the database may be on.
+        self.server: Any = waitress.create_server(
+            app, host=host, port=port, threads=threads, channel_timeout=120,
+            max_request_body_size=MAX_REQUEST, inbuf_overflow=MAX_REQUEST + 65536,
+            connection_limit=CONNECTION_LIMIT)
+        self.server.channel_class = _LimitedChannel
         self.thread = threading.Thread(target=self._run, name="waitress", daemon=True)
         self._closed_outside = False
 
@@ -113,6 +150,53 @@ class Served(Serving):
         return not self.thread.is_alive()
 
 
+class _Addresses:
+    """How many of something each address holds, under a lock."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._held: Counter[str] = Counter()
+        self._lock = threading.Lock()
+
+    def take(self, address: str) -> bool:
+        """One more for ``address``, unless it holds ``most`` already."""
+        with self._lock:
+            if self._held[address] >= self.most:
+                return False
+            self._held[address] += 1
+            return True
+
+    def give_back(self, address: str) -> None:
+        with self._lock:
+            self._held[address] -= 1
+            if self._held[address] <= 0:
+                del self._held[address]
+
+
+_WAITRESS_CONNECTIONS = _Addresses(MAX_CONNECTIONS)
+
+
+class _LimitedChannel(HTTPChannel):  # type: ignore[misc]
+    """waitress's connection, refused (closed at once) beyond ``MAX_CONNECTIONS`` from one
+    address."""
+
+    def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> None:
+        super().__init__(server, sock, addr, adj, map)
+        self._address = str(addr[0]) if isinstance(addr, tuple) else str(addr)
+        self._counted = _WAITRESS_CONNECTIONS.take(self._address)
+        if not self._counted:
+            log.warning("refused a connection from %s: %d open already", self._address,
+                        MAX_CONNECTIONS)
+            self.will_close = True
+            self.close()
+
+    def handle_close(self) -> None:
+        if self._counted:
+            self._counted = False
+            _WAITRESS_CONNECTIONS.give_back(self._address)
+        super().handle_close()
+
+
 class TlsFilesError(ValueError):
     """The certificate or key cannot be read or used; the message says which and why."""
 
@@ -131,7 +215,7 @@ def tls_adapter(certfile: Path, keyfile: Path) -> BuiltinSSLAdapter:
             raise TlsFilesError(f"cannot read the TLS {kind} {path}: {error.strerror}"
                                 ) from None
     try:
-        adapter = BuiltinSSLAdapter(str(certfile), str(keyfile))
+        adapter = _HandshakeInWorker(str(certfile), str(keyfile))
     except ssl.SSLError as error:
         if error.reason == "KEY_VALUES_MISMATCH":
             why = "the key does not belong to the certificate"
@@ -144,8 +228,93 @@ def tls_adapter(certfile: Path, keyfile: Path) -> BuiltinSSLAdapter:
     return adapter
 
 
+class _HandshakeInWorker(BuiltinSSLAdapter):
+    """cheroot's TLS, with the handshake left to the first read, in a worker thread: cheroot
+    does it in the thread that accepts every connection, where a client that connects and
+    says nothing stops everyone else's for the socket's timeout (10 s)."""
+
+    def wrap(self, sock: socket.socket) -> tuple[ssl.SSLSocket, dict[str, str]]:
+        wrapped = self.context.wrap_socket(sock, server_side=True,
+                                           do_handshake_on_connect=False)
+        return wrapped, {"wsgi.url_scheme": "https", "HTTPS": "on"}
+
+
+class _Watchdog:
+    """Cuts the connections whose request's head is not in by its deadline: a blocked read
+    then ends, and its worker thread is free."""
+
+    def __init__(self) -> None:
+        self._due: dict[int, tuple[float, socket.socket]] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def watch(self, sock: socket.socket, deadline: float) -> None:
+        with self._lock:
+            self._due[id(sock)] = (deadline, sock)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="read-deadline",
+                                                daemon=True)
+                self._thread.start()
+
+    def forget(self, sock: socket.socket) -> None:
+        with self._lock:
+            self._due.pop(id(sock), None)
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(0.5)
+            now = time.monotonic()
+            with self._lock:
+                late = [sock for key, (due, sock) in list(self._due.items()) if due <= now
+                        and self._due.pop(key, None) is not None]
+            for sock in late:
+                log.warning("cut a connection whose request was not in after %.0f s",
+                            READ_DEADLINE)
+                try:  # the plain socket's shutdown: an SSLSocket's would drop its TLS state
+                    socket.socket.shutdown(sock, socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+_WATCHDOG = _Watchdog()
+
+
+class _GuardedRequest(cheroot_server.HTTPRequest):
+    """cheroot's request, its head read under a deadline and a per-address limit."""
+
+    def parse_request(self) -> None:
+        address = str(getattr(self.conn, "remote_addr", None) or "")
+        reading: _Addresses = self.server.reading
+        if not reading.take(address):
+            log.warning("refused a request from %s: %d being read already", address,
+                        MAX_READING)
+            # Not a word back: over TLS that would need the handshake this very client may
+            # be holding up. Not ready: the connection closes.
+            return
+        sock = self.conn.socket
+        _WATCHDOG.watch(sock, time.monotonic() + READ_DEADLINE)
+        try:
+            super().parse_request()
+        finally:
+            _WATCHDOG.forget(sock)
+            reading.give_back(address)
+
+
+class _GuardedConnection(cheroot_server.HTTPConnection):
+    RequestHandlerClass = _GuardedRequest
+
+
 class _Cheroot(wsgi.Server):
-    """cheroot's WSGI server, logging through :mod:`logging` instead of onto stderr."""
+    """cheroot's WSGI server, logging through :mod:`logging` instead of onto stderr; each
+    request's head read under a deadline and a per-address limit, and its body refused
+    beyond ``MAX_REQUEST`` before it is read."""
+
+    ConnectionClass = _GuardedConnection
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.reading = _Addresses(MAX_READING)
+        self.max_request_body_size = MAX_REQUEST
 
     def error_log(self, msg: str = "", level: int = logging.INFO,
                   traceback: bool = False) -> None:

@@ -14,7 +14,7 @@ import functools
 import json
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -315,18 +315,67 @@ def dealt(seed: int, board: int) -> str:
 
 def import_deals(db: Database, session: Session, pbn: str | bytes) -> int:
     """The hand records of a PBN file: one deal per board number the movement uses."""
-    try:
-        records = load_pbn(pbn)
-    except (RecordError, RulesError) as error:
-        raise SessionError(f"not a PBN file: {error}") from None
-    wanted = set(session.plan.boards())
-    deals = {r.board: r.deal.to_pbn() for r in records
-             if r.board in wanted and r.deal is not None}
-    if not deals:
-        raise SessionError("the file has no deal for any board of this session")
+    deals = read_deals(pbn, session.plan.boards())
     with db.write() as conn:
         _store_deals(conn, session.id, deals)
     return len(deals)
+
+
+def read_deals(pbn: str | bytes, boards: Iterable[int] | None) -> dict[int, str]:
+    """Each of ``boards``' deal in a PBN file (None: every board's); a ``SessionError`` that
+    says what is wrong with the file (the line and the reason) when it gives none of them:
+    the console checks the file this way before it makes a session, so a file that is not
+    one of deals makes none."""
+    if isinstance(pbn, bytes):
+        nul = pbn.find(b"\0")
+        if nul >= 0:
+            raise SessionError(f"not a PBN file: byte {nul + 1} is a NUL, so "
+                               "it is not text (a PBN file is text with tags such as "
+                               "[Board \"1\"] and [Deal \"N:...\"])")
+        try:
+            text = pbn.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = pbn.decode("latin-1")  # PBN 2.1 is ISO 8859-1
+    else:
+        text = pbn
+    try:
+        records = load_pbn(text)
+    except (RecordError, RulesError) as error:
+        raise SessionError(f"not a PBN file: {error}") from None
+    if not records:
+        first = next(((n, line.strip()) for n, line in enumerate(text.splitlines(), 1)
+                      if line.strip()), None)
+        said = "it is empty" if first is None else (
+            f"line {first[0]} reads {first[1][:60]!r}")
+        raise SessionError("not a PBN file: it has no game (a game is tags such as "
+                           f"[Board \"1\"] and [Deal \"N:...\"]); {said}")
+    wanted = sorted({r.board for r in records if r.board is not None} if boards is None
+                    else set(boards))
+    deals = {r.board: r.deal.to_pbn() for r in records
+             if r.board in wanted and r.deal is not None}
+    if deals:
+        return deals
+    for record in records:  # the first game of this session's that could not be read
+        if record.board in wanted and record.problems:
+            line = f"line {record.raw_lines[0]}: " if record.raw_lines else ""
+            raise SessionError(f"{line}board {record.board}: {record.problems[0]}")
+    found = sorted({r.board for r in records if r.board is not None})
+    if not found:
+        raise SessionError(f"none of the file's {len(records)} games has a [Board] tag")
+    raise SessionError(f"the file's games are boards {_span(found)}; this session plays "
+                       f"boards {_span(wanted)}")
+
+
+def _span(numbers: list[int]) -> str:
+    """"1-24", or "1-12, 25-36" when there are holes (at most three stretches shown)."""
+    stretches: list[list[int]] = []
+    for n in numbers:
+        if stretches and n == stretches[-1][1] + 1:
+            stretches[-1][1] = n
+        else:
+            stretches.append([n, n])
+    text = ", ".join(f"{a}-{b}" if a != b else str(a) for a, b in stretches[:3])
+    return text + (", ..." if len(stretches) > 3 else "")
 
 
 def _store_deals(conn: Connection, session_id: int, deals: Mapping[int, str]) -> None:

@@ -380,12 +380,13 @@ RANKINGS_COLUMNS = ("rank", "team", "label", "names", "matches", "imps", "vp", "
 def rankings_csv(db: Database, session: Session) -> str:
     """A Swiss's standings for the rankings export: VPs after the penalties, which are
     shown apart (Laws 90, 91)."""
-    import csv
     import io
+
+    from server.exports import SafeWriter  # names a spreadsheet shows, never runs
 
     participants = participants_of(db, session)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = SafeWriter(out)
     writer.writerow(RANKINGS_COLUMNS)
     for line in swiss_of(db, session, public=False).standings:
         row = participants.get(line.team)

@@ -13,6 +13,12 @@ wrong passwords under the director's name. It therefore does not hold for the ma
 itself (loopback): the director at the server can always sign in. The per-address wait
 holds for everybody, loopback included.
 
+Each attempt is counted before its password is looked at (``begin``, then ``finish`` with how
+it ended): an attempt being checked counts as a failure until it is known, and ``begin``
+reads and writes in one transaction that no other ``begin`` runs beside (SQLite's ``BEGIN
+IMMEDIATE``; on PostgreSQL a lock on the table), so thirty attempts sent at once are judged
+one after another, not all against the same empty record.
+
 Nothing here sleeps: a request that must wait is answered at once, so a flood of attempts
 ties up no web thread. The counts come from the database, so a restart forgets nothing.
 """
@@ -22,7 +28,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Connection, delete, func, select
+from sqlalchemy import ColumnElement, Connection, delete, func, insert, select, update
 
 from server import schema as s
 from server.db import Database
@@ -34,6 +40,7 @@ WINDOW = 15 * 60.0    # seconds
 LOCK = 15 * 60.0      # seconds a key stays locked after its last failure
 KEEP = 7 * 24 * 3600.0  # attempts older than this are forgotten
 OK, WRONG, REFUSED = "ok", "wrong", "refused"
+CHECKING = "checking"  # counted, its password being looked at: a failure until it is known
 _LONGEST = 64         # user names and addresses are cut to the column's width
 
 
@@ -83,10 +90,34 @@ class Throttle:
     def check(self, address: str, username: str, now: float) -> Verdict:
         """May an attempt from ``address`` as ``username`` be looked at at ``now``?"""
         with self.db.read() as conn:
-            verdicts = [self._key(conn, s.sign_ins.c.address == _cut(address), now)]
-            if not is_local(address):
-                verdicts.append(self._key(conn, s.sign_ins.c.username == _cut(username), now))
+            return self._verdict(conn, address, username, now)
+
+    def _verdict(self, conn: Connection, address: str, username: str, now: float) -> Verdict:
+        verdicts = [self._key(conn, s.sign_ins.c.address == _cut(address), now)]
+        if not is_local(address):
+            verdicts.append(self._key(conn, s.sign_ins.c.username == _cut(username), now))
         return max(verdicts, key=lambda v: (v.wait, v.locked))
+
+    def begin(self, address: str, username: str, now: float) -> tuple[int, Verdict]:
+        """Count an attempt, then judge it: its row's id and whether its password may be
+        looked at. Recorded as refused when it may not; else as being checked (a failure
+        until ``finish`` says how it ended)."""
+        with self.db.write() as conn:
+            if conn.dialect.name == "postgresql":  # SQLite's BEGIN IMMEDIATE does this
+                conn.exec_driver_sql("LOCK TABLE sign_ins IN SHARE ROW EXCLUSIVE MODE")
+            verdict = self._verdict(conn, address, username, now)
+            attempt = conn.execute(insert(s.sign_ins).values(
+                at=now, address=_cut(address), username=_cut(username),
+                outcome=CHECKING if verdict.allowed else REFUSED)).inserted_primary_key
+            conn.execute(delete(s.sign_ins).where(s.sign_ins.c.at < now - KEEP))
+        assert attempt is not None
+        return int(attempt[0]), verdict
+
+    def finish(self, attempt: int, outcome: str) -> None:
+        """How an attempt ``begin`` let through ended: ``OK`` or ``WRONG``."""
+        with self.db.write() as conn:
+            conn.execute(update(s.sign_ins).where(s.sign_ins.c.id == attempt).values(
+                outcome=outcome))
 
     @staticmethod
     def _key(conn: Connection, which: ColumnElement[bool], now: float) -> Verdict:
@@ -108,12 +139,6 @@ class Throttle:
             return Verdict(last + LOCK - now, True)  # LOCK_AT failures within a WINDOW
         recent = sum(at > now - WINDOW for at in failures)
         return Verdict(max(0.0, last + wait_after(recent) - now), False)
-
-    def record(self, address: str, username: str, outcome: str, now: float) -> None:
-        with self.db.write() as conn:
-            conn.execute(s.sign_ins.insert().values(
-                at=now, address=_cut(address), username=_cut(username), outcome=outcome))
-            conn.execute(delete(s.sign_ins).where(s.sign_ins.c.at < now - KEEP))
 
     def failures_since(self, since: float) -> Failures:
         """Every attempt after ``since`` that signed nobody in, whatever user name it tried."""

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import Connection, insert
 
 from server import schema as s
 from server.db import Database
@@ -106,6 +106,16 @@ class Ingest(Storage, Projections):
             if rejections:
                 self._keep_rejections(conn, rejections)
         return outcomes
+
+    def reproject(self, conn: Connection, table: int, events: Iterable[Event]) -> Outcome:
+        """Project ``events``, stored already (replacing others of their numbers, as the
+        director chose: server/conflicts.py), as if each had just arrived."""
+        batch = Statuses(conn, self.event, {table})
+        outcome = Outcome(table=table)
+        for event in sorted(events, key=lambda e: e.seq):
+            self._project(conn, table, event, outcome, batch)
+        batch.flush()
+        return outcome
 
     def reject(self, topic: str, payload: bytes | str, reason: str) -> Outcome:
         """Record a message that can never be stored (the bus calls this when storing it

@@ -35,6 +35,12 @@ SHARED_GAP_GRACE = 2.0
 stream (an MQTT v5 shared subscription): the missing events are usually in another worker's
 batch, and asking at once would have the table send them again, multiplying the stream."""
 KEEP_REJECTIONS = 1000
+MAX_AHEAD = 1000
+"""How far above a table's contiguous mark a sequence number is believed: about ten boards of
+a table's events. A number further ahead (a table's login publishing 2,147,483,647) is no
+gap to ask for: an event that far ahead is stored but sets no mark, and a retained state
+that far ahead asks for the next ``MAX_AHEAD`` events only, so a table far ahead for real (a
+fresh database under an old journal) is caught up a stretch at a time."""
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 """An event's data as stored: one spelling whatever order the table wrote it in (made once:
 ``json.dumps`` with options builds an encoder at every call)."""
@@ -55,6 +61,16 @@ class Storage:
     def _trim_rejections(self, conn: Connection) -> None:
         newest = conn.execute(select(func.max(s.rejections.c.id))).scalar_one()
         conn.execute(delete(s.rejections).where(s.rejections.c.id <= newest - KEEP_REJECTIONS))
+
+    def _keep_conflicts(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        dialect_insert = pg_insert if conn.dialect.name == "postgresql" else sqlite_insert
+        statement = dialect_insert(s.event_conflicts)
+        conn.execute(statement.on_conflict_do_update(
+            index_elements=["event", "table_no", "seq"],
+            set_={name: statement.excluded[name]
+                  for name in ("type", "board", "ts", "data", "received_at")}), rows)
+        log.warning("table %d: %d events came with the numbers of stored ones and other "
+                    "content; kept for the director to choose", rows[0]["table_no"], len(rows))
 
     def _insert(self, conn: Connection, events: list[tuple[int, int, Event]],
                 outcomes: list[Outcome]) -> list[tuple[int, int, Event]]:
@@ -99,14 +115,24 @@ class Storage:
         for key in old:
             row = rows[key]
             later.append((first[key], key, (row["type"], row["board"], row["ts"], row["data"])))
+        conflicts: dict[tuple[int, int], dict[str, Any]] = {}
         for index, key, said in later:
             row = rows[key]
             known = stored_before.get(key) or (row["type"], row["board"], row["ts"], row["data"])
             if known != said:
                 outcomes[index].rejected = (f"table {key[0]} event {key[1]}: already stored "
                                             f"with other content (a replayed or forged event)")
+                outcomes[index].changed.add("tables")
+                kind, board, ts, data = said
+                conflicts[key] = {"event": self.event, "table_no": key[0], "seq": key[1],
+                                  "type": kind, "board": board, "ts": ts, "data": data,
+                                  "received_at": now}
             else:
                 outcomes[index].duplicate = True
+        if conflicts:
+            # Kept beside the stored one (the latest of each number) until the director
+            # chooses which stands: either may be the table's own (server/conflicts.py).
+            self._keep_conflicts(conn, list(conflicts.values()))
         event_at = {index: event for index, _, event in events}
         stored = [(first[key], key[0], event_at[first[key]]) for key in rows if key in new]
         for index, _, _ in stored:
@@ -120,7 +146,6 @@ class Storage:
         row = batch.row(table)
         contiguous, highest_before = row["contiguous_seq"], row["highest_seq"]
         seqs = [event.seq for _, event in new]
-        highest = max(highest_before, seqs[-1])
         if seqs[0] == contiguous + 1:
             if highest_before <= contiguous and seqs == list(range(contiguous + 1,
                                                                    contiguous + 1 + len(seqs))):
@@ -133,6 +158,15 @@ class Storage:
                     if seq != contiguous + 1:
                         break
                     contiguous = seq
+        # Only what is within reach of the contiguous mark counts as the table's highest: a
+        # number far ahead cannot be right, and would have every later gap asked up to it.
+        reach = contiguous + MAX_AHEAD
+        near = [seq for seq in seqs if seq <= reach]
+        if len(near) < len(seqs):
+            log.warning("table %d: event %d is more than %d ahead of event %d; kept, not "
+                        "asked up to", table, seqs[-1], MAX_AHEAD, contiguous)
+        highest = max(highest_before if highest_before <= reach else contiguous,
+                      near[-1] if near else contiguous, contiguous)
         newest = new[-1][1]
         values: dict[str, Any] = {
             "contiguous_seq": contiguous, "highest_seq": highest, "seen_at": self.clock(),
@@ -145,7 +179,8 @@ class Storage:
         if highest > contiguous:
             # Missing: above the contiguous mark, below the newest event when it is new.
             until = highest - 1 if highest == newest.seq else highest
-            self._ask_resend(table, row, contiguous, until, newest.seq > highest_before + 1,
+            self._ask_resend(table, row, contiguous, until,
+                             highest == newest.seq and newest.seq > highest_before + 1,
                              values, outcome)
         batch.set(table, **values)
         for index, _ in new:
@@ -175,11 +210,19 @@ class Storage:
         row = batch.row(table)
         values: dict[str, Any] = {"phase": snapshot["phase"], "round": snapshot.get("round"),
                                   "board": snapshot.get("board"), "seen_at": self.clock()}
-        seq = snapshot["seq"]
-        if seq > row["contiguous_seq"]:  # the table is ahead of what we hold: events were lost
-            values["highest_seq"] = max(row["highest_seq"], seq)
-            self._ask_resend(table, row, row["contiguous_seq"], seq, seq > row["highest_seq"],
-                             values, outcome)
+        seq, contiguous = snapshot["seq"], row["contiguous_seq"]
+        if seq > contiguous:  # the table is ahead of what we hold: events were lost
+            reach = contiguous + MAX_AHEAD
+            if seq > reach:  # not believed: the next stretch is asked for, no mark is set
+                log.warning("table %d: its state says event %d, more than %d ahead of event "
+                            "%d; asking for the next %d only", table, seq, MAX_AHEAD,
+                            contiguous, MAX_AHEAD)
+                self._ask_resend(table, row, contiguous, reach, reach > row["highest_seq"],
+                                 values, outcome)
+            else:
+                values["highest_seq"] = max(row["highest_seq"], seq)
+                self._ask_resend(table, row, contiguous, seq, seq > row["highest_seq"],
+                                 values, outcome)
         batch.set(table, **values)
 
 

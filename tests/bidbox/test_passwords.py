@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.passwords import COMMON, MIN_DIFFERENT, MIN_LENGTH, weakness
+from server.passwords import MIN_DIFFERENT, MIN_LENGTH, weakness
 from tests.processes import run
 
 NAMES = (("the director's user name", "Marta"), ("the event's name", "jueves-tarde"))
@@ -23,28 +23,40 @@ NAMES = (("the director's user name", "Marta"), ("the event's name", "jueves-tar
     ("aaaaaaaaaaaa", "it has only 1 different characters; it needs at least 5"),
     ("abababababab", "it has only 2 different characters; it needs at least 5"),
     ("abcdabcdabcd", "it has only 4 different characters; it needs at least 5"),
-    ("password123", "it is one of the most used passwords"),
-    ("PASSWORD123", "it is one of the most used passwords"),
-    ("Contraseña", "it is one of the most used passwords"),
-    ("contrasena", "it is one of the most used passwords"),
-    ("123456789", "it has 9 characters; it needs at least 10"),
-    ("1234567890", "it is one of the most used passwords"),
-    ("qwertyuiop", "it is one of the most used passwords"),
-    ("Bridge-Club", "it is one of the most used passwords"),
-    ("administrador", "it is one of the most used passwords"),
-    ("Password2024!", "it is mostly a well-known password (password)"),
-    ("bridgeclub-77", "it is mostly a well-known password (bridgeclub)"),
     ("marta-2024!", "it is mostly the director's user name (Marta)"),
     ("JuevesTarde1", "it is mostly the event's name (jueves-tarde)"),
     ("bidbox-2024", "it is mostly the name of this software (bidbox)"),
-    ("abcdefghijkl", "it is a plain sequence or repetition of characters"),
-    ("zyxwvutsrqpo", "it is a plain sequence or repetition of characters"),
-    ("ONMLKJIHGF", "it is a plain sequence or repetition of characters"),
-    ("abcdeabcde", "it is a plain sequence or repetition of characters"),
-    ("12345-12345", "it is a plain sequence or repetition of characters"),
 ])
 def test_a_weak_password_is_refused_with_its_reason(password: str, reason: str) -> None:
     assert weakness(password, names=NAMES) == reason
+
+
+@pytest.mark.parametrize(("password", "why"), [
+    ("password123", "very common password"),
+    ("PASSWORD123", "common"),
+    ("1234567890", "common password"),
+    ("qwertyuiop", "common password"),
+    ("contrasena", ""),
+    ("Contraseña2026", ""),
+    ("administrador", ""),
+    ("Bridge-Club", ""),
+    ("Password2024!", "similar to a commonly used password"),
+    ("bridgeclub-77", ""),
+    ("abcdefghijkl", "Sequences"),
+    ("zyxwvutsrqpo", "Sequences"),
+    ("abcdeabcde", "Repeats"),
+    ("abcdefghijkX", "Sequences"),
+    # A season or a city, a year and a symbol (issue 27): what a person tries first.
+    ("Summer2026!", ""),
+    ("Bilbao2026!", ""),
+    ("Verano2026!", ""),
+    ("Sevilla2027#", ""),
+    ("Bridge#2030", ""),
+])
+def test_a_password_a_guesser_tries_early_is_refused(password: str, why: str) -> None:
+    reason = weakness(password, names=NAMES)
+    assert reason is not None and reason.startswith("it would be guessed in about 10^"), reason
+    assert why in reason
 
 
 @pytest.mark.parametrize("password", [
@@ -53,7 +65,6 @@ def test_a_weak_password_is_refused_with_its_reason(password: str, reason: str) 
     "Marta juega 3SA doblado",   # the user name in it, but not most of it
     "4Hx-vul-down-one",
     "j7#Lq9!vR2",                # exactly the minimum length
-    "abcdefghijkX",              # a sequence broken once
 ])
 def test_a_strong_password_is_accepted(password: str) -> None:
     assert weakness(password, names=NAMES) is None
@@ -62,14 +73,9 @@ def test_a_strong_password_is_accepted(password: str) -> None:
 def test_every_generated_password_is_accepted() -> None:
     # What `bidbox server` (token_urlsafe(9)) and `bidbox provision` (token_urlsafe(12)) make.
     for size in (9, 12):
-        for _ in range(2000):
+        for _ in range(300):
             password = secrets.token_urlsafe(size)
             assert weakness(password, names=NAMES) is None, password
-
-
-def test_the_well_known_list_is_refused_whole() -> None:
-    for word in COMMON:
-        assert weakness(word) is not None, word
     assert (MIN_LENGTH, MIN_DIFFERENT) == (10, 5)
 
 
@@ -81,7 +87,8 @@ def test_the_server_refuses_a_weak_password_before_anything_starts(tmp_path: Pat
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr.strip() == (
         "bidbox server: the director's password in $CLUB_PASSWORD is too weak: "
-        "it is mostly a well-known password (bridge)")
+        "it would be guessed in about 10^7 tries (it needs 10^9): Add another word or two. "
+        "Uncommon words are better. Capitalization doesn't help very much")
     assert "live results" not in done.stdout and "Traceback" not in done.stderr
     assert not db.exists()  # no database was made, so nothing was migrated or served
     assert not done.left

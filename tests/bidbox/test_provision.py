@@ -70,6 +70,7 @@ MODES = {
     "ca/ca.crt": 0o644,
     "broker/mosquitto.conf": 0o600,
     "broker/passwd": 0o600,
+    "broker/passwd-local": 0o600,
     "broker/acl": 0o600,
     "broker/ca.crt": 0o644,
     "broker/server.crt": 0o644,

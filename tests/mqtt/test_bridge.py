@@ -117,8 +117,9 @@ def test_the_centre_writes_its_broker_and_a_login_per_club(centre_files: Path) -
     assert modes == {
         "README.txt": 0o644, "credentials.json": 0o600, "ca/ca.key": 0o600,
         "ca/ca.crt": 0o644, "broker/mosquitto.conf": 0o600, "broker/passwd": 0o600,
-        "broker/acl": 0o600, "broker/ca.crt": 0o644, "broker/server.crt": 0o644,
-        "broker/server.key": 0o600, "clubs/norte.json": 0o600, "clubs/sur.json": 0o600}
+        "broker/passwd-local": 0o600, "broker/acl": 0o600, "broker/ca.crt": 0o644,
+        "broker/server.crt": 0o644, "broker/server.key": 0o600, "clubs/norte.json": 0o600,
+        "clubs/sur.json": 0o600}
     users = CentreUsers.loads((centre_files / "credentials.json").read_text())
     passwd = (centre_files / "broker/passwd").read_text()
     for club in CLUBS:
@@ -302,6 +303,7 @@ def test_a_clubs_events_reach_the_centre_below_its_prefix(
     table = Client(CallbackAPIVersion.VERSION2, client_id="table-1", protocol=MQTTv5)
     settings = norte.table_settings(1)
     table.username_pw_set(settings.username, settings.password)
+    table.tls_set(ca_certs=settings.cafile, tls_version=ssl.PROTOCOL_TLS_CLIENT)
     server = _client(norte.server_settings(), "server")
     try:
         table.connect("127.0.0.1", settings.port)

@@ -11,6 +11,7 @@ import socket
 import struct
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -20,7 +21,7 @@ from paho.mqtt.exception import MalformedPacket
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from bidbox.broker import Broker, BrokerUsers
+from bidbox.broker import Broker, BrokerConfig, BrokerUsers
 from mqttlink import BrokerSettings, NetworkLoop, close_sockets, mqtt_client
 from mqttlink.client import READ_AHEAD, ReadAheadClient
 from tabled.wire import table_topic
@@ -54,6 +55,16 @@ class Received:
     def wait(self, predicate: Any) -> bool:
         with self.changed:
             return self.changed.wait_for(lambda: predicate(self), WAIT)
+
+
+@pytest.fixture
+def broker(mosquitto_bin: Path, broker_users: BrokerUsers, tmp_path: Path) -> Iterator[Broker]:
+    """The shared fixture's broker, but taking payloads of a few reads ahead: the tests here
+    need messages longer than one read, and bidbox's own broker takes no message over 64 KB
+    (``bidbox.broker.MAX_PAYLOAD``, as long as one read)."""
+    config = BrokerConfig(tmp_path / "broker", broker_users, max_payload=4 * READ_AHEAD)
+    with Broker(config, binary=mosquitto_bin) as running:
+        yield running
 
 
 @pytest.fixture
