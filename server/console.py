@@ -52,7 +52,7 @@ from server.display import HELPERS as DISPLAY_HELPERS
 from server.display import read_session
 from server.i18n import language, t
 from server.live import MAX_TABLES
-from server.movements import Section, section_letters
+from server.movements import IN_SECTIONS, Section, section_letters
 from server.scorings import Method
 from server.services import services
 from server.session import Session, SessionError
@@ -146,10 +146,10 @@ def _rounds(name: str) -> tuple[int, ...]:
 SECTION_ROWS = 3
 
 
-def _more_sections(boards_per_round: int) -> list[Section]:
+def _more_sections(boards_per_round: int, first_board: int) -> list[Section]:
     """Sections B, C, ... from the set-up form's rows (``section_movement-N`` and the
     rest); a row with no pairs is left out. Every section plays the same boards per round,
-    from board 1, so that a board can be compared across the field."""
+    from the same first board, so that a board can be compared across the field."""
     found: list[Section] = []
     rows = _section_row_numbers(request.form)
     letters = section_letters(len(rows) + 1)
@@ -159,8 +159,8 @@ def _more_sections(boards_per_round: int) -> list[Section]:
         letter = letters[len(found) + 1]
         found.append(Section(letter, request.form.get(f"section_movement-{row}", ""),
                              _number(f"section_pairs-{row}"), boards_per_round,
-                             _optional(f"section_rounds-{row}"),
-                             arrow_rounds=_rounds(f"section_arrow_rounds-{row}")))
+                             _optional(f"section_rounds-{row}"), first_board,
+                             _rounds(f"section_arrow_rounds-{row}")))
     return found
 
 
@@ -268,7 +268,7 @@ def _rankings(found: Session | None) -> dict[str, Any]:
     return {"standings": scored.standings, "method": scored.method, "error": None,
             "participants": sessions.participants_of(services().db, found),
             "swiss": swiss_of(services().db, found, public=False, scored_field=scored)
-            if found.movement == "swiss" else None}
+            if found.kind.paired else None}
 
 
 def _history(found: Session | None) -> dict[str, Any]:
@@ -374,7 +374,7 @@ def _section_rows(form: Any) -> list[tuple[int, str]]:
 def _setup_page(form: Any) -> str:
     return _page("console/setup.html", None, ("tables",), form=form,
                  movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS,
-                 section_kinds=("mitchell", "howell"), scopes=sessions.SCOPES,
+                 section_kinds=IN_SECTIONS, scopes=sessions.SCOPES,
                  section_rows=_section_rows(form),
                  screens=sessions.SCREENS, profiles=PROFILES,
                  default_tray_delay=DEFAULT_TRAY_DELAY)
@@ -482,14 +482,15 @@ def setup() -> Any:
             seed = secrets.randbelow(1_000_000) if seed is None else seed
         kind = form.get("movement", "")
         boards_per_round = _number("boards_per_round")
+        first_board = _optional("first_board") or 1
         first = Section("A", kind, _number("participants"), boards_per_round,
-                        _optional("rounds"), arrow_rounds=_rounds("arrow_rounds"))
-        more = _more_sections(boards_per_round)
+                        _optional("rounds"), first_board, _rounds("arrow_rounds"))
+        more = _more_sections(boards_per_round, first_board)
         first, more = _named([first, *more])
         found = sessions.create_session(
             db, event=services().event, title=title, kind=kind,
             participants=first.pairs, boards_per_round=boards_per_round,
-            rounds=first.rounds, sections=[first, *more] if more else None,
+            rounds=first.rounds, first_board=first_board, sections=[first, *more] if more else None,
             arrow_rounds=first.arrow_rounds, scope=form.get("scope") or "section",
             scoring=form.get("scoring") or None, seed=seed,
             screens=form.get("screens") or None, tray_delay=_seconds("tray_delay"),

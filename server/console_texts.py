@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from server.i18n import PAGES
+from server.movements import KINDS
 from tabled.texts import Words
 
 PAGES.add({
@@ -66,11 +67,6 @@ PAGES.add({
     "console_title_required": Words(es="La sesión necesita un título.",
                                     en="The session needs a title."),
     "console_movement": Words(es="Movimiento", en="Movement"),
-    "console_movement_mitchell": Words(es="Mitchell", en="Mitchell"),
-    "console_movement_howell": Words(es="Howell", en="Howell"),
-    "console_movement_teams": Words(es="Equipos", en="Teams"),
-    "console_movement_individual": Words(es="Individual", en="Individual"),
-    "console_movement_sections": Words(es="Secciones", en="Sections"),
     "console_section_summary": Words(
         es="Sección {letter}: {movement}, {pairs} parejas, {tables} mesas, {rounds} rondas",
         en="Section {letter}: {movement}, {pairs} pairs, {tables} tables, {rounds} rounds"),
@@ -78,10 +74,6 @@ PAGES.add({
                                    en="arrow-switch in round {rounds}"),
     "console_scope_is": Words(es="Cada tablero se puntúa {scope}.",
                               en="Each board is scored {scope}."),
-    "console_movement_swiss": Words(es="Suizo por equipos (PV)", en="Swiss teams (VPs)"),
-    "console_movement_barometer": Words(es="Barómetro (Howell)", en="Barometer (Howell)"),
-    "console_movement_baro_mitchell": Words(es="Barómetro (Mitchell)",
-                                            en="Barometer (Mitchell)"),
     "console_participants": Words(es="Parejas, equipos o jugadores", en="Pairs, teams or players"),
     "console_boards_per_round": Words(es="Tableros por ronda", en="Boards per round"),
     "console_rounds": Words(es="Rondas", en="Rounds"),
@@ -331,4 +323,14 @@ PAGES.add({
 # Added with penalties, adjusted scores and the printed results (issue 18).
 PAGES.add({
     "console_export_rankings": Words(es="Clasificación (CSV)", en="Rankings (CSV)"),
+})
+
+# Each movement's name, from its kind (server/movements.py KINDS).
+PAGES.add({f"console_movement_{name}": kind.words for name, kind in KINDS.items()})
+
+# The first board of a session (issue 31): a session that plays boards 25-48 of a set.
+PAGES.add({
+    "console_first_board": Words(es="Primer tablero", en="First board"),
+    "console_first_board_help": Words(es="los tableros se numeran desde aquí",
+                                      en="the boards are numbered from here"),
 })

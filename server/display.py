@@ -94,7 +94,7 @@ def index() -> Any:
     scored = standings.public_field(db, session)
     labels = _labels(session)
     swiss = (swiss_of(db, session, public=True, scored_field=scored)
-             if session.movement == "swiss" else None)
+             if session.kind.paired else None)
     return _render("display/index.html", session=session, method=scored.method,
                    groups=_ranking_groups(scored.standings), labels=labels, swiss=swiss,
                    boards=_boards_newest_first(rows)[:RECENT_BOARDS],

@@ -29,6 +29,7 @@ from server import schema as s
 from server.adjusted import assigned_of, rules_of
 from server.db import Database
 from server.fieldscore import Scored, Standing, parse_adjusted
+from server.movements import Plays
 from server.penalties import Penalty
 from server.penalties import given as penalties_given
 from server.scorings import Method, Scoring
@@ -56,7 +57,6 @@ class ExportError(ValueError):
     """A session a format cannot carry; the message says which export to use instead."""
 
 
-USEBIO_MOVEMENTS = ("mitchell", "howell")
 #: The document type every USEBIO 1.2 writer seen declares (docs/exports.md): the DTD's
 #: public identifier and its address on usebio.org. Nothing fetches it.
 USEBIO_DOCTYPE = ('<!DOCTYPE USEBIO PUBLIC "-//EBU//DTD USEBIO 1.2//EN" '
@@ -419,7 +419,7 @@ def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
             "Section": row.section, "Table": str(session.table_in_section(row.table))}
     if row.round is not None:
         tags["Round"] = str(row.round)
-    if session.movement in ("teams", "swiss"):
+    if session.kind.plays is Plays.TEAMS:
         # Each match is played at two tables; the lower-numbered one is the open room.
         tags["Room"] = "Open" if row.table % 2 else "Closed"
     scored = data.scored.get((row.table, row.board))
@@ -468,7 +468,7 @@ def _csv_names(data: _Session, row: ResultRow) -> list[str]:
 def rankings_csv(db: Database, session: Session) -> str:
     """The rankings, one row per pair or team, with the penalty apart (Laws 90, 91): the
     score and percentage are after it. A Swiss's are its VP standings (server/swiss.py)."""
-    if session.movement == "swiss":
+    if session.kind.paired:
         from server.swiss import rankings_csv as swiss_rankings  # it reads the field too
         return swiss_rankings(db, session)
     data = _read(db, session)
@@ -496,7 +496,7 @@ def usebio(db: Database, session: Session) -> str:
     """USEBIO 1.2 for a pairs event: the event, its pairs with their places, and every
     board's traveller with the field scores. Raises :class:`ExportError` for teams and the
     individual, whose USEBIO forms are not written here."""
-    if session.movement not in (*USEBIO_MOVEMENTS, "barometer", "baro_mitchell"):  # pairs too
+    if session.kind.usebio != "PAIRS":
         raise ExportError(f"the USEBIO export is for pairs events, not a {session.movement} "
                           "session; export PBN or CSV")
     data = _read(db, session)

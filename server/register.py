@@ -32,6 +32,7 @@ from server import register_texts  # noqa: F401 (registers the texts of its erro
 from server import schema as s
 from server.db import Database
 from server.i18n import PAGES
+from server.movements import KINDS, Plays
 from tabled.rules import Seat
 from tabled.wire import MAX_NAME, MAX_PLAYER, MAX_ROSTER, Command, WireError
 
@@ -502,6 +503,6 @@ def iter_unknown(seats: Mapping[int, Seats], players: Mapping[int, Member]
                 yield table, seat, number
 
 
-PAIR_MOVEMENTS = ("mitchell", "howell", "sections", "barometer", "baro_mitchell")
+PAIR_MOVEMENTS = tuple(name for name, kind in KINDS.items() if kind.plays is Plays.PAIRS)
 """Where the two players of a side are a participant: a team has more, and the individual's
 participants are its players."""
