@@ -4,9 +4,9 @@ The results come from ``results`` (what the laws give, with the director's corre
 field scores from :func:`server.standings.field`, and each board's auction and play from the
 events its table sent, replayed by the table's own state (``tabled/state.py``, with the
 rulings of ``tabled/rulings.py``): what the export holds is what the table had. An alert,
-made with the call or late, marks the call (PBN ``!``); an explanation given in answer to a
-question (Law 20F) becomes the call's note, in the words of the answering side's system
-card. docs/exports.md says what goes into each format.
+made with the call or late, becomes the call's note (PBN 3.5.4: ``=1=`` and ``[Note
+"1:Alert"]``), and an explanation given in answer to a question (Law 20F) follows it in the
+note, in the words of the answering side's system card. docs/exports.md says what goes into each format.
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
 
     The events are replayed by the table's own state (tabled.state), so the record is what
     the table had: a change of call replaces the seat's call (Law 25A), every ruling applies
-    as it did at the table (tabled.rulings), an alert marks its call (PBN ``!``).
+    as it did at the table (tabled.rulings), an alert is its call's note.
 
     An event the laws refuse (a gap in the stored events, or a journal the laws refuse) is
     skipped and named in the record's ``problems`` and commentary: an export never fails for

@@ -36,7 +36,7 @@ from server.ingest import Ingest
 from server.rulings import correct_result
 from server.session import Session, create_session, participants_of, set_names
 from server.standings import all_results, field
-from tabled.rules import Board, Call, Card, Seat
+from tabled.rules import Board, Call, Card, Seat, parse_contract
 from tabled.rules.auction import Auction
 from tabled.rules.pbn import load_path, loads
 from tabled.rules.play import Play
@@ -230,8 +230,11 @@ def test_pbn_carries_the_tables_auction_with_alerts_and_its_play(played: Played)
     for key, source in played.sources.items():
         game = games[key]
         assert game.calls == source.calls, key
-        # The partner alerted each call the record explains (PBN "!").
-        assert [i.alert for i in game.auction] == [i.note is not None for i in source.auction]
+        # The partner alerted each call the record explains: a note that says so (PBN
+        # 3.5.4), never the suffix "!" (which PBN reads as "good call", 3.5.3).
+        assert [(i.note or "").startswith("Alert") for i in game.auction] == [
+            i.note is not None for i in source.auction]
+        assert not any(i.alert or i.nags for i in game.auction)
         assert game.deal == source.deal
         assert (game.dealer, game.vulnerability) == (source.dealer, source.vulnerability)
         # The play as far as it went: the same cards, trick by trick, in PBN's columns.
@@ -690,3 +693,36 @@ def test_what_the_table_recorded_for_the_director_is_in_the_commentary() -> None
     assert record.problems == []
     assert record.commentary == ["Recorded for the director: Unauthorised information "
                                  "(Law 16B) after call 3: by E, law 16B2, side NS"]
+
+
+def test_an_independent_pbn_reader_reads_every_game_as_the_table_had_it(
+        played: Played) -> None:
+    """endplay's PBN reader (written apart from bidbox) reads the session's file: every game
+    has the table's contract, declarer, tricks and score, and the alerted calls are alerts
+    with their notes as endplay reads them (PBN 3.5.4), not the suffix "!" it refuses."""
+    endplay_pbn = pytest.importorskip("endplay.parsers.pbn")
+    text = pbn(played.db, played.session)
+    boards = endplay_pbn.loads(text)
+    assert len(boards) == len(played.expected) == 18
+    seats = "NESW"
+    alerted = 0
+    for board in boards:
+        key = (int(board.info["Table"]), board.board_num)
+        want = played.expected[key]
+        contract = board.contract
+        if want.contract == "Pass":
+            assert contract.level == 0, key
+            continue
+        mine = parse_contract(want.contract)
+        assert mine is not None
+        strains = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "NT": "nt"}
+        doublings = {"UNDOUBLED": "passed", "DOUBLED": "doubled", "REDOUBLED": "redoubled"}
+        assert (contract.level, contract.denom.name, contract.penalty.name) == (
+            mine.level, strains[str(mine.strain)], doublings[mine.doubling.name]), key
+        assert seats[int(contract.declarer)] == want.declarer, key
+        assert contract.level + 6 + contract.result == want.tricks, key
+        ns = 1 if want.declarer in "NS" else -1
+        assert ns * contract.score(board.vul) == want.score_ns, key
+        alerted += sum(1 for call in board.auction
+                       if call.alertable and (call.announcement or "").startswith("Alert"))
+    assert alerted > 0
