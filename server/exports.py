@@ -4,8 +4,8 @@ The results come from ``results`` (what the laws give, with the director's corre
 field scores from :func:`server.standings.field`, and each board's auction and play from the
 events its table sent, replayed by the table's own state (``tabled/state.py``, with the
 rulings of ``tabled/rulings.py``): what the export holds is what the table had. An alert,
-made with the call or late, becomes the call's note (PBN 3.5.4: ``=1=`` and ``[Note
-"1:Alert"]``), and an explanation given in answer to a question (Law 20F) follows it in the
+made with the call or late, becomes the call's note (PBN 3.5.4: ``=1=`` and its Note
+tag), and an explanation given in answer to a question (Law 20F) follows it in the
 note, in the words of the answering side's system card. docs/exports.md says what goes into each format.
 """
 
