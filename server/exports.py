@@ -6,7 +6,8 @@ events its table sent, replayed by the table's own state (``tabled/state.py``, w
 rulings of ``tabled/rulings.py``): what the export holds is what the table had. An alert,
 made with the call or late, becomes the call's note (PBN 3.5.4: ``=1=`` and its Note
 tag), and an explanation given in answer to a question (Law 20F) follows it in the
-note, in the words of the answering side's system card. docs/exports.md says what goes into each format.
+note, in the words of the answering side's system card. docs/exports.md says what goes
+into each format.
 """
 
 from __future__ import annotations
