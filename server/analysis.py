@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from tabled.rules import (
     Board,
@@ -30,6 +30,7 @@ from tabled.rules import (
     Strain,
     Vulnerability,
     format_contract,
+    parse_contract,
 )
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,24 @@ NOT_INSTALLED = "endplay is not installed"
 
 _STRAINS = tuple(str(strain) for strain in Strain)  # C D H S NT: the order of Law 18E
 _SEATS = tuple(str(seat) for seat in Seat)  # N E S W
+
+
+class Par(NamedTuple):
+    """One par contract with the tricks double-dummy play takes in it: ``contract`` as
+    tabled.rules writes one ("4H", "5DX"), ``declarer`` a seat letter, ``over`` the tricks
+    above the contract (+1: 4H making 11) or below it (-2: a sacrifice two down)."""
+
+    contract: str
+    declarer: str
+    over: int
+
+    @property
+    def result(self) -> str:
+        """"+1", "-2", or "" when it just makes: how the scoring programs print par."""
+        return f"{self.over:+d}" if self.over else ""
+
+    def __str__(self) -> str:
+        return f"{self.contract}{self.result} {self.declarer}"
 
 
 class AnalysisError(ValueError):
@@ -62,6 +81,21 @@ class Analysis:
     tricks: dict[str, dict[str, int]]
     par_score: int
     par_contracts: list[str]
+
+    @property
+    def pars(self) -> list[Par]:
+        """The par contracts with their tricks ("4H+1 N"); empty when par is passed out."""
+        found = []
+        for text in self.par_contracts:
+            if text == "Pass":
+                continue
+            contract, seat = text[:-1], text[-1]
+            parsed = parse_contract(contract)
+            if parsed is None:
+                continue
+            taken = self.tricks[str(parsed.strain)][seat]
+            found.append(Par(contract, seat, taken - parsed.level - 6))
+        return found
 
     def to_json(self) -> dict[str, Any]:
         return {"tricks": {strain: dict(by_seat) for strain, by_seat in self.tricks.items()},

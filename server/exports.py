@@ -19,7 +19,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,13 +28,19 @@ from sqlalchemy import select
 from server import register
 from server import schema as s
 from server.adjusted import assigned_of, rules_of
+from server.analysis import Analysis, AnalysisError
 from server.db import Database
 from server.fieldscore import Scored, Standing, parse_adjusted
 from server.movements import Plays
 from server.penalties import Penalty
 from server.penalties import given as penalties_given
 from server.scorings import Method, Scoring
-from server.session import Session, deals_of, participants_of
+from server.session import (
+    Session,
+    deals_of,
+    participants_of,
+    stored_analysis,
+)
 from server.standings import ResultRow, all_results
 from server.standings import field as field_scores
 from tabled.rules import (
@@ -374,6 +380,7 @@ def pbn(db: Database, session: Session) -> str:
     events = _board_events(db, session.event)
     conducts = _conducts(db, session.event)
     deals = {board: Deal.from_pbn(text) for board, text in deals_of(db, session).items()}
+    optimum = _optimum_of(db, session)
     records: list[Record] = []
     for row in data.rows:
         board_events = events.get((row.table, row.board))
@@ -394,8 +401,50 @@ def pbn(db: Database, session: Session) -> str:
         if not records:
             record.commentary += penalty_lines(data.penalties)
         record.tags = _pbn_tags(data, row)
+        analysis = optimum(row.board)
+        if analysis is not None:
+            optimum_tags(record, analysis)
         records.append(record)
     return dump_pbn(records)
+
+
+#: PBN 2.1's table of double-dummy results: one row per declarer and strain.
+OPTIMUM_HEADER = "Declarer;Denomination\\2R;Result\\2R"
+_OPTIMUM_SEATS = ("N", "S", "E", "W")
+_OPTIMUM_STRAINS = ("NT", "S", "H", "D", "C")
+
+
+def optimum_tags(record: Record, analysis: Analysis) -> None:
+    """PBN 2.1's double-dummy tags of a known deal: ``OptimumResultTable`` (the tricks of
+    each declarer in each strain), ``ParContract`` (the side and the contracts that reach
+    par, "NS 4S") and ``OptimumScore`` (par from the side that gains it: "NS 620")."""
+    record.tags["OptimumResultTable"] = OPTIMUM_HEADER
+    record.sections["OptimumResultTable"] = [
+        f"{seat} {strain} {analysis.tricks[strain][seat]}"
+        for seat in _OPTIMUM_SEATS for strain in _OPTIMUM_STRAINS]
+    pars = analysis.pars
+    side = "NS" if analysis.par_score >= 0 else "EW"
+    if pars:
+        side = "NS" if pars[0].declarer in "NS" else "EW"
+        contracts = list(dict.fromkeys(par.contract for par in pars))
+        record.tags["ParContract"] = f"{side} {', '.join(contracts)}"
+    else:
+        record.tags["ParContract"] = "Pass"
+    record.tags["OptimumScore"] = f"{side} {abs(analysis.par_score)}"
+
+
+def _optimum_of(db: Database, session: Session) -> Callable[[int], Analysis | None]:
+    """Each board's double-dummy analysis as the server stored it in the background when
+    the board was released (server/services.py); none for a board without one, whose tags
+    are then left out: an export never waits for the solver."""
+    found: dict[int, Analysis | None] = {}
+    for board in deals_of(db, session):
+        text = stored_analysis(db, session, board)[0]
+        try:
+            found[board] = None if text is None else Analysis.from_json(text)
+        except AnalysisError:
+            found[board] = None
+    return lambda board: found.get(board)
 
 
 def _assigned_lines(data: _Session, row: ResultRow) -> list[str]:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
 from server import adjusted
 from server import schema as s
@@ -726,3 +727,36 @@ def test_an_independent_pbn_reader_reads_every_game_as_the_table_had_it(
         alerted += sum(1 for call in board.auction
                        if call.alertable and (call.announcement or "").startswith("Alert"))
     assert alerted > 0
+
+
+def test_pbn_gives_each_known_deal_its_double_dummy_table_and_par(played: Played) -> None:
+    """PBN 2.1's OptimumResultTable, ParContract and OptimumScore where the deal is known,
+    the same as the solver's own analysis of the board."""
+    pytest.importorskip("endplay")
+    from server.analysis import analyse
+    from server.session import deals_of
+
+    deals = deals_of(played.db, played.session)
+    solved = {board: analyse(text, board) for board, text in deals.items()}
+    without = exported(played)  # before the analyses are stored: no tags, no wait
+    assert not any("OptimumScore" in game.tags for game in without.values())
+    with played.db.write() as conn:  # as the server's analyser stores them (services.py)
+        for board, analysis in solved.items():
+            conn.execute(update(s.deals).where(
+                s.deals.c.session_id == played.session.id, s.deals.c.board == board).values(
+                analysis=json.dumps(analysis.to_json())))
+    games = exported(played)
+    assert games
+    for (_, board), game in games.items():
+        analysis = solved[board]
+        assert game.tags["OptimumResultTable"] == "Declarer;Denomination\\2R;Result\\2R"
+        rows = game.sections["OptimumResultTable"]
+        assert len(rows) == 20
+        for row in rows:
+            seat, strain, tricks = row.split()
+            assert analysis.tricks[strain][seat] == int(tricks)
+        side, _, score = game.tags["OptimumScore"].partition(" ")
+        assert (1 if side == "NS" else -1) * int(score) == analysis.par_score
+        if analysis.pars:
+            assert game.tags["ParContract"].split(" ", 1)[1].split(", ") == list(
+                dict.fromkeys(p.contract for p in analysis.pars))
