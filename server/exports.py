@@ -37,6 +37,7 @@ from server.penalties import given as penalties_given
 from server.scorings import Method, Scoring
 from server.session import (
     Session,
+    board_conditions,
     deals_of,
     participants_of,
     stored_analysis,
@@ -48,6 +49,7 @@ from tabled.rules import (
     Deal,
     RulesError,
     Seat,
+    Vulnerability,
     parse_contract,
 )
 from tabled.rules.pbn import dumps as dump_pbn
@@ -81,8 +83,11 @@ RANKINGS_COLUMNS = ("group", "rank", "participant", "label", "names", "boards", 
 class _Board:
     """One table's play of one board, replayed by the table's own state (tabled.state)."""
 
-    def __init__(self, number: int, deal: Deal | None, conduct: Conduct | None) -> None:
+    def __init__(self, number: int, deal: Deal | None, conduct: Conduct | None,
+                 conditions: tuple[Seat, Vulnerability] | None = None) -> None:
         self.number = number
+        facts = Board(number)
+        self.conditions = conditions or (facts.dealer, facts.vulnerability)
         self.state = TableState()
         self.state.assignment = Assignment(
             "export", 0, 0, 0, (number,), deals={number: deal} if deal is not None else {},
@@ -94,11 +99,12 @@ class _Board:
         """Apply ``event`` as the table did: the same laws, the same rulings. Events of other
         boards are not here, so the sequence has gaps (``gaps=True``)."""
         if self.board is None and event.type != "board":
-            # The board's own event was not stored: it stands on the table as Law 2 has it.
-            facts = Board(self.number)
+            # The board's own event was not stored: it stands on the table as the session
+            # deals it (Law 2, or the individual's partidas).
+            dealer, vulnerability = self.conditions
             self.state.apply(Event(event.seq - 1, EventType.BOARD, event.ts, self.number, {
-                "board": self.number, "dealer": str(facts.dealer),
-                "vul": facts.vulnerability.value}), gaps=True)
+                "board": self.number, "dealer": str(dealer),
+                "vul": vulnerability.value}), gaps=True)
         self.state.apply(event, gaps=True)
         self.board = self.state.board or self.board  # a confirmed board leaves the table
         if event.type == "answer" and self.board is not None:
@@ -127,11 +133,13 @@ class _Board:
 
 
 def board_record(events: Iterable[Event], deal: Deal | None = None,
-                 conduct: Conduct | None = None) -> Record:
+                 conduct: Conduct | None = None,
+                 conditions: tuple[Seat, Vulnerability] | None = None) -> Record:
     """One table's play of one board as a :class:`Record`, from the events of that table and
     board in ``seq`` order (events of other boards are skipped). ``deal`` is the hand record,
     when the session has it; otherwise the hands the table scanned, when it scanned them.
     ``conduct`` is the table's assignment's (its system cards word the explanations).
+    ``conditions``: the board's dealer and vulnerability when not Law 2's (the individual).
 
     The events are replayed by the table's own state (tabled.state), so the record is what
     the table had: a change of call replaces the seat's call (Law 25A), every ruling applies
@@ -145,7 +153,7 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
         raise ValueError("no event of a board to make a record from")
     number = ours[0].board
     assert number is not None
-    fold = _Board(number, deal, conduct)
+    fold = _Board(number, deal, conduct, conditions)
     problems: list[str] = []
     for event in ours:
         if event.board != number:
@@ -157,8 +165,8 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
             problems.append(f"event {event.seq} ({event.type}) not applied: {error}")
     board = fold.board
     if board is None:
-        facts = Board(number)
-        return Record(board=number, dealer=facts.dealer, vulnerability=facts.vulnerability,
+        dealer, vulnerability = fold.conditions
+        return Record(board=number, dealer=dealer, vulnerability=vulnerability,
                       deal=deal, problems=problems, commentary=_commentary(problems, None))
     record = Record(board=number, dealer=board.dealer, vulnerability=board.vulnerability,
                     deal=deal if deal is not None else fold.scanned_deal())
@@ -387,11 +395,12 @@ def pbn(db: Database, session: Session) -> str:
         if board_events:
             conduct = next((c for seq, c in reversed(conducts.get(row.table, []))
                             if seq < board_events[0].seq), None)
-            record = board_record(board_events, deals.get(row.board), conduct)
+            record = board_record(board_events, deals.get(row.board), conduct,
+                                  board_conditions(session, row.board))
         else:  # a result the director entered for a table that sent nothing of the board
-            facts = Board(row.board)
-            record = Record(board=row.board, dealer=facts.dealer,
-                            vulnerability=facts.vulnerability, deal=deals.get(row.board))
+            dealer, vulnerability = board_conditions(session, row.board)
+            record = Record(board=row.board, dealer=dealer, vulnerability=vulnerability,
+                            deal=deals.get(row.board))
         _result_tags(record, row.contract, row.declarer, row.tricks, row.score_ns,
                      row.adjusted)
         kept = [line for line in record.commentary if line.startswith(RECORDED)]
