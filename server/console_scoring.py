@@ -58,6 +58,8 @@ def page() -> Any:
 DOWNLOADS: dict[str, str] = {"scoring.report_pdf": "scoring_report_pdf",
                              "scoring.hands_pdf": "scoring_hands_pdf",
                              "scoring.hands_pbn": "scoring_hands_pbn",
+                             "scoring.hands_dup": "scoring_hands_dup",
+                             "scoring.hands_bri": "scoring_hands_bri",
                              "scoring.site_zip": "scoring_site_zip"}
 
 
@@ -114,6 +116,29 @@ def hands_pbn() -> Any:
         _refused(error)
         return redirect(url_for("scoring.page") + "#printouts")
     return _download(text, "application/x-pbn; charset=utf-8", f"{found.event}-deals.pbn")
+
+
+@bp.get("/hand-records.dup")
+@login_required
+def hands_dup() -> Any:
+    """The deals as Duplimate's DUP file (docs/exports.md says which machines read it)."""
+    return _dealing_file(handrecords.dup_file, "dup")
+
+
+@bp.get("/hand-records.bri")
+@login_required
+def hands_bri() -> Any:
+    return _dealing_file(handrecords.bri_file, "bri")
+
+
+def _dealing_file(write: Any, extension: str) -> Any:
+    found = _needs_session()
+    try:
+        body = write(handrecords.of_session(services().db, found))
+    except handrecords.HandRecordError as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(body, "application/octet-stream", f"{found.event}-deals.{extension}")
 
 
 @bp.get("/site.zip")
