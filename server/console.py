@@ -40,6 +40,7 @@ from server import (
     clock_texts,  # noqa: F401 (registers the round clock's texts)
     console_texts,  # noqa: F401 (registers the console's texts)
     exports,
+    publish,
     roundclock,
     rulings,
     standings,
@@ -50,7 +51,7 @@ from server import session as sessions
 from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
 from server.display import read_session
-from server.i18n import language, t
+from server.i18n import PAGES, language, t
 from server.live import MAX_TABLES
 from server.movements import IN_SECTIONS, Section, section_letters
 from server.scorings import Method
@@ -93,12 +94,8 @@ def _clock_texts() -> Markup:
 
 
 STREAM_KINDS = frozenset({"tables", "results", "calls", "commands"})
-EXPORTS = {  # format -> (function in server.exports, content type, file extension)
-    "pbn": ("pbn", "application/x-pbn; charset=utf-8", "pbn"),
-    "usebio": ("usebio", "application/xml; charset=utf-8", "xml"),
-    "csv": ("csv_text", "text/csv; charset=utf-8", "csv"),
-    "rankings": ("rankings_csv", "text/csv; charset=utf-8", "rankings.csv"),
-}
+EXPORTS = publish.FORMATS  # each export format defined once (server/publish.py)
+PAGES.add({f"console_export_{name}": form.words for name, form in EXPORTS.items()})
 
 
 class FormError(ValueError):
@@ -452,10 +449,11 @@ def export(kind: str) -> Any:
     if kind not in EXPORTS:
         abort(404)
     found = _needs_session()
-    function, mimetype, extension = EXPORTS[kind]
+    form = EXPORTS[kind]
+    mimetype, extension = form.content_type, form.extension
     try:
-        text = getattr(exports, function)(services().db, found)
-    except exports.ExportError as error:  # e.g. USEBIO for a teams match
+        text = form.write(services().db, found)
+    except exports.ExportError as error:  # e.g. a field that cannot be scored
         flash(str(error))
         return redirect(url_for("console.results_page"))
     return Response(text, content_type=mimetype, headers={

@@ -261,9 +261,6 @@ PAGES.add({
     "console_corrected": Words(es="Mesa {table}, tablero {board}: {score}.",
                                en="Table {table}, board {board}: {score}."),
     "console_exports": Words(es="Exportar", en="Export"),
-    "console_export_pbn": Words(es="PBN", en="PBN"),
-    "console_export_usebio": Words(es="USEBIO (XML)", en="USEBIO (XML)"),
-    "console_export_csv": Words(es="CSV", en="CSV"),
     # conduct: screens, the tray, the alert profile
     "console_conduct": Words(es="Desarrollo del juego", en="How the tables play"),
     "console_screens": Words(es="Pantallas", en="Screens"),
@@ -318,11 +315,6 @@ PAGES.add({
            "both sides of the screen."),
     "console_vugraph_public": Words(es="El vugraph público (con retraso)",
                                     en="The public vugraph (delayed)"),
-})
-
-# Added with penalties, adjusted scores and the printed results (issue 18).
-PAGES.add({
-    "console_export_rankings": Words(es="Clasificación (CSV)", en="Rankings (CSV)"),
 })
 
 # Each movement's name, from its kind (server/movements.py KINDS).

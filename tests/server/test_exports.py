@@ -21,22 +21,21 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from server import adjusted
+from server import adjusted, publish
 from server import schema as s
 from server.db import Database
 from server.exports import (
     CSV_COLUMNS,
-    USEBIO_DOCTYPE,
     ExportError,
     board_record,
     csv_text,
     pbn,
-    usebio,
 )
 from server.ingest import Ingest
 from server.rulings import correct_result
 from server.session import Session, create_session, participants_of, set_names
 from server.standings import all_results, field
+from server.usebio import DOCTYPE, usebio
 from tabled.rules import Board, Call, Card, Seat, parse_contract
 from tabled.rules.auction import Auction
 from tabled.rules.pbn import load_path, loads
@@ -440,7 +439,7 @@ def test_usebio_reads_back_and_agrees_with_the_rankings(played: Played) -> None:
     """The reader (tests/server/usebio_read.py) checks every element's place and the file
     against itself; here its places, totals and points against the field's own rankings."""
     text = usebio(played.db, played.session)
-    assert text.splitlines()[1] == USEBIO_DOCTYPE
+    assert text.splitlines()[1] == DOCTYPE.format(version="1.2", underscored="1_2")
     read = usebio_read.loads(text)
     result = field(played.db, played.session, public=False)
     assert (read.kind, read.method, read.description) == ("PAIRS", "MATCH_POINTS", "Club")
@@ -616,8 +615,13 @@ def test_the_individual_names_the_players_the_movement_seated(fresh: Database) -
     assert names == ["Cid", "Ana", "Dan", "Bea"]
     [row] = list(csv.DictReader(io.StringIO(csv_text(fresh, session))))
     assert (row["ns_pair"], row["ew_pair"], row["contract"]) == ("13", "24", "Pass")
-    with pytest.raises(ExportError, match="pairs events"):
-        usebio(fresh, session)
+    # USEBIO's individual: its players, and each line's partnerships (13: players 1 and 3)
+    read = usebio_read.loads(usebio(fresh, session))
+    assert read.kind == "INDIVIDUAL" and read.method == "AGGREGATE"
+    assert {n: p.players for n, p in read.pairs.items()} == {
+        1: ["Ana"], 2: ["Bea"], 3: ["Cid"], 4: ["Dan"]}
+    [line] = read.boards[seating.boards[0]]
+    assert (line.ns, line.ew, line.contract) == (13, 24, "PASS")
 
 
 def test_a_team_match_has_rooms_and_an_adjusted_score(fresh: Database) -> None:
@@ -643,8 +647,12 @@ def test_a_team_match_has_rooms_and_an_adjusted_score(fresh: Database) -> None:
     assert adjusted.calls == [Call.from_str("1NT")] and not adjusted.auction_complete
     rows = {r["table"]: r for r in csv.DictReader(io.StringIO(csv_text(fresh, session)))}
     assert (rows["2"]["adjusted"], rows["2"]["score_ns"]) == ("A60/40", "")
-    with pytest.raises(ExportError):
-        usebio(fresh, session)
+    # USEBIO's team match: the two teams, and the round's match with both tables' lines
+    read = usebio_read.loads(usebio(fresh, session))
+    assert read.kind == "TEAMS_OF_FOUR" and set(read.pairs) == {1, 2}
+    [match] = read.matches
+    assert (match.round, match.team, match.opponents) == (1, 1, 2)
+    assert [(line.ns, line.ew) for line in match.boards[1]] == [(1, 2), (2, 1)]
 
 
 def test_results_the_field_cannot_score_still_export_their_play(fresh: Database) -> None:
@@ -662,6 +670,11 @@ def test_results_the_field_cannot_score_still_export_their_play(fresh: Database)
         ("1", "", ""), ("2", "", "")]
     with pytest.raises(ExportError, match="field scores cannot be computed"):
         usebio(fresh, session)
+    # The site carries the PBN and CSV, and says why it has no USEBIO file.
+    files = publish.pages(fresh, session)
+    assert {"results.pbn", "results.csv"} <= set(files) and "results.xml" not in files
+    assert "USEBIO (XML): no se ha escrito / not written (the field scores cannot be " \
+           "computed" in str(files["index.html"])
 
 
 def test_a_revoke_transfer_has_its_own_column_and_comment(fresh: Database) -> None:
@@ -760,3 +773,23 @@ def test_pbn_gives_each_known_deal_its_double_dummy_table_and_par(played: Played
         if analysis.pars:
             assert game.tags["ParContract"].split(" ", 1)[1].split(", ") == list(
                 dict.fromkeys(p.contract for p in analysis.pars))
+
+
+def test_usebio_lines_carry_each_tables_auction_and_play_as_lin(played: Played) -> None:
+    """BridgeWebs shows the bidding and play of a traveller line from its LIN_DATA: each
+    line's LIN reads back (the engine's LIN reader) to the table's calls, and replays to
+    the line's contract and tricks."""
+    from tabled.rules import lin as lin_format
+
+    read = usebio_read.loads(usebio(played.db, played.session))
+    checked = 0
+    for number, lines in read.boards.items():
+        for line in lines:
+            assert line.lin, (number, line.ns)
+            [record] = lin_format.loads(line.lin)
+            got = replay(record)
+            contract = "PASS" if got.contract == "Pass" else got.contract
+            assert (contract, got.tricks if line.tricks is not None else None) == (
+                line.contract, line.tricks), (number, line.ns)
+            checked += 1
+    assert checked == len(played.expected)
