@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import find_mosquitto
-from server import adjusted, exports, penalties, publish, report, standings
+from server import adjusted, penalties, publish, report, standings
 from server.db import Database
 from server.session import Session, current
+from server.usebio import usebio
 from tests.processes import run
 from tests.server import usebio_read
 
@@ -170,7 +171,7 @@ def _results_pack(db: Database, session: Session, field: standings.Field, tmp_pa
 
 
 def _usebio(db: Database, session: Session, field: standings.Field) -> None:
-    read = usebio_read.loads(exports.usebio(db, session))
+    read = usebio_read.loads(usebio(db, session))
     assert (read.kind, read.description, read.method) == ("PAIRS", session.title,
                                                           "MATCH_POINTS")
     assert read.winner_type == 2  # a Mitchell: North-South and East-West ranked apart
