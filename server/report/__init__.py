@@ -24,6 +24,7 @@ from server import (
 )
 from server.db import Database
 from server.i18n import PAGES
+from server.report import texts  # noqa: F401 (the Swiss's matches, cards, hand viewer)
 from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, hand_record, pack
 from server.session import Session
 from tabled import words
