@@ -2,6 +2,7 @@
 
     bidbox report --db bidbox.db --out results.pdf [--language en]
     bidbox report --db bidbox.db --what hand-records --out hands.pdf
+    bidbox report --db bidbox.db --what cards --out cards.pdf       # table and guide cards
     bidbox report --db bidbox.db --what deals --out deals.pbn       # for a dealing machine
     bidbox report --db bidbox.db --what site --out site/            # a static website folder
     bidbox report --seed 42 --boards 1-24 --what deals --out deals.pbn  # before any session
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-WHAT = ("results", "hand-records", "deals", "dup", "bri", "site")
+WHAT = ("results", "hand-records", "cards", "deals", "dup", "bri", "site")
 
 
 def add_parser(commands: Any) -> None:
@@ -26,7 +27,8 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--event", help="the session's event, when the database has several")
     parser.add_argument("--what", choices=WHAT, default="results",
                         help="results: the results pack (PDF, default); hand-records: the "
-                             "hand-record sheet (PDF); deals: PBN for a dealing machine; "
+                             "hand-record sheet (PDF); cards: the table and guide cards "
+                             "(PDF); deals: PBN for a dealing machine; "
                              "dup, bri: Duplimate's DUP or BRI file; "
                              "site: a static website folder")
     parser.add_argument("--out", required=True, help="the file (or, for site, folder) to write")
@@ -106,6 +108,8 @@ def _write(db: Any, session: Any, args: argparse.Namespace, out: Path) -> int:
         out.write_bytes(report.hand_records_pdf(
             handrecords.of_session(db, session), session.title, args.language,
             conditions=handrecords.conditions_of(session)))
+    elif args.what == "cards":
+        out.write_bytes(report.cards_pdf(db, session, args.language))
     elif args.what in ("dup", "bri"):
         deals = handrecords.of_session(db, session)
         out.write_bytes(handrecords.dup_file(deals) if args.what == "dup"

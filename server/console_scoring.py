@@ -57,6 +57,7 @@ def page() -> Any:
 #: The printouts and publication the page offers: endpoint -> text key.
 DOWNLOADS: dict[str, str] = {"scoring.report_pdf": "scoring_report_pdf",
                              "scoring.hands_pdf": "scoring_hands_pdf",
+                             "scoring.cards_pdf": "scoring_cards_pdf",
                              "scoring.hands_pbn": "scoring_hands_pbn",
                              "scoring.hands_dup": "scoring_hands_dup",
                              "scoring.hands_bri": "scoring_hands_bri",
@@ -102,6 +103,20 @@ def hands_pdf() -> Any:
         _refused(error)
         return redirect(url_for("scoring.page") + "#printouts")
     return _download(body, "application/pdf", f"{found.event}-hands-{chosen}.pdf")
+
+
+@bp.get("/table-cards.pdf")
+@login_required
+def cards_pdf() -> Any:
+    """The table cards and guide cards of the movement set up, in the language asked."""
+    found = _needs_session()
+    chosen = _language()
+    try:
+        body = report.cards_pdf(services().db, found, chosen)
+    except report.ReportError as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(body, "application/pdf", f"{found.event}-cards-{chosen}.pdf")
 
 
 @bp.get("/hand-records.pbn")

@@ -80,6 +80,8 @@ _TEXTS: dict[str, Words] = {
     "scoring_printouts": Words(es="Impresos y publicación", en="Printouts and publication"),
     "scoring_report_pdf": Words(es="Resultados (PDF)", en="Results pack (PDF)"),
     "scoring_hands_pdf": Words(es="Hoja de manos (PDF)", en="Hand-record sheet (PDF)"),
+    "scoring_cards_pdf": Words(es="Tarjetas de mesa y de pareja (PDF)",
+                               en="Table cards and guide cards (PDF)"),
     "scoring_hands_pbn": Words(
         es="Manos para la máquina de repartir (PBN)",
         en="Deals for the dealing machine (PBN)"),
