@@ -61,7 +61,7 @@ def test_the_individual_s_cards_name_each_seat(app: Flask) -> None:
     assert [r.players for r in card.rounds] == [(3, 1, 4, 2), (4, 1, 2, 3), (2, 1, 3, 4)]
     player_one = next(c for c in guide_cards(session) if c.participant == 1)
     assert [r.side for r in player_one.rounds] == ["S", "S", "S"]  # seed 004: player 1 South
-    assert [r.opponents for r in player_one.rounds][0] == (3, 4, 2)
+    assert player_one.rounds[0].opponents == (3, 4, 2)
     text = report.cards_html(services(app).db, session, "es")
     assert "Sur" in text and "Oeste" in text
 
