@@ -191,7 +191,8 @@ def analyse(deal_pbn: str, board: int,
     return Analysis(tricks, score, contracts)
 
 
-Done = Callable[[int, str, Analysis | None, str | None], None]
+Done = Callable[[int, str, Any, str | None], None]
+Solve = Callable[[int, str], Any]
 
 
 class Analyser:
@@ -200,15 +201,20 @@ class Analyser:
     ``on_done(board, deal_pbn, analysis, error)`` is called from the worker thread, once per
     analysis, with exactly one of ``analysis`` and ``error`` set; it should store the result
     and return, not block. Extra ``workers`` only overlap the callbacks: solves take turns.
+    ``solve(board, text)``: another analysis than the deal's table and par (a table's play,
+    server/playanalysis.py), with ``text`` what it needs.
     """
 
     def __init__(self, on_done: Done, *, workers: int = 1,
-                 conditions: Callable[[int], tuple[Seat, Vulnerability]] | None = None) -> None:
+                 conditions: Callable[[int], tuple[Seat, Vulnerability]] | None = None,
+                 solve: Solve | None = None, name: str = "analysis") -> None:
         if workers < 1:
             raise ValueError(f"an analyser needs a worker, not {workers}")
         self._on_done = on_done
         self._workers = workers
         self._conditions = conditions  # board -> (dealer, vulnerability), when not Law 2's
+        self._solve = solve
+        self._name = name
         self._threads: list[threading.Thread] = []
         self._changed = threading.Condition()
         self._queue: collections.deque[tuple[int, str]] = collections.deque()
@@ -231,7 +237,7 @@ class Analyser:
             if self._threads:
                 raise RuntimeError("the analyser is already started")
             self._stopping = False
-            self._threads = [threading.Thread(target=self._work, name=f"bidbox-analysis-{i}",
+            self._threads = [threading.Thread(target=self._work, name=f"bidbox-{self._name}-{i}",
                                               daemon=True) for i in range(self._workers)]
         for thread in self._threads:
             thread.start()
@@ -275,11 +281,15 @@ class Analyser:
                     self._changed.notify_all()
 
     def _analyse(self, board: int, deal_pbn: str) -> None:
-        analysis: Analysis | None = None
+        analysis: Any = None
         error: str | None = None
         try:
-            analysis = (analyse(deal_pbn, board) if self._conditions is None
-                        else analyse(deal_pbn, board, self._conditions(board)))
+            if self._solve is not None:
+                analysis = self._solve(board, deal_pbn)
+            elif self._conditions is None:
+                analysis = analyse(deal_pbn, board)
+            else:
+                analysis = analyse(deal_pbn, board, self._conditions(board))
         except AnalysisError as exc:
             error = str(exc)
         except Exception as exc:  # a bug here must cost one deal, not the thread

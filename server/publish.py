@@ -78,8 +78,30 @@ def pages(db: Database, session: Session) -> dict[str, str | bytes]:
             missing.append((form, str(error)))
         else:
             carried.append((form, form.site_file))
+    files.update(_hand_viewer(db, session, boards))
     files["index.html"] = environment(LANGUAGES[0]).get_template("site_languages.html").render(
         pack=data, languages=LANGUAGES, carried=carried, missing=missing)
+    return files
+
+
+def _hand_viewer(db: Database, session: Session, boards: list[int]) -> dict[str, str]:
+    """The hand viewer's pages (server/handviewer.py): each board's every table's play with
+    its analysis, and the pairs' tricks given away; the script and style beside them."""
+    from server import handviewer
+    from server.standings import all_results
+
+    rows = all_results(db, session)
+    files = {name: (handviewer.STATIC / name).read_text(encoding="utf-8")
+             for name in handviewer.ASSETS}
+    for language in LANGUAGES:
+        for board in boards:
+            view = handviewer.board_plays(db, session, board, rows, language)
+            files[f"{language}/hands-{board}.html"] = handviewer.board_page(
+                view, session, language, assets="../",
+                links={"back": f"board-{board}.html", "summary": "hands.html"})
+        files[f"{language}/hands.html"] = handviewer.summary_page(
+            db, session, rows, boards, language, assets="../",
+            links={"back": "index.html"}, board_link="hands-{board}.html")
     return files
 
 
