@@ -138,6 +138,21 @@ def available() -> bool:
     return _endplay() is not None
 
 
+def solver() -> ModuleType:
+    """endplay, or AnalysisError when it is not installed."""
+    endplay = _endplay()
+    if endplay is None:
+        raise AnalysisError(NOT_INSTALLED)
+    return endplay
+
+
+def denominations(endplay: ModuleType) -> dict[Strain, Any]:
+    """Our strains as endplay's denominations (its seats run N E S W, as ours do)."""
+    denom = endplay.types.Denom
+    return {Strain.C: denom.clubs, Strain.D: denom.diamonds, Strain.H: denom.hearts,
+            Strain.S: denom.spades, Strain.NT: denom.nt}
+
+
 # DDS 2.9, as endplay bundles it, keeps the state of a solve in globals: two solves at once
 # from two threads corrupt each other. One solve at a time; DDS already spreads a table's five
 # strains over threads of its own.
@@ -158,14 +173,9 @@ def analyse(deal_pbn: str, board: int,
     dealer, vulnerable = conditions or (standard.dealer, standard.vulnerability)
     if not deal.is_complete_for_play:
         raise AnalysisError(f"a deal to analyse needs all four hands: {deal_pbn!r}")
-    endplay = _endplay()
-    if endplay is None:
-        raise AnalysisError(NOT_INSTALLED)
+    endplay = solver()
     types, dds = endplay.types, endplay.dds
-    # endplay's denominations run spades first and its seats N E S W, as ours do.
-    denoms = {Strain.C: types.Denom.clubs, Strain.D: types.Denom.diamonds,
-              Strain.H: types.Denom.hearts, Strain.S: types.Denom.spades,
-              Strain.NT: types.Denom.nt}
+    denoms = denominations(endplay)
     strains = {denom: strain for strain, denom in denoms.items()}
     vul = {Vulnerability.NONE: types.Vul.none, Vulnerability.NS: types.Vul.ns,
            Vulnerability.EW: types.Vul.ew, Vulnerability.BOTH: types.Vul.both}

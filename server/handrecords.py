@@ -66,12 +66,7 @@ def dealing_pbn(deals: Mapping[int, str], *, event: str, site: str = "?",
     when = (date or datetime.date.today()).strftime("%Y.%m.%d")
     records = []
     for board, text in sorted(deals.items()):
-        try:
-            deal = Deal.from_pbn(text)
-        except RulesError as error:
-            raise HandRecordError(f"board {board}: {error}") from None
-        if not deal.is_complete_for_play:
-            raise HandRecordError(f"board {board}: a dealing machine needs all four hands")
+        deal = _complete(board, text)
         dealer, vulnerability = (conditions or {}).get(board) or (
             Board(board).dealer, Board(board).vulnerability)
         record = Record(board=board, dealer=dealer, vulnerability=vulnerability, deal=deal)

@@ -29,14 +29,12 @@ from server.services import services
 from server.session import Session, board_conditions, deals_of, participants_of
 from server.standings import ResultRow, public_results, released_boards
 from tabled import words
-from tabled.rules import Deal, Seat, Strain
+from tabled.rules import Deal, Seat
 from tabled.rules.records import Record
-from tabled.texts import LANGUAGES
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "hands"
 STATIC = Path(__file__).resolve().parent / "static"
 ASSETS = ("handviewer.js", "handviewer.css")
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 bp = Blueprint("hands", __name__)
 
@@ -124,35 +122,20 @@ def board_plays(db: Database, session: Session, board: int, rows: list[ResultRow
 
 
 def environment(lang: str) -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
-                             autoescape=jinja2.select_autoescape(["html"]),
-                             undefined=jinja2.StrictUndefined)
+    """The printouts' environment (server/report: t, suit, contract, seat in ``lang``) with
+    the viewer's templates first, and a card's markup."""
+    from server.report import environment as printouts
 
-    def t(key: str, **values: Any) -> str:
-        return PAGES.text(key, lang, **values) if key in PAGES else key
+    env = printouts(lang)
+    loader = env.loader
+    assert loader is not None
+    env.loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(TEMPLATES), loader])
+    suit = env.globals["suit"]
 
     def card(text: str) -> Markup:
-        suit, rank = text[0], text[1:].replace("T", "10")
-        red = " red" if suit in "HD" else ""
-        return Markup('<span class="suit{}">{}</span>{}').format(red, SUIT_SYMBOLS[suit], rank)
+        return Markup("{}{}").format(suit(text[0]), text[1:].replace("T", "10"))  # type: ignore[operator]
 
-    def contract(text: str | None) -> Markup:
-        if not text:
-            return Markup("")
-        if text.lower() == "pass":
-            return Markup(words.passed_out(lang))
-        level, rest = text[0], text[1:]
-        if rest.startswith("NT"):
-            return Markup("{}{}{}").format(level, words.strain(Strain.NT, lang), rest[2:])
-        red = " red" if rest[0] in "HD" else ""
-        return Markup('{}<span class="suit{}">{}</span>{}').format(
-            level, red, SUIT_SYMBOLS[rest[0]], rest[1:])
-
-    def seat(letter: str) -> str:
-        return "O" if letter == "W" and lang == "es" else letter
-
-    env.globals.update(t=t, card=card, contract=contract, seat=seat, language=lang,
-                       languages=LANGUAGES)
+    env.globals.update(card=card)
     return env
 
 

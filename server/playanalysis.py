@@ -21,7 +21,7 @@ from typing import Any
 from sqlalchemy import delete, insert, select
 
 from server import schema as s
-from server.analysis import _SOLVER_LOCK, AnalysisError, _endplay
+from server.analysis import _SOLVER_LOCK, AnalysisError, denominations, solver
 from server.db import Database
 from server.session import Session
 from server.standings import ResultRow
@@ -89,14 +89,9 @@ def analyse_play(deal_pbn: str, contract: Contract, declarer: Seat,
     """Declarer's side's double-dummy tricks before and after each card of ``cards`` (the
     opening lead first, Law 41A). Raises AnalysisError without endplay or for a play the
     solver refuses."""
-    endplay = _endplay()
-    if endplay is None:
-        from server.analysis import NOT_INSTALLED
-        raise AnalysisError(NOT_INSTALLED)
+    endplay = solver()
     types, dds = endplay.types, endplay.dds
-    denoms = {Strain.C: types.Denom.clubs, Strain.D: types.Denom.diamonds,
-              Strain.H: types.Denom.hearts, Strain.S: types.Denom.spades,
-              Strain.NT: types.Denom.nt}
+    denoms = denominations(endplay)
     try:
         deal = types.Deal(deal_pbn)
         deal.trump = denoms[contract.strain]

@@ -177,12 +177,24 @@ def played(db: Database, realbridge: list[Record]) -> Played:
                              boards_per_round=2, first_board=FIRST_BOARD, deals=deals,
                              clock=lambda: NOON)
     set_names(db, session, {1: "Ana Ruiz & Luis Gil", 5: SMITH})
-    ingest = Ingest(db, EVENT, clock=lambda: NOON)
+    changed = (1, FIRST_BOARD)
+    sources, expected = play_session(Ingest(db, EVENT, clock=lambda: NOON), session,
+                                     realbridge, changed)
+    assert len(all_results(db, session)) == len(expected) == 18
+    return Played(db, session, sources, expected, changed)
+
+
+def play_session(ingest: Ingest, session: Session, records: list[Record],
+                 changed: tuple[int, int] | None = None
+                 ) -> tuple[dict[tuple[int, int], Record], dict[tuple[int, int], ReplayResult]]:
+    """Every table plays its boards of every round from ``records`` (three records of each
+    board, ``chosen``), card by card through ``ingest``; at ``changed`` (table, board) the
+    dealer changes a call and the director takes one back. The record and the result of
+    each (table, board)."""
     tables = {t: TableEvents(ingest, t) for t in range(1, session.tables + 1)}
-    picks = {board: chosen(realbridge, board) for board in session.plan.boards()}
+    picks = {board: chosen(records, board) for board in session.plan.boards()}
     sources: dict[tuple[int, int], Record] = {}
     expected: dict[tuple[int, int], ReplayResult] = {}
-    changed = (1, FIRST_BOARD)
     for number in range(1, session.rounds + 1):
         for seating in session.plan.round(number):
             send = tables[seating.table]
@@ -194,8 +206,7 @@ def played(db: Database, realbridge: list[Record]) -> Played:
                            change_and_take_back=(seating.table, board) == changed)
                 sources[(seating.table, board)] = record
                 expected[(seating.table, board)] = result
-    assert len(all_results(db, session)) == len(expected) == 18
-    return Played(db, session, sources, expected, changed)
+    return sources, expected
 
 
 # -- PBN -----------------------------------------------------------------------------------------

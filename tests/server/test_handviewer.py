@@ -23,7 +23,7 @@ from tabled.rules import Card, Seat, Strain
 from tabled.rules.pbn import load_path
 from tests.records import played_pbn
 from tests.server.conftest import EVENT, make_app, services
-from tests.server.test_exports import FIRST_BOARD, TableEvents, chosen, play_board
+from tests.server.test_exports import FIRST_BOARD, play_session
 
 pytest.importorskip("endplay")
 
@@ -55,16 +55,7 @@ def played_session(app: Flask) -> Session:
     session = create_session(db, event=EVENT, title="Club", kind="mitchell", participants=6,
                              boards_per_round=2, first_board=FIRST_BOARD, deals=deals)
     set_names(db, session, {1: "Ana Ruiz & Luis Gil"})
-    tables = {t: TableEvents(services(app).ingest, t) for t in range(1, session.tables + 1)}
-    picks = {board: chosen(records, board) for board in session.plan.boards()}
-    for number in range(1, session.rounds + 1):
-        for seating in session.plan.round(number):
-            send = tables[seating.table]
-            send("assign", None, cmd=f"assign-r{number}-t{seating.table}", round=number,
-                 ns=seating.ns, ew=seating.ew, boards=list(seating.boards))
-            for board in seating.boards:
-                record, result = picks[board][seating.table - 1]
-                play_board(send, record, result)
+    play_session(services(app).ingest, session, records)
     return session
 
 
