@@ -383,6 +383,56 @@ def howell(pairs: int, boards_per_round: int, rounds: int | None = None,
     return _build("howell", participants, design, boards_per_round, first_board)
 
 
+# A 3/4 Howell: the first three quarters of the circle's rounds, every board at every table once.
+# For each number of tables, each round's board set at each table (a set the table has not
+# had, and no pair meets a set twice): found by search (a local search on the circle's
+# rounds); where two tables of a round have the same set they share it, as in a barometer.
+#: HOWELL_34_TABLE
+_HOWELL_34: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
+    3: ((2, 2, 2), (0, 0, 0), (3, 3, 3), (1, 1, 1)),
+    4: ((3, 3, 3, 3), (4, 4, 4, 4), (1, 1, 1, 1), (0, 0, 0, 0), (2, 2, 2, 2)),
+    5: ((0, 2, 2, 5, 2), (4, 1, 1, 4, 1), (5, 3, 3, 0, 3), (6, 6, 6, 6, 6), (1, 4, 4, 1, 4), (3,
+        0, 0, 3, 5), (2, 5, 5, 2, 0)),
+    6: ((3, 3, 3, 3, 3, 3), (0, 0, 0, 0, 0, 0), (5, 5, 5, 5, 5, 5), (1, 1, 1, 1, 1, 1), (2, 2,
+        2, 2, 2, 2), (7, 7, 7, 7, 7, 7), (4, 4, 4, 4, 4, 4), (6, 6, 6, 6, 6, 6)),
+    7: ((8, 4, 6, 5, 3, 8, 4), (2, 7, 1, 4, 0, 2, 7), (1, 6, 2, 9, 9, 6, 6), (9, 8, 7, 6, 2, 1,
+        1), (0, 3, 5, 1, 5, 7, 8), (6, 1, 8, 3, 8, 9, 5), (7, 5, 9, 0, 4, 3, 3), (3, 0, 4, 7, 7,
+        0, 0), (4, 9, 3, 2, 6, 4, 9), (5, 2, 0, 8, 1, 5, 2)),
+    8: ((2, 2, 10, 10, 2, 2, 2, 10), (4, 0, 0, 4, 0, 0, 4, 0), (3, 8, 8, 9, 8, 8, 3, 8), (5, 5,
+        5, 5, 5, 5, 5, 5), (7, 3, 9, 7, 9, 3, 7, 9), (10, 10, 2, 2, 10, 10, 10, 2), (1, 1, 1, 1,
+        1, 1, 1, 1), (0, 7, 7, 0, 7, 7, 0, 7), (8, 9, 3, 8, 3, 9, 8, 3), (6, 6, 6, 6, 6, 6, 6,
+        6), (9, 4, 4, 3, 4, 4, 9, 4)),
+}
+
+
+def howell_34(pairs: int, boards_per_round: int, rounds: int | None = None,
+              first_board: int = 1) -> Movement:
+    """A 3/4 Howell for 3 to 10 tables: the complete Howell's circle of pairs for about three
+    quarters of its rounds (4 rounds of 3 tables, 5 of 4, 7 of 5, 8 of 6, 10 of 7, 11 of 8,
+    13 of 9, 14 of 10), with as many board sets as rounds: every pair plays every set once,
+    every table plays every set once (so each board is played at every table), and no pair
+    meets another twice. One winner."""
+    _check_boards(boards_per_round, first_board)
+    tables = (pairs + 1) // 2
+    if tables not in _HOWELL_34 or pairs < 5:
+        sizes = sorted(_HOWELL_34)
+        raise MovementError(f"a 3/4 Howell is for {sizes[0]} to {sizes[-1]} tables "
+                            f"({2 * sizes[0] - 1} to {2 * sizes[-1]} pairs), not {pairs} pairs")
+    sets = _HOWELL_34[tables]
+    full = len(sets)
+    rounds = _check_rounds(rounds, full, f"a {tables}-table 3/4 Howell",
+                           "it has a set of boards for each of those")
+    moving = 2 * tables - 1
+    stationary = 2 * tables if pairs % 2 == 0 else PHANTOM
+    design = [[_Place(ns=stationary, ew=round + 1, board_set=sets[round][0]) if k == 0 else
+               _Place(ns=(round + k) % moving + 1, ew=(round - k) % moving + 1,
+                      board_set=sets[round][k])
+               for k in range(tables)] for round in range(rounds)]
+    participants = [Participant(number, str(number), "") for number in range(1, moving + 1)]
+    participants.append(Participant(2 * tables, str(2 * tables), "", phantom=pairs % 2 == 1))
+    return _build("howell_34", participants, design, boards_per_round, first_board)
+
+
 # Teams and the individual ------------------------------------------------------------------
 
 def teams(boards_per_round: int, rounds: int, first_board: int = 1) -> Movement:
@@ -586,6 +636,9 @@ KINDS: Final[dict[str, MovementKind]] = {kind.name: kind for kind in (
                  in_sections=True, two_winners=True),
     MovementKind("howell", Words(es="Howell", en="Howell"), Plays.PAIRS, _PAIRS_SCORINGS,
                  _pairs(howell), "PAIRS", in_sections=True),
+    MovementKind("howell_34", Words(es="Howell 3/4 (de 3 a 10 mesas)",
+                                    en="3/4 Howell (3 to 10 tables)"),
+                 Plays.PAIRS, _PAIRS_SCORINGS, _pairs(howell_34), "PAIRS", in_sections=True),
     MovementKind("teams", Words(es="Equipos", en="Teams"), Plays.TEAMS, (Scoring.TEAMS,),
                  _teams_match, "TEAMS"),
     MovementKind("individual", Words(es="Individual", en="Individual"), Plays.PLAYERS,

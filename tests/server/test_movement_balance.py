@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from server.movements import _HOWELL_34 as HOWELL_34_TABLES
 from server.movements import (
     IN_SECTIONS,
     KINDS,
@@ -56,6 +57,7 @@ def test_every_pairs_kind_accepts_the_usual_table_counts() -> None:
                        for kind, plan in CASES if kind == "mitchell_appendix"})
     assert appendix == list(range(9, MOST_PAIRS, 2))
     assert tables["howell"] == list(range(2, 17))
+    assert tables["howell_34"] == sorted(HOWELL_34_TABLES)
     assert tables["mitchell"] == list(range(3, 31))
 
 
@@ -76,6 +78,8 @@ def test_every_board_is_played_the_same_number_of_times(case: tuple[str, Movemen
     times = Counter(board for s in plan.seatings for board in s.boards)
     phantom = any(p.phantom for p in plan.participants)
     expected = {"howell": plan.tables - phantom, "barometer": plan.tables - phantom,
+                # every set once at every table, the phantom's table resting
+                "howell_34": plan.tables - phantom,
                 "baro_mitchell": plan.tables - phantom,
                 "mitchell": plan.rounds - phantom,
                 # T sets, each once at every place of its circuit: twice at the shared place,
@@ -98,6 +102,13 @@ def test_every_pair_meets_those_it_should_once(case: tuple[str, Movement]) -> No
         assert len(met) == len(real) * (len(real) - 1) // 2
     elif kind in ("mitchell_relay", "baro_mitchell"):  # every EW pair meets every NS pair
         assert met.keys() == {frozenset((a, b)) for a in ns for b in ew}
+    elif kind == "howell_34":  # every pair plays every set once, but at its sit-out
+        boards = set(plan.boards())
+        for pair in real:
+            mine = [b for s in plan.seatings if pair in (s.ns, s.ew) and not s.sit_out
+                    for b in s.boards]
+            sat_out = any(pair in (s.ns, s.ew) and s.sit_out for s in plan.seatings)
+            assert len(mine) == len(boards) - (plan.boards_per_round if sat_out else 0)
     elif kind == "mitchell_appendix":  # every pair plays every round but its sit-out
         opponents = Counter(who for pair in met for who in pair)
         assert set(opponents[p] for p in ns) == {plan.rounds}
@@ -160,3 +171,14 @@ def test_an_unknown_kind_names_the_choices() -> None:
 def test_a_variant_for_the_wrong_room_says_why(kind: str, pairs: int, why: str) -> None:
     with pytest.raises(MovementError, match=why):
         movement(kind, pairs, 2)
+
+
+def test_the_three_quarter_howell_by_hand() -> None:
+    """Seven tables: ten of the complete Howell's thirteen rounds, ten sets of boards, each
+    played once at each table; pair 14 sits North-South at table 1 throughout."""
+    plan = movement("howell_34", 14, 2)
+    assert (plan.tables, plan.rounds, len(plan.boards())) == (7, 10, 20)
+    assert all(plan.at(r, 1).ns == 14 for r in range(1, 11))
+    for table in range(1, 8):
+        played = [plan.at(r, table).boards for r in range(1, 11)]
+        assert len(set(played)) == 10  # every set once at every table
