@@ -620,8 +620,7 @@ def _pairs(build: Callable[[int, int, int | None, int], Movement]) -> Builder:
 
 
 KINDS: Final[dict[str, MovementKind]] = {kind.name: kind for kind in (
-    MovementKind("mitchell", Words(es="Mitchell (con salto si las mesas son pares)",
-                                   en="Mitchell (a skip with an even number of tables)"),
+    MovementKind("mitchell", Words(es="Mitchell", en="Mitchell"),
                  Plays.PAIRS, _PAIRS_SCORINGS, _pairs(mitchell), "PAIRS", in_sections=True,
                  two_winners=True),
     MovementKind("mitchell_relay",

@@ -1,5 +1,6 @@
 """Publication: the final results as a self-contained static website folder a club can upload
-anywhere (or open from a disk, ``file://``): no server, no script, no address outside it.
+anywhere (or open from a disk, ``file://``): no server, no address outside it, and no script
+but the hand viewer's own, beside its pages.
 
 ``write_site(db, session, folder)`` writes ``index.html`` (the choice of language), and for
 each of Spanish and English ``<lang>/index.html`` (the rankings, the penalties, a link per
