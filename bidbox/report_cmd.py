@@ -2,9 +2,11 @@
 
     bidbox report --db bidbox.db --out results.pdf [--language en]
     bidbox report --db bidbox.db --what hand-records --out hands.pdf
+    bidbox report --db bidbox.db --what cards --out cards.pdf       # table and guide cards
     bidbox report --db bidbox.db --what deals --out deals.pbn       # for a dealing machine
     bidbox report --db bidbox.db --what site --out site/            # a static website folder
     bidbox report --seed 42 --boards 1-24 --what deals --out deals.pbn  # before any session
+    bidbox report --db bidbox.db --what dup --out deals.dup         # for a Duplimate
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-WHAT = ("results", "hand-records", "deals", "site")
+WHAT = ("results", "hand-records", "cards", "deals", "dup", "bri", "site")
 
 
 def add_parser(commands: Any) -> None:
@@ -25,7 +27,9 @@ def add_parser(commands: Any) -> None:
     parser.add_argument("--event", help="the session's event, when the database has several")
     parser.add_argument("--what", choices=WHAT, default="results",
                         help="results: the results pack (PDF, default); hand-records: the "
-                             "hand-record sheet (PDF); deals: PBN for a dealing machine; "
+                             "hand-record sheet (PDF); cards: the table and guide cards "
+                             "(PDF); deals: PBN for a dealing machine; "
+                             "dup, bri: Duplimate's DUP or BRI file; "
                              "site: a static website folder")
     parser.add_argument("--out", required=True, help="the file (or, for site, folder) to write")
     parser.add_argument("--language", choices=("es", "en"), default="es")
@@ -49,12 +53,15 @@ def _run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     if args.seed is not None:
-        if args.what not in ("hand-records", "deals"):
-            raise ValueError("--seed deals hand records: use it with --what hand-records or "
-                             "--what deals")
+        if args.what not in ("hand-records", "deals", "dup", "bri"):
+            raise ValueError("--seed deals hand records: use it with --what hand-records, "
+                             "deals, dup or bri")
         deals = handrecords.generated(args.seed, handrecords.parse_boards(args.boards))
         if args.what == "deals":
             out.write_text(handrecords.dealing_pbn(deals, event=args.title), encoding="utf-8")
+        elif args.what in ("dup", "bri"):
+            out.write_bytes(handrecords.dup_file(deals) if args.what == "dup"
+                            else handrecords.bri_file(deals))
         else:
             from server import report
             out.write_bytes(report.hand_records_pdf(deals, args.title, args.language,
@@ -101,6 +108,12 @@ def _write(db: Any, session: Any, args: argparse.Namespace, out: Path) -> int:
         out.write_bytes(report.hand_records_pdf(
             handrecords.of_session(db, session), session.title, args.language,
             conditions=handrecords.conditions_of(session)))
+    elif args.what == "cards":
+        out.write_bytes(report.cards_pdf(db, session, args.language))
+    elif args.what in ("dup", "bri"):
+        deals = handrecords.of_session(db, session)
+        out.write_bytes(handrecords.dup_file(deals) if args.what == "dup"
+                        else handrecords.bri_file(deals))
     elif args.what == "deals":
         out.write_text(handrecords.dealing_pbn(
             handrecords.of_session(db, session), event=session.title,

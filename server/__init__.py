@@ -73,6 +73,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         console_register,
         console_scoring,
         display,
+        handviewer,
         headers,
         i18n,
         room,
@@ -90,4 +91,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(console_register.bp)
     app.register_blueprint(display.bp)
     app.register_blueprint(room.bp)
+    app.register_blueprint(handviewer.bp)
     return app

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any
+from typing import Any, NamedTuple
 
 from tabled.rules import (
     Board,
@@ -30,6 +30,7 @@ from tabled.rules import (
     Strain,
     Vulnerability,
     format_contract,
+    parse_contract,
 )
 
 log = logging.getLogger(__name__)
@@ -38,6 +39,24 @@ NOT_INSTALLED = "endplay is not installed"
 
 _STRAINS = tuple(str(strain) for strain in Strain)  # C D H S NT: the order of Law 18E
 _SEATS = tuple(str(seat) for seat in Seat)  # N E S W
+
+
+class Par(NamedTuple):
+    """One par contract with the tricks double-dummy play takes in it: ``contract`` as
+    tabled.rules writes one ("4H", "5DX"), ``declarer`` a seat letter, ``over`` the tricks
+    above the contract (+1: 4H making 11) or below it (-2: a sacrifice two down)."""
+
+    contract: str
+    declarer: str
+    over: int
+
+    @property
+    def result(self) -> str:
+        """"+1", "-2", or "" when it just makes: how the scoring programs print par."""
+        return f"{self.over:+d}" if self.over else ""
+
+    def __str__(self) -> str:
+        return f"{self.contract}{self.result} {self.declarer}"
 
 
 class AnalysisError(ValueError):
@@ -62,6 +81,21 @@ class Analysis:
     tricks: dict[str, dict[str, int]]
     par_score: int
     par_contracts: list[str]
+
+    @property
+    def pars(self) -> list[Par]:
+        """The par contracts with their tricks ("4H+1 N"); empty when par is passed out."""
+        found = []
+        for text in self.par_contracts:
+            if text == "Pass":
+                continue
+            contract, seat = text[:-1], text[-1]
+            parsed = parse_contract(contract)
+            if parsed is None:
+                continue
+            taken = self.tricks[str(parsed.strain)][seat]
+            found.append(Par(contract, seat, taken - parsed.level - 6))
+        return found
 
     def to_json(self) -> dict[str, Any]:
         return {"tricks": {strain: dict(by_seat) for strain, by_seat in self.tricks.items()},
@@ -104,6 +138,21 @@ def available() -> bool:
     return _endplay() is not None
 
 
+def solver() -> ModuleType:
+    """endplay, or AnalysisError when it is not installed."""
+    endplay = _endplay()
+    if endplay is None:
+        raise AnalysisError(NOT_INSTALLED)
+    return endplay
+
+
+def denominations(endplay: ModuleType) -> dict[Strain, Any]:
+    """Our strains as endplay's denominations (its seats run N E S W, as ours do)."""
+    denom = endplay.types.Denom
+    return {Strain.C: denom.clubs, Strain.D: denom.diamonds, Strain.H: denom.hearts,
+            Strain.S: denom.spades, Strain.NT: denom.nt}
+
+
 # DDS 2.9, as endplay bundles it, keeps the state of a solve in globals: two solves at once
 # from two threads corrupt each other. One solve at a time; DDS already spreads a table's five
 # strains over threads of its own.
@@ -124,14 +173,9 @@ def analyse(deal_pbn: str, board: int,
     dealer, vulnerable = conditions or (standard.dealer, standard.vulnerability)
     if not deal.is_complete_for_play:
         raise AnalysisError(f"a deal to analyse needs all four hands: {deal_pbn!r}")
-    endplay = _endplay()
-    if endplay is None:
-        raise AnalysisError(NOT_INSTALLED)
+    endplay = solver()
     types, dds = endplay.types, endplay.dds
-    # endplay's denominations run spades first and its seats N E S W, as ours do.
-    denoms = {Strain.C: types.Denom.clubs, Strain.D: types.Denom.diamonds,
-              Strain.H: types.Denom.hearts, Strain.S: types.Denom.spades,
-              Strain.NT: types.Denom.nt}
+    denoms = denominations(endplay)
     strains = {denom: strain for strain, denom in denoms.items()}
     vul = {Vulnerability.NONE: types.Vul.none, Vulnerability.NS: types.Vul.ns,
            Vulnerability.EW: types.Vul.ew, Vulnerability.BOTH: types.Vul.both}
@@ -157,7 +201,8 @@ def analyse(deal_pbn: str, board: int,
     return Analysis(tricks, score, contracts)
 
 
-Done = Callable[[int, str, Analysis | None, str | None], None]
+Done = Callable[[int, str, Any, str | None], None]
+Solve = Callable[[int, str], Any]
 
 
 class Analyser:
@@ -166,15 +211,20 @@ class Analyser:
     ``on_done(board, deal_pbn, analysis, error)`` is called from the worker thread, once per
     analysis, with exactly one of ``analysis`` and ``error`` set; it should store the result
     and return, not block. Extra ``workers`` only overlap the callbacks: solves take turns.
+    ``solve(board, text)``: another analysis than the deal's table and par (a table's play,
+    server/playanalysis.py), with ``text`` what it needs.
     """
 
     def __init__(self, on_done: Done, *, workers: int = 1,
-                 conditions: Callable[[int], tuple[Seat, Vulnerability]] | None = None) -> None:
+                 conditions: Callable[[int], tuple[Seat, Vulnerability]] | None = None,
+                 solve: Solve | None = None, name: str = "analysis") -> None:
         if workers < 1:
             raise ValueError(f"an analyser needs a worker, not {workers}")
         self._on_done = on_done
         self._workers = workers
         self._conditions = conditions  # board -> (dealer, vulnerability), when not Law 2's
+        self._solve = solve
+        self._name = name
         self._threads: list[threading.Thread] = []
         self._changed = threading.Condition()
         self._queue: collections.deque[tuple[int, str]] = collections.deque()
@@ -197,7 +247,7 @@ class Analyser:
             if self._threads:
                 raise RuntimeError("the analyser is already started")
             self._stopping = False
-            self._threads = [threading.Thread(target=self._work, name=f"bidbox-analysis-{i}",
+            self._threads = [threading.Thread(target=self._work, name=f"bidbox-{self._name}-{i}",
                                               daemon=True) for i in range(self._workers)]
         for thread in self._threads:
             thread.start()
@@ -241,11 +291,15 @@ class Analyser:
                     self._changed.notify_all()
 
     def _analyse(self, board: int, deal_pbn: str) -> None:
-        analysis: Analysis | None = None
+        analysis: Any = None
         error: str | None = None
         try:
-            analysis = (analyse(deal_pbn, board) if self._conditions is None
-                        else analyse(deal_pbn, board, self._conditions(board)))
+            if self._solve is not None:
+                analysis = self._solve(board, deal_pbn)
+            elif self._conditions is None:
+                analysis = analyse(deal_pbn, board)
+            else:
+                analysis = analyse(deal_pbn, board, self._conditions(board))
         except AnalysisError as exc:
             error = str(exc)
         except Exception as exc:  # a bug here must cost one deal, not the thread

@@ -62,7 +62,7 @@ def rankings() -> Any:
     scored = standings.public_field(services().db, found)
     participants = participants_of(services().db, found)
     swiss = (swiss_of(services().db, found, public=True, scored_field=scored).to_json()
-             if found.movement == "swiss" else None)  # a Swiss's VP standings and matches
+             if found.kind.paired else None)  # a Swiss's VP standings and matches
     return jsonify({"event": found.event, "method": scored.method, "swiss": swiss,
                     "rankings": [
         {"participant": st.participant, "label": participants[st.participant].label

@@ -41,6 +41,7 @@ from server import (
     conflicts,
     console_texts,  # registers the console's texts; table_message
     exports,
+    publish,
     roundclock,
     rulings,
     running,
@@ -52,9 +53,9 @@ from server import session as sessions
 from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
 from server.display import read_session
-from server.i18n import language, t
+from server.i18n import PAGES, language, t
 from server.live import MAX_TABLES
-from server.movements import Section, section_letters
+from server.movements import IN_SECTIONS, Section, section_letters
 from server.scorings import Method
 from server.services import services
 from server.session import Session, SessionError
@@ -95,12 +96,8 @@ def _clock_texts() -> Markup:
 
 
 STREAM_KINDS = frozenset({"tables", "results", "calls", "commands"})
-EXPORTS = {  # format -> (function in server.exports, content type, file extension)
-    "pbn": ("pbn", "application/x-pbn; charset=utf-8", "pbn"),
-    "usebio": ("usebio", "application/xml; charset=utf-8", "xml"),
-    "csv": ("csv_text", "text/csv; charset=utf-8", "csv"),
-    "rankings": ("rankings_csv", "text/csv; charset=utf-8", "rankings.csv"),
-}
+EXPORTS = publish.FORMATS  # each export format defined once (server/publish.py)
+PAGES.add({f"console_export_{name}": form.words for name, form in EXPORTS.items()})
 
 
 class FormError(ValueError):
@@ -153,10 +150,10 @@ def _rounds(name: str) -> tuple[int, ...]:
 SECTION_ROWS = 3
 
 
-def _more_sections(boards_per_round: int) -> list[Section]:
+def _more_sections(boards_per_round: int, first_board: int) -> list[Section]:
     """Sections B, C, ... from the set-up form's rows (``section_movement-N`` and the
     rest); a row with no pairs is left out. Every section plays the same boards per round,
-    from board 1, so that a board can be compared across the field."""
+    from the same first board, so that a board can be compared across the field."""
     found: list[Section] = []
     rows = _section_row_numbers(request.form)
     letters = section_letters(len(rows) + 1)
@@ -166,8 +163,8 @@ def _more_sections(boards_per_round: int) -> list[Section]:
         letter = letters[len(found) + 1]
         found.append(Section(letter, request.form.get(f"section_movement-{row}", ""),
                              _number(f"section_pairs-{row}"), boards_per_round,
-                             _optional(f"section_rounds-{row}"),
-                             arrow_rounds=_rounds(f"section_arrow_rounds-{row}")))
+                             _optional(f"section_rounds-{row}"), first_board,
+                             _rounds(f"section_arrow_rounds-{row}")))
     return found
 
 
@@ -287,7 +284,7 @@ def _rankings(found: Session | None) -> dict[str, Any]:
     return {"standings": scored.standings, "method": scored.method, "error": None,
             "participants": sessions.participants_of(services().db, found),
             "swiss": swiss_of(services().db, found, public=False, scored_field=scored)
-            if found.movement == "swiss" else None}
+            if found.kind.paired else None}
 
 
 def _history(found: Session | None) -> dict[str, Any]:
@@ -416,7 +413,7 @@ def _setup_page(form: Any, error: Exception | None = None) -> str:
     return _page("console/setup.html", before, ("tables",) if before is None else (),
                  form=form, error=error, error_field=getattr(error, "field", None),
                  movements=sessions.MOVEMENTS, scorings=sessions.SCORINGS,
-                 section_kinds=("mitchell", "howell"), scopes=sessions.SCOPES,
+                 section_kinds=IN_SECTIONS, scopes=sessions.SCOPES,
                  section_rows=_section_rows(form),
                  screens=sessions.SCREENS, profiles=PROFILES,
                  default_tray_delay=DEFAULT_TRAY_DELAY, vugraph_modes=sessions.VUGRAPH_MODES,
@@ -543,10 +540,11 @@ def export(kind: str) -> Any:
     if kind not in EXPORTS:
         abort(404)
     found = chosen_session()
-    function, mimetype, extension = EXPORTS[kind]
+    form = EXPORTS[kind]
+    mimetype, extension = form.content_type, form.extension
     try:
-        text = getattr(exports, function)(services().db, found)
-    except exports.ExportError as error:  # e.g. USEBIO for a teams match
+        text = form.write(services().db, found)
+    except exports.ExportError as error:  # e.g. a field that cannot be scored
         flash(str(error))
         return redirect(url_for("console.results_page"))
     return Response(text, content_type=mimetype, headers={
@@ -587,9 +585,10 @@ def setup() -> Any:
             seed = secrets.randbelow(1_000_000) if seed is None else seed
         kind = form.get("movement", "")
         boards_per_round = _number("boards_per_round")
+        first_board = _optional("first_board") or 1
         first = Section("A", kind, _number("participants"), boards_per_round,
-                        _optional("rounds"), arrow_rounds=_rounds("arrow_rounds"))
-        more = _more_sections(boards_per_round)
+                        _optional("rounds"), first_board, _rounds("arrow_rounds"))
+        more = _more_sections(boards_per_round, first_board)
         first, more = _named([first, *more])
         if upload and upload.filename:
             # The file is checked before the session is made: one that is not a PBN file of
@@ -599,7 +598,7 @@ def setup() -> Any:
         found = sessions.create_session(
             db, event=event, title=title, kind=kind,
             participants=first.pairs, boards_per_round=boards_per_round,
-            rounds=first.rounds, sections=[first, *more] if more else None,
+            rounds=first.rounds, first_board=first_board, sections=[first, *more] if more else None,
             arrow_rounds=first.arrow_rounds, scope=form.get("scope") or "section",
             scoring=form.get("scoring") or None, seed=seed,
             screens=form.get("screens") or None, tray_delay=_seconds("tray_delay"),

@@ -76,7 +76,21 @@ def page() -> Any:
     listed = register.members(db)
     in_session = register.session_members(db, found) if found is not None else {}
     return render_template("console/register.html", current=found, members=listed,
-                           in_session=in_session, **seated(found))
+                           in_session=in_session, club=register.club(db), **seated(found))
+
+
+@bp.post("/register/club")
+@login_required
+def set_club() -> Any:
+    """The club's name and federation club number, for every session's exports."""
+    form = request.form
+    try:
+        done = register.set_club(services().db, form.get("name", ""), form.get("number", ""),
+                                 by=g.director)
+    except ValueError as error:
+        return _refused_back(error)
+    flash(t("register_club_saved", name=done.name, number=done.number))
+    return _back()
 
 
 def _back() -> Any:

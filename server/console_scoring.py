@@ -57,7 +57,10 @@ def page() -> Any:
 #: The printouts and publication the page offers: endpoint -> text key.
 DOWNLOADS: dict[str, str] = {"scoring.report_pdf": "scoring_report_pdf",
                              "scoring.hands_pdf": "scoring_hands_pdf",
+                             "scoring.cards_pdf": "scoring_cards_pdf",
                              "scoring.hands_pbn": "scoring_hands_pbn",
+                             "scoring.hands_dup": "scoring_hands_dup",
+                             "scoring.hands_bri": "scoring_hands_bri",
                              "scoring.site_zip": "scoring_site_zip"}
 
 
@@ -102,6 +105,20 @@ def hands_pdf() -> Any:
     return _download(body, "application/pdf", f"{found.event}-hands-{chosen}.pdf")
 
 
+@bp.get("/table-cards.pdf")
+@login_required
+def cards_pdf() -> Any:
+    """The table cards and guide cards of the movement set up, in the language asked."""
+    found = chosen_session()
+    chosen = _language()
+    try:
+        body = report.cards_pdf(services().db, found, chosen)
+    except report.ReportError as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(body, "application/pdf", f"{found.event}-cards-{chosen}.pdf")
+
+
 @bp.get("/hand-records.pbn")
 @login_required
 def hands_pbn() -> Any:
@@ -114,6 +131,29 @@ def hands_pbn() -> Any:
         _refused(error)
         return redirect(url_for("scoring.page") + "#printouts")
     return _download(text, "application/x-pbn; charset=utf-8", f"{found.event}-deals.pbn")
+
+
+@bp.get("/hand-records.dup")
+@login_required
+def hands_dup() -> Any:
+    """The deals as Duplimate's DUP file (docs/exports.md says which machines read it)."""
+    return _dealing_file(handrecords.dup_file, "dup")
+
+
+@bp.get("/hand-records.bri")
+@login_required
+def hands_bri() -> Any:
+    return _dealing_file(handrecords.bri_file, "bri")
+
+
+def _dealing_file(write: Any, extension: str) -> Any:
+    found = chosen_session()
+    try:
+        body = write(handrecords.of_session(services().db, found))
+    except handrecords.HandRecordError as error:
+        _refused(error)
+        return redirect(url_for("scoring.page") + "#printouts")
+    return _download(body, "application/octet-stream", f"{found.event}-deals.{extension}")
 
 
 @bp.get("/site.zip")

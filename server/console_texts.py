@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from server.i18n import PAGES
+from server.movements import KINDS
 from tabled import words as bridge
 from tabled.texts import Words
 
@@ -101,11 +102,6 @@ PAGES.add({
     "console_title_required": Words(es="La sesión necesita un título.",
                                     en="The session needs a title."),
     "console_movement": Words(es="Movimiento", en="Movement"),
-    "console_movement_mitchell": Words(es="Mitchell", en="Mitchell"),
-    "console_movement_howell": Words(es="Howell", en="Howell"),
-    "console_movement_teams": Words(es="Equipos", en="Teams"),
-    "console_movement_individual": Words(es="Individual", en="Individual"),
-    "console_movement_sections": Words(es="Secciones", en="Sections"),
     "console_section_summary": Words(
         es="Sección {letter}: {movement}, {pairs} parejas, {tables} mesas, {rounds} rondas",
         en="Section {letter}: {movement}, {pairs} pairs, {tables} tables, {rounds} rounds"),
@@ -113,10 +109,6 @@ PAGES.add({
                                    en="arrow-switch in round {rounds}"),
     "console_scope_is": Words(es="Cada tablero se puntúa {scope}.",
                               en="Each board is scored {scope}."),
-    "console_movement_swiss": Words(es="Suizo por equipos (PV)", en="Swiss teams (VPs)"),
-    "console_movement_barometer": Words(es="Barómetro (Howell)", en="Barometer (Howell)"),
-    "console_movement_baro_mitchell": Words(es="Barómetro (Mitchell)",
-                                            en="Barometer (Mitchell)"),
     "console_participants": Words(es="Parejas, equipos o jugadores", en="Pairs, teams or players"),
     "console_boards_per_round": Words(es="Tableros por ronda", en="Boards per round"),
     "console_rounds": Words(es="Rondas", en="Rounds"),
@@ -364,9 +356,6 @@ PAGES.add({
     "console_corrected": Words(es="Mesa {table}, tablero {board}: {score}.",
                                en="Table {table}, board {board}: {score}."),
     "console_exports": Words(es="Exportar", en="Export"),
-    "console_export_pbn": Words(es="PBN", en="PBN"),
-    "console_export_usebio": Words(es="USEBIO (XML)", en="USEBIO (XML)"),
-    "console_export_csv": Words(es="CSV", en="CSV"),
     # conduct: screens, the tray, the alert profile
     "console_conduct": Words(es="Desarrollo del juego", en="How the tables play"),
     "console_screens": Words(es="Pantallas", en="Screens"),
@@ -423,9 +412,14 @@ PAGES.add({
                                     en="The public vugraph (delayed)"),
 })
 
-# Added with penalties, adjusted scores and the printed results (issue 18).
+# Each movement's name, from its kind (server/movements.py KINDS).
+PAGES.add({f"console_movement_{name}": kind.words for name, kind in KINDS.items()})
+
+# The first board of a session (issue 31): a session that plays boards 25-48 of a set.
 PAGES.add({
-    "console_export_rankings": Words(es="Clasificación (CSV)", en="Rankings (CSV)"),
+    "console_first_board": Words(es="Primer tablero", en="First board"),
+    "console_first_board_help": Words(es="los tableros se numeran desde aquí",
+                                      en="the boards are numbered from here"),
 })
 
 # The console's page structure (issue 34): each page's name, the menus' names.

@@ -95,7 +95,7 @@ def index() -> Any:
     scored = standings.public_field(db, session)
     labels = labels_of(session)
     swiss = (swiss_of(db, session, public=True, scored_field=scored)
-             if session.movement == "swiss" else None)
+             if session.kind.paired else None)
     return _render("display/index.html", session=session, method=scored.method,
                    groups=ranking_groups(scored.standings), labels=labels, swiss=swiss,
                    boards=_boards_newest_first(rows)[:RECENT_BOARDS],
@@ -389,12 +389,13 @@ def dd_tricks(analysis: Analysis, strain: Strain, seat: Seat) -> int:
 def par_html(analysis: Analysis) -> Markup:
     """The par score from North-South's side and the contracts that reach it: "NS +620:
     4♠ N, 4♠ S"; a deal nobody makes anything on is passed out, 0."""
-    contracts = [c for c in analysis.par_contracts if c != "Pass"]
-    if not contracts:
+    pars = analysis.pars
+    if not pars:
         return Markup(escape(t("display_par_none")))
-    # Each contract is written as tabled.rules writes one, then the declarer's seat letter.
-    shown = Markup(", ").join(Markup("{} {}").format(contract_html(c[:-1]), seat_letter(c[-1]))
-                              for c in contracts)
+    # Each contract with its tricks, as the scoring programs print par: "4♠+1 N".
+    shown = Markup(", ").join(Markup("{}{} {}").format(contract_html(p.contract), p.result,
+                                                         seat_letter(p.declarer))
+                              for p in pars)
     return Markup("NS {:+d}: {}").format(analysis.par_score, shown)
 
 

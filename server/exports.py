@@ -1,12 +1,13 @@
-"""Exports of a session: PBN of every table's play, USEBIO for scoring programs, and CSV.
+"""Exports of a session: PBN of every table's play and CSV (USEBIO is server/usebio.py).
 
 The results come from ``results`` (what the laws give, with the director's corrections), the
 field scores from :func:`server.standings.field`, and each board's auction and play from the
 events its table sent, replayed by the table's own state (``tabled/state.py``, with the
 rulings of ``tabled/rulings.py``): what the export holds is what the table had. An alert,
-made with the call or late, marks the call (PBN ``!``); an explanation given in answer to a
-question (Law 20F) becomes the call's note, in the words of the answering side's system
-card. docs/exports.md says what goes into each format.
+made with the call or late, becomes the call's note (PBN 3.5.4: ``=1=`` and its Note
+tag), and an explanation given in answer to a question (Law 20F) follows it in the
+note, in the words of the answering side's system card. docs/exports.md says what goes
+into each format.
 """
 
 from __future__ import annotations
@@ -16,9 +17,8 @@ import datetime
 import io
 import json
 import re
-import xml.etree.ElementTree as ET
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,13 +26,21 @@ from sqlalchemy import select
 
 from server import register
 from server import schema as s
-from server.adjusted import assigned_of, rules_of
+from server.adjusted import assigned_of
+from server.analysis import Analysis, AnalysisError
 from server.db import Database
 from server.fieldscore import Scored, Standing, parse_adjusted
+from server.movements import Plays
 from server.penalties import Penalty
 from server.penalties import given as penalties_given
-from server.scorings import Method, Scoring
-from server.session import Session, deals_of, participants_of
+from server.scorings import Method
+from server.session import (
+    Session,
+    board_conditions,
+    deals_of,
+    participants_of,
+    stored_analysis,
+)
 from server.standings import ResultRow, all_results
 from server.standings import field as field_scores
 from tabled.rules import (
@@ -40,6 +48,7 @@ from tabled.rules import (
     Deal,
     RulesError,
     Seat,
+    Vulnerability,
     parse_contract,
 )
 from tabled.rules.pbn import dumps as dump_pbn
@@ -56,11 +65,6 @@ class ExportError(ValueError):
     """A session a format cannot carry; the message says which export to use instead."""
 
 
-USEBIO_MOVEMENTS = ("mitchell", "howell")
-#: The document type every USEBIO 1.2 writer seen declares (docs/exports.md): the DTD's
-#: public identifier and its address on usebio.org. Nothing fetches it.
-USEBIO_DOCTYPE = ('<!DOCTYPE USEBIO PUBLIC "-//EBU//DTD USEBIO 1.2//EN" '
-                  '"http://www.usebio.org/files/usebio_v1_2.dtd">')
 CSV_COLUMNS = ("section", "round", "board", "table", "ns_pair", "ew_pair", "contract",
                "declarer", "tricks", "lead", "score_ns", "adjusted", "ns_points", "ew_points",
                "assigned", "transferred", "north", "east", "south", "west")
@@ -74,8 +78,11 @@ RANKINGS_COLUMNS = ("group", "rank", "participant", "label", "names", "boards", 
 class _Board:
     """One table's play of one board, replayed by the table's own state (tabled.state)."""
 
-    def __init__(self, number: int, deal: Deal | None, conduct: Conduct | None) -> None:
+    def __init__(self, number: int, deal: Deal | None, conduct: Conduct | None,
+                 conditions: tuple[Seat, Vulnerability] | None = None) -> None:
         self.number = number
+        facts = Board(number)
+        self.conditions = conditions or (facts.dealer, facts.vulnerability)
         self.state = TableState()
         self.state.assignment = Assignment(
             "export", 0, 0, 0, (number,), deals={number: deal} if deal is not None else {},
@@ -87,11 +94,12 @@ class _Board:
         """Apply ``event`` as the table did: the same laws, the same rulings. Events of other
         boards are not here, so the sequence has gaps (``gaps=True``)."""
         if self.board is None and event.type != "board":
-            # The board's own event was not stored: it stands on the table as Law 2 has it.
-            facts = Board(self.number)
+            # The board's own event was not stored: it stands on the table as the session
+            # deals it (Law 2, or the individual's partidas).
+            dealer, vulnerability = self.conditions
             self.state.apply(Event(event.seq - 1, EventType.BOARD, event.ts, self.number, {
-                "board": self.number, "dealer": str(facts.dealer),
-                "vul": facts.vulnerability.value}), gaps=True)
+                "board": self.number, "dealer": str(dealer),
+                "vul": vulnerability.value}), gaps=True)
         self.state.apply(event, gaps=True)
         self.board = self.state.board or self.board  # a confirmed board leaves the table
         if event.type == "answer" and self.board is not None:
@@ -120,15 +128,17 @@ class _Board:
 
 
 def board_record(events: Iterable[Event], deal: Deal | None = None,
-                 conduct: Conduct | None = None) -> Record:
+                 conduct: Conduct | None = None,
+                 conditions: tuple[Seat, Vulnerability] | None = None) -> Record:
     """One table's play of one board as a :class:`Record`, from the events of that table and
     board in ``seq`` order (events of other boards are skipped). ``deal`` is the hand record,
     when the session has it; otherwise the hands the table scanned, when it scanned them.
     ``conduct`` is the table's assignment's (its system cards word the explanations).
+    ``conditions``: the board's dealer and vulnerability when not Law 2's (the individual).
 
     The events are replayed by the table's own state (tabled.state), so the record is what
     the table had: a change of call replaces the seat's call (Law 25A), every ruling applies
-    as it did at the table (tabled.rulings), an alert marks its call (PBN ``!``).
+    as it did at the table (tabled.rulings), an alert is its call's note.
 
     An event the laws refuse (a gap in the stored events, or a journal the laws refuse) is
     skipped and named in the record's ``problems`` and commentary: an export never fails for
@@ -138,7 +148,7 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
         raise ValueError("no event of a board to make a record from")
     number = ours[0].board
     assert number is not None
-    fold = _Board(number, deal, conduct)
+    fold = _Board(number, deal, conduct, conditions)
     problems: list[str] = []
     for event in ours:
         if event.board != number:
@@ -150,8 +160,8 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
             problems.append(f"event {event.seq} ({event.type}) not applied: {error}")
     board = fold.board
     if board is None:
-        facts = Board(number)
-        return Record(board=number, dealer=facts.dealer, vulnerability=facts.vulnerability,
+        dealer, vulnerability = fold.conditions
+        return Record(board=number, dealer=dealer, vulnerability=vulnerability,
                       deal=deal, problems=problems, commentary=_commentary(problems, None))
     record = Record(board=number, dealer=board.dealer, vulnerability=board.vulnerability,
                     deal=deal if deal is not None else fold.scanned_deal())
@@ -198,6 +208,8 @@ def _play_into(record: Record, board: BoardState) -> None:
     record.play_leader = declarer.lho  # Law 41A
     record.play = [{seat: card for seat, card in trick.cards} for trick in board.play.tricks
                    if trick.cards]
+    # The same cards in the order played, as LIN writes them (USEBIO's LIN_DATA).
+    record.play_sequence = [card for trick in board.play.tricks for _, card in trick.cards]
 
 
 def _result_tags(record: Record, contract: str | None, declarer: str | None,
@@ -370,22 +382,9 @@ def pbn(db: Database, session: Session) -> str:
     """PBN 2.1: one game per table result, with its auction and play from the table's events
     and its result as the server holds it (corrections included)."""
     data = _read(db, session)
-    events = _board_events(db, session.event)
-    conducts = _conducts(db, session.event)
-    deals = {board: Deal.from_pbn(text) for board, text in deals_of(db, session).items()}
+    optimum = _optimum_of(db, session)
     records: list[Record] = []
-    for row in data.rows:
-        board_events = events.get((row.table, row.board))
-        if board_events:
-            conduct = next((c for seq, c in reversed(conducts.get(row.table, []))
-                            if seq < board_events[0].seq), None)
-            record = board_record(board_events, deals.get(row.board), conduct)
-        else:  # a result the director entered for a table that sent nothing of the board
-            facts = Board(row.board)
-            record = Record(board=row.board, dealer=facts.dealer,
-                            vulnerability=facts.vulnerability, deal=deals.get(row.board))
-        _result_tags(record, row.contract, row.declarer, row.tricks, row.score_ns,
-                     row.adjusted)
+    for row, record in table_records(db, session, data.rows):
         kept = [line for line in record.commentary if line.startswith(RECORDED)]
         record.commentary = _commentary(record.problems, row.adjusted) + kept
         record.commentary += _transfer_lines(row.transferred)
@@ -393,8 +392,73 @@ def pbn(db: Database, session: Session) -> str:
         if not records:
             record.commentary += penalty_lines(data.penalties)
         record.tags = _pbn_tags(data, row)
+        analysis = optimum(row.board)
+        if analysis is not None:
+            optimum_tags(record, analysis)
         records.append(record)
     return dump_pbn(records)
+
+
+def table_records(db: Database, session: Session,
+                  rows: Iterable[ResultRow]) -> Iterator[tuple[ResultRow, Record]]:
+    """Each result's record: the table's auction and play from its events, and the result
+    as the server holds it (PBN's and USEBIO's LIN_DATA both write these)."""
+    events = _board_events(db, session.event)
+    conducts = _conducts(db, session.event)
+    deals = {board: Deal.from_pbn(text) for board, text in deals_of(db, session).items()}
+    for row in rows:
+        board_events = events.get((row.table, row.board))
+        if board_events:
+            conduct = next((c for seq, c in reversed(conducts.get(row.table, []))
+                            if seq < board_events[0].seq), None)
+            record = board_record(board_events, deals.get(row.board), conduct,
+                                  board_conditions(session, row.board))
+        else:  # a result the director entered for a table that sent nothing of the board
+            dealer, vulnerability = board_conditions(session, row.board)
+            record = Record(board=row.board, dealer=dealer, vulnerability=vulnerability,
+                            deal=deals.get(row.board))
+        _result_tags(record, row.contract, row.declarer, row.tricks, row.score_ns,
+                     row.adjusted)
+        yield row, record
+
+
+#: PBN 2.1's table of double-dummy results: one row per declarer and strain.
+OPTIMUM_HEADER = "Declarer;Denomination\\2R;Result\\2R"
+_OPTIMUM_SEATS = ("N", "S", "E", "W")
+_OPTIMUM_STRAINS = ("NT", "S", "H", "D", "C")
+
+
+def optimum_tags(record: Record, analysis: Analysis) -> None:
+    """PBN 2.1's double-dummy tags of a known deal: ``OptimumResultTable`` (the tricks of
+    each declarer in each strain), ``ParContract`` (the side and the contracts that reach
+    par, "NS 4S") and ``OptimumScore`` (par from the side that gains it: "NS 620")."""
+    record.tags["OptimumResultTable"] = OPTIMUM_HEADER
+    record.sections["OptimumResultTable"] = [
+        f"{seat} {strain} {analysis.tricks[strain][seat]}"
+        for seat in _OPTIMUM_SEATS for strain in _OPTIMUM_STRAINS]
+    pars = analysis.pars
+    side = "NS" if analysis.par_score >= 0 else "EW"
+    if pars:
+        side = "NS" if pars[0].declarer in "NS" else "EW"
+        contracts = list(dict.fromkeys(par.contract for par in pars))
+        record.tags["ParContract"] = f"{side} {', '.join(contracts)}"
+    else:
+        record.tags["ParContract"] = "Pass"
+    record.tags["OptimumScore"] = f"{side} {abs(analysis.par_score)}"
+
+
+def _optimum_of(db: Database, session: Session) -> Callable[[int], Analysis | None]:
+    """Each board's double-dummy analysis as the server stored it in the background when
+    the board was released (server/services.py); none for a board without one, whose tags
+    are then left out: an export never waits for the solver."""
+    found: dict[int, Analysis | None] = {}
+    for board in deals_of(db, session):
+        text = stored_analysis(db, session, board)[0]
+        try:
+            found[board] = None if text is None else Analysis.from_json(text)
+        except AnalysisError:
+            found[board] = None
+    return lambda board: found.get(board)
 
 
 def _assigned_lines(data: _Session, row: ResultRow) -> list[str]:
@@ -419,7 +483,7 @@ def _pbn_tags(data: _Session, row: ResultRow) -> dict[str, str]:
             "Section": row.section, "Table": str(session.table_in_section(row.table))}
     if row.round is not None:
         tags["Round"] = str(row.round)
-    if session.movement in ("teams", "swiss"):
+    if session.kind.plays is Plays.TEAMS:
         # Each match is played at two tables; the lower-numbered one is the open room.
         tags["Room"] = "Open" if row.table % 2 else "Closed"
     scored = data.scored.get((row.table, row.board))
@@ -468,7 +532,7 @@ def _csv_names(data: _Session, row: ResultRow) -> list[str]:
 def rankings_csv(db: Database, session: Session) -> str:
     """The rankings, one row per pair or team, with the penalty apart (Laws 90, 91): the
     score and percentage are after it. A Swiss's are its VP standings (server/swiss.py)."""
-    if session.movement == "swiss":
+    if session.kind.paired:
         from server.swiss import rankings_csv as swiss_rankings  # it reads the field too
         return swiss_rankings(db, session)
     data = _read(db, session)
@@ -512,132 +576,3 @@ class SafeWriter:
 
     def writerow(self, row: Iterable[object]) -> None:
         self._writer.writerow([spreadsheet_safe(cell) for cell in row])
-
-
-# -- USEBIO ----------------------------------------------------------------------------------------
-
-def usebio(db: Database, session: Session) -> str:
-    """USEBIO 1.2 for a pairs event: the event, its pairs with their places, and every
-    board's traveller with the field scores. Raises :class:`ExportError` for teams and the
-    individual, whose USEBIO forms are not written here."""
-    if session.movement not in (*USEBIO_MOVEMENTS, "barometer", "baro_mitchell"):  # pairs too
-        raise ExportError(f"the USEBIO export is for pairs events, not a {session.movement} "
-                          "session; export PBN or CSV")
-    data = _read(db, session)
-    if data.unscored is not None:
-        raise ExportError(f"the field scores cannot be computed: {data.unscored}")
-    root = ET.Element("USEBIO", Version="1.2")
-    event = ET.SubElement(root, "EVENT", EVENT_TYPE="PAIRS")
-    _sub(event, "PROGRAM_NAME", PROGRAM)
-    _sub(event, "EVENT_DESCRIPTION", session.title)
-    _sub(event, "EVENT_IDENTIFIER", session.event)
-    _sub(event, "DATE", data.date.strftime("%d/%m/%Y"))
-    _sub(event, "BOARD_SCORING_METHOD", session.scoring.usebio)
-    two_winners = {p.grp for p in data.participants.values()} >= {"NS", "EW"}
-    _sub(event, "WINNER_TYPE", "2" if two_winners else "1")
-    _sub(event, "BOARDS_PLAYED", str(len({row.board for row in data.rows})))
-    _participants(event, data, two_winners)
-    by_board: dict[int, list[ResultRow]] = defaultdict(list)
-    for row in data.rows:
-        by_board[row.board].append(row)
-    averages = (rules_of(db, session).averages if session.scoring is Scoring.MP else None)
-    for number, rows in sorted(by_board.items()):
-        board = ET.SubElement(event, "BOARD")
-        _sub(board, "BOARD_NUMBER", str(number))
-        for row in rows:
-            _traveller_line(board, row, data, averages)
-    ET.indent(root)
-    body = ET.tostring(root, encoding="unicode")
-    return f'<?xml version="1.0" encoding="UTF-8"?>\n{USEBIO_DOCTYPE}\n{body}\n'
-
-
-def _sub(parent: ET.Element, tag: str, text: str) -> ET.Element:
-    element = ET.SubElement(parent, tag)
-    element.text = text
-    return element
-
-
-def _participants(event: ET.Element, data: _Session, two_winners: bool) -> None:
-    participants = ET.SubElement(event, "PARTICIPANTS")
-    standing = {st.participant: st for st in data.standings}
-    for number, participant in data.participants.items():
-        if participant.phantom:
-            continue
-        pair = ET.SubElement(participants, "PAIR")
-        _sub(pair, "PAIR_NUMBER", str(number))
-        if two_winners and participant.grp in ("NS", "EW"):
-            _sub(pair, "DIRECTION", participant.grp)
-        st = standing.get(number)
-        if st is not None:
-            _sub(pair, "PLACE", st.rank_label)
-            _sub(pair, "BOARDS_PLAYED", str(st.boards))
-            _sub(pair, "TOTAL_SCORE", _number(st.score))
-            if st.percent is not None:
-                _sub(pair, "PERCENTAGE", f"{st.percent:.2f}")
-            if st.penalty:
-                # Laws 90, 91: TOTAL_SCORE and PERCENTAGE are after it. USEBIO's ADJUSTMENT
-                # is the final score less the raw one, so a penalty is negative.
-                _sub(pair, "ADJUSTMENT", _number(-st.penalty))
-        registered = _pair_players(data, number)
-        if registered:  # the register's players who sat for the pair (issue 17)
-            for member in registered:
-                player = ET.SubElement(pair, "PLAYER")
-                _sub(player, "PLAYER_NAME", member.name)
-                if member.licence:
-                    _sub(player, "NATIONAL_ID_NUMBER", member.licence)
-            continue
-        first, second = _pair_names(participant)
-        for name in (first, second) if first != second else (first,):
-            player = ET.SubElement(pair, "PLAYER")
-            _sub(player, "PLAYER_NAME", name)
-
-
-def _pair_players(data: _Session, pair: int) -> list[register.Member]:
-    """The register's players who sat for ``pair``: the first two to sit for it (USEBIO
-    gives a pair two players; a substitute later is left out); none when the session has
-    no register."""
-    if not data.players:
-        return []
-    found: dict[int, register.Member] = {}
-    for row in sorted(data.rows, key=lambda r: (r.round or 0, r.board)):
-        seats = data.seats.get((row.table, row.board), {})
-        for side_pair, side_seats in ((row.ns_pair, (Seat.N, Seat.S)),
-                                      (row.ew_pair, (Seat.E, Seat.W))):
-            if side_pair != pair:
-                continue
-            for seat in side_seats:
-                number = seats.get(seat)
-                if number is not None and number in data.players:
-                    found.setdefault(number, data.players[number])
-    return list(found.values())[:2]
-
-
-def _traveller_line(board: ET.Element, row: ResultRow, data: _Session,
-                    averages: dict[str, int] | None) -> None:
-    line = ET.SubElement(board, "TRAVELLER_LINE")
-    _sub(line, "NS_PAIR_NUMBER", _text(row.ns_pair))
-    _sub(line, "EW_PAIR_NUMBER", _text(row.ew_pair))
-    try:
-        artificial = parse_adjusted(row.adjusted, averages)
-    except ValueError:
-        artificial = None
-    passed_out = row.contract is not None and _passed_out(row.contract)
-    if artificial is None and row.contract is not None:
-        _sub(line, "CONTRACT", "PASS" if passed_out else row.contract)
-        if not passed_out:
-            _sub(line, "PLAYED_BY", _text(row.declarer))
-            if row.lead:
-                _sub(line, "LEAD", row.lead)
-            _sub(line, "TRICKS", _text(row.tricks))
-    if artificial is not None:
-        # Law 12C2: the percentages the director gave, as "A6040" (the form scoring programs
-        # read for an artificial score; docs/exports.md).
-        _sub(line, "SCORE", f"A{artificial[0]}{artificial[1]}")
-    elif row.score_ns is not None:
-        _sub(line, "SCORE", str(row.score_ns))
-    scored = data.scored.get((row.table, row.board))
-    if scored is not None and data.method in (Method.MP, Method.IMPS):
-        names = ("NS_MATCH_POINTS", "EW_MATCH_POINTS") if data.method is Method.MP else (
-            "NS_IMPS", "EW_IMPS")
-        _sub(line, names[0], _number(scored.ns))
-        _sub(line, names[1], _number(scored.ew))

@@ -7,17 +7,19 @@ pairs are numbered, are in docs/movements.md.
 
 from __future__ import annotations
 
+import enum
 import re
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final, NamedTuple
 
-PHANTOM: Final = 0  # pair number meaning "nobody": the opposite pair sits out this round
+from server.scorings import Scoring
+from tabled.texts import Words
 
-KINDS: Final = ("mitchell", "howell", "teams", "individual", "swiss", "barometer",
-                 "baro_mitchell")
+PHANTOM: Final = 0  # pair number meaning "nobody": the opposite pair sits out this round
+SECTIONS: Final = "sections"  # the movement of a session of several sections (Sectioned)
 
 # A Howell this big already takes 31 rounds; larger fields play a Mitchell.
 MAX_HOWELL_PAIRS: Final = 32
@@ -220,6 +222,75 @@ def mitchell(pairs: int, boards_per_round: int, rounds: int | None = None,
     return _build("mitchell", participants, design, boards_per_round, first_board)
 
 
+def _mitchell_participants(ns_pairs: int, ew_pairs: int, phantom_ns: int | None
+                           ) -> list[Participant]:
+    """NS pair t is "t NS" (number t); EW pair e is "e EW" (number ns_pairs + e)."""
+    found = [Participant(t, f"{t} NS", "NS", phantom=t == phantom_ns)
+             for t in range(1, ns_pairs + 1)]
+    found += [Participant(ns_pairs + e, f"{e} EW", "EW") for e in range(1, ew_pairs + 1)]
+    return found
+
+
+def mitchell_relay(pairs: int, boards_per_round: int, rounds: int | None = None,
+                   first_board: int = 1) -> Movement:
+    """The share-and-relay Mitchell, for an even number of tables T: T sets of boards, one
+    of them on a relay (bye) stand between tables T/2 and T/2 + 1, and tables 1 and T share
+    a set every round. NS stay, EW move up one table, boards move down one, through the
+    relay stand after table T/2 + 1 and to both shared tables after table 2. No skip: every
+    EW pair meets every NS pair once in the full T rounds, with no revenge round."""
+    _check_boards(boards_per_round, first_board)
+    tables = (pairs + 1) // 2
+    if pairs < 7 or tables % 2:
+        raise MovementError(f"a share-and-relay Mitchell is for an even number of tables "
+                            f"(4 or more: 7 or more pairs), not {pairs} pairs")
+    rounds = _check_rounds(rounds, tables, f"a {tables}-table share-and-relay Mitchell",
+                           "more would replay boards")
+    half = tables // 2
+    # The board circuit, in the order the sets travel: the shared tables (1 and T), then
+    # T-1 down to T/2+1, the relay stand, then T/2 down to 2. Set s starts at place s.
+    circuit: list[int | None] = [1, *range(tables - 1, half, -1), None, *range(half, 1, -1)]
+    place = {table: at for at, table in enumerate(circuit) if table is not None}
+    place[tables] = 0
+    odd = pairs % 2 == 1
+    # The missing pair is NS at the shared last table: with it, no table shares a set.
+    design = [[_Place(ns=PHANTOM if odd and table == tables else table,
+                      ew=tables + (table - 1 - round) % tables + 1,
+                      board_set=(place[table] - round) % tables)
+               for table in range(1, tables + 1)] for round in range(rounds)]
+    participants = _mitchell_participants(tables, tables, tables if odd else None)
+    return _build("mitchell_relay", participants, design, boards_per_round, first_board)
+
+
+def mitchell_appendix(pairs: int, boards_per_round: int, rounds: int | None = None,
+                      first_board: int = 1) -> Movement:
+    """A Mitchell with an appendix table, for T tables and a half (2T + 1 pairs): the boards
+    move as in a Mitchell of T - 1 tables (T - 1 sets, T - 1 rounds: fewer boards than a
+    Mitchell of T + 1 tables with a sit-out), and table T, the appendix table beside table
+    1, shares table 1's boards. The EW pairs move up one table among T + 1, the last the
+    sit-out table of the half table (its NS is the phantom; EW T + 1 starts there); with an
+    even base the EW pairs skip a table after half the rounds. Nobody meets another pair or
+    a board twice."""
+    _check_boards(boards_per_round, first_board)
+    if pairs < 9 or pairs % 2 == 0:
+        raise MovementError(f"a Mitchell with an appendix table is for an odd number of "
+                            f"pairs, 9 or more (4 tables and a half), not {pairs}")
+    base = (pairs - 1) // 2 - 1  # the base Mitchell's tables: one set of boards each
+    rounds = _check_rounds(rounds, base, f"a {base + 1}-table Mitchell with an appendix "
+                           "table", "it has a set of boards for each of those")
+    places = base + 2  # the base, the appendix table, the sit-out table
+    skip = base % 2 == 0
+    design = []
+    for round in range(rounds):
+        moved = round + (1 if skip and round >= base // 2 else 0)
+        design.append([_Place(ns=PHANTOM if table == places - 1 else table + 1,
+                              ew=places + (table - moved) % places + 1,
+                              board_set=base if table == places - 1 else
+                              ((0 if table == base else table) + round) % base)
+                       for table in range(places)])
+    participants = _mitchell_participants(places, places, places)
+    return _build("mitchell_appendix", participants, design, boards_per_round, first_board)
+
+
 # Howell ------------------------------------------------------------------------------------
 
 # Three sizes have no cyclic pattern (see _strong_starter) and are tabled: for each round, the
@@ -310,6 +381,56 @@ def howell(pairs: int, boards_per_round: int, rounds: int | None = None,
     participants = [Participant(number, str(number), "") for number in range(1, moving + 1)]
     participants.append(Participant(2 * tables, str(2 * tables), "", phantom=pairs % 2 == 1))
     return _build("howell", participants, design, boards_per_round, first_board)
+
+
+# A 3/4 Howell: the first three quarters of the circle's rounds, every board at every table once.
+# For each number of tables, each round's board set at each table (a set the table has not
+# had, and no pair meets a set twice): found by search (a local search on the circle's
+# rounds); where two tables of a round have the same set they share it, as in a barometer.
+#: HOWELL_34_TABLE
+_HOWELL_34: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
+    3: ((2, 2, 2), (0, 0, 0), (3, 3, 3), (1, 1, 1)),
+    4: ((3, 3, 3, 3), (4, 4, 4, 4), (1, 1, 1, 1), (0, 0, 0, 0), (2, 2, 2, 2)),
+    5: ((0, 2, 2, 5, 2), (4, 1, 1, 4, 1), (5, 3, 3, 0, 3), (6, 6, 6, 6, 6), (1, 4, 4, 1, 4), (3,
+        0, 0, 3, 5), (2, 5, 5, 2, 0)),
+    6: ((3, 3, 3, 3, 3, 3), (0, 0, 0, 0, 0, 0), (5, 5, 5, 5, 5, 5), (1, 1, 1, 1, 1, 1), (2, 2,
+        2, 2, 2, 2), (7, 7, 7, 7, 7, 7), (4, 4, 4, 4, 4, 4), (6, 6, 6, 6, 6, 6)),
+    7: ((8, 4, 6, 5, 3, 8, 4), (2, 7, 1, 4, 0, 2, 7), (1, 6, 2, 9, 9, 6, 6), (9, 8, 7, 6, 2, 1,
+        1), (0, 3, 5, 1, 5, 7, 8), (6, 1, 8, 3, 8, 9, 5), (7, 5, 9, 0, 4, 3, 3), (3, 0, 4, 7, 7,
+        0, 0), (4, 9, 3, 2, 6, 4, 9), (5, 2, 0, 8, 1, 5, 2)),
+    8: ((2, 2, 10, 10, 2, 2, 2, 10), (4, 0, 0, 4, 0, 0, 4, 0), (3, 8, 8, 9, 8, 8, 3, 8), (5, 5,
+        5, 5, 5, 5, 5, 5), (7, 3, 9, 7, 9, 3, 7, 9), (10, 10, 2, 2, 10, 10, 10, 2), (1, 1, 1, 1,
+        1, 1, 1, 1), (0, 7, 7, 0, 7, 7, 0, 7), (8, 9, 3, 8, 3, 9, 8, 3), (6, 6, 6, 6, 6, 6, 6,
+        6), (9, 4, 4, 3, 4, 4, 9, 4)),
+}
+
+
+def howell_34(pairs: int, boards_per_round: int, rounds: int | None = None,
+              first_board: int = 1) -> Movement:
+    """A 3/4 Howell for 3 to 10 tables: the complete Howell's circle of pairs for about three
+    quarters of its rounds (4 rounds of 3 tables, 5 of 4, 7 of 5, 8 of 6, 10 of 7, 11 of 8,
+    13 of 9, 14 of 10), with as many board sets as rounds: every pair plays every set once,
+    every table plays every set once (so each board is played at every table), and no pair
+    meets another twice. One winner."""
+    _check_boards(boards_per_round, first_board)
+    tables = (pairs + 1) // 2
+    if tables not in _HOWELL_34 or pairs < 5:
+        sizes = sorted(_HOWELL_34)
+        raise MovementError(f"a 3/4 Howell is for {sizes[0]} to {sizes[-1]} tables "
+                            f"({2 * sizes[0] - 1} to {2 * sizes[-1]} pairs), not {pairs} pairs")
+    sets = _HOWELL_34[tables]
+    full = len(sets)
+    rounds = _check_rounds(rounds, full, f"a {tables}-table 3/4 Howell",
+                           "it has a set of boards for each of those")
+    moving = 2 * tables - 1
+    stationary = 2 * tables if pairs % 2 == 0 else PHANTOM
+    design = [[_Place(ns=stationary, ew=round + 1, board_set=sets[round][0]) if k == 0 else
+               _Place(ns=(round + k) % moving + 1, ew=(round - k) % moving + 1,
+                      board_set=sets[round][k])
+               for k in range(tables)] for round in range(rounds)]
+    participants = [Participant(number, str(number), "") for number in range(1, moving + 1)]
+    participants.append(Participant(2 * tables, str(2 * tables), "", phantom=pairs % 2 == 1))
+    return _build("howell_34", participants, design, boards_per_round, first_board)
 
 
 # Teams and the individual ------------------------------------------------------------------
@@ -428,36 +549,150 @@ def swiss(teams: int, boards_per_round: int, rounds: int, pairings: Pairings = (
                     seatings=tuple(seatings))
 
 
+# The movement kinds, each defined once ------------------------------------------------------
+
+class Plays(enum.StrEnum):
+    """What a movement's participant is: a pair, a team (of two pairs, at two tables) or a
+    player (the individual's partnerships last a round)."""
+
+    PAIRS = "pairs"
+    TEAMS = "teams"
+    PLAYERS = "players"
+
+
+Builder = Callable[[int, int, int | None, int, Pairings], Movement]
+"""participants, boards per round, rounds (None: the movement's own), first board, and a
+Swiss's rounds paired so far."""
+
+
+@dataclass(frozen=True)
+class MovementKind:
+    """Everything the server asks of a kind of movement, in one entry: its name in both
+    languages, what it pairs, the scorings it allows (the first is the default), whether a
+    section may play it, its USEBIO event, how it is built, and what sets it apart."""
+
+    name: str
+    words: Words
+    plays: Plays
+    scorings: tuple[Scoring, ...]
+    build: Builder | None  # None: built from its sections (``sectioned``)
+    usebio: str  # USEBIO's EVENT_TYPE family: PAIRS, TEAMS, SWISS_TEAMS, INDIVIDUAL
+    in_sections: bool = False  # a section of a session may play it
+    two_winners: bool = False  # a Mitchell: NS and EW ranked apart, the arrow may switch
+    paired: bool = False  # a Swiss: each round paired from the standings as it starts
+    partidas: bool = False  # dealer and vulnerability follow seed 004's partidas, not Law 2
+    offered: bool = True  # in the set-up form's list (sections have a fieldset of their own)
+
+    @property
+    def default_scoring(self) -> Scoring:
+        return self.scorings[0]
+
+
+_PAIRS_SCORINGS = (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER)
+
+
+def _needs_rounds(what: str, rounds: int | None) -> int:
+    if rounds is None:
+        raise MovementError(f"say how many rounds the {what} has")
+    return rounds
+
+
+def _teams_match(participants: int, boards: int, rounds: int | None, first: int,
+                 _: Pairings) -> Movement:
+    if participants != 2:
+        raise MovementError(f"a teams match is between 2 teams, not {participants}")
+    return teams(boards, _needs_rounds("teams match", rounds), first)
+
+
+def _the_individual(participants: int, boards: int, rounds: int | None, first: int,
+                    _: Pairings) -> Movement:
+    if participants != 4:
+        raise MovementError(f"the individual is for 4 players, not {participants}")
+    if boards != _SEED_004_BOARDS or rounds not in (None, len(_SEED_004_SEATS)):
+        raise MovementError("the individual is 3 rounds of 4 boards (seed 004), not "
+                            f"{rounds or 3} rounds of {boards}")
+    return individual(first)
+
+
+def _pairs(build: Callable[[int, int, int | None, int], Movement]) -> Builder:
+    return lambda participants, boards, rounds, first, _: build(participants, boards, rounds,
+                                                                first)
+
+
+KINDS: Final[dict[str, MovementKind]] = {kind.name: kind for kind in (
+    MovementKind("mitchell", Words(es="Mitchell", en="Mitchell"),
+                 Plays.PAIRS, _PAIRS_SCORINGS, _pairs(mitchell), "PAIRS", in_sections=True,
+                 two_winners=True),
+    MovementKind("mitchell_relay",
+                 Words(es="Mitchell con mesas compartidas y atril de relevo (mesas pares)",
+                       en="Mitchell, share and relay (an even number of tables)"),
+                 Plays.PAIRS, _PAIRS_SCORINGS, _pairs(mitchell_relay), "PAIRS",
+                 in_sections=True, two_winners=True),
+    MovementKind("mitchell_appendix", Words(es="Mitchell con mesa apéndice (media mesa)",
+                                            en="Mitchell with an appendix table (a half "
+                                               "table)"),
+                 Plays.PAIRS, _PAIRS_SCORINGS, _pairs(mitchell_appendix), "PAIRS",
+                 in_sections=True, two_winners=True),
+    MovementKind("howell", Words(es="Howell", en="Howell"), Plays.PAIRS, _PAIRS_SCORINGS,
+                 _pairs(howell), "PAIRS", in_sections=True),
+    MovementKind("howell_34", Words(es="Howell 3/4 (de 3 a 10 mesas)",
+                                    en="3/4 Howell (3 to 10 tables)"),
+                 Plays.PAIRS, _PAIRS_SCORINGS, _pairs(howell_34), "PAIRS", in_sections=True),
+    MovementKind("teams", Words(es="Equipos", en="Teams"), Plays.TEAMS, (Scoring.TEAMS,),
+                 _teams_match, "TEAMS"),
+    MovementKind("individual", Words(es="Individual", en="Individual"), Plays.PLAYERS,
+                 (Scoring.CLUB, Scoring.RUBBER, Scoring.CHICAGO), _the_individual,
+                 "INDIVIDUAL", partidas=True),
+    MovementKind("swiss", Words(es="Suizo por equipos (PV)", en="Swiss teams (VPs)"),
+                 Plays.TEAMS, (Scoring.SWISS,),
+                 lambda teams_, boards, rounds, first, pairings: swiss(
+                     teams_, boards, _needs_rounds("Swiss", rounds), pairings, first),
+                 "SWISS_TEAMS", paired=True),
+    MovementKind("barometer", Words(es="Barómetro (Howell)", en="Barometer (Howell)"),
+                 Plays.PAIRS, _PAIRS_SCORINGS,
+                 _pairs(lambda p, b, r, f: barometer(p, b, r, f, seating="howell")), "PAIRS"),
+    MovementKind("baro_mitchell", Words(es="Barómetro (Mitchell)", en="Barometer (Mitchell)"),
+                 Plays.PAIRS, _PAIRS_SCORINGS,
+                 _pairs(lambda p, b, r, f: barometer(p, b, r, f, seating="mitchell")), "PAIRS",
+                 two_winners=True),
+    MovementKind(SECTIONS, Words(es="Secciones", en="Sections"), Plays.PAIRS,
+                 _PAIRS_SCORINGS, None, "PAIRS", offered=False),
+)}
+
+
+def _check_kinds() -> None:
+    """Every kind is whole: a builder unless it is made of sections, a scoring, and a USEBIO
+    event this module knows. Run when the module loads, so a bad entry never starts."""
+    for name, kind in KINDS.items():
+        if not kind.scorings or (kind.build is None) != (name == SECTIONS):
+            raise AssertionError(f"movement kind {name!r} is not whole")
+        if kind.usebio not in ("PAIRS", "TEAMS", "SWISS_TEAMS", "INDIVIDUAL"):
+            raise AssertionError(f"movement kind {name!r}: no USEBIO event {kind.usebio!r}")
+        if kind.in_sections and kind.plays is not Plays.PAIRS:
+            raise AssertionError(f"movement kind {name!r}: only pairs play in sections")
+
+
+_check_kinds()
+OFFERED: Final = tuple(name for name, kind in KINDS.items() if kind.offered)
+IN_SECTIONS: Final = tuple(name for name, kind in KINDS.items() if kind.in_sections)
+
+
+def kind_of(name: str) -> MovementKind:
+    """The movement kind named ``name``; MovementError, naming the choices, otherwise."""
+    found = KINDS.get(name.strip().lower())
+    if found is None:
+        raise MovementError(f"unknown movement {name!r}: choose one of {', '.join(OFFERED)}")
+    return found
+
+
 def movement(kind: str, participants: int, boards_per_round: int, rounds: int | None = None,
-             first_board: int = 1) -> Movement:
+             first_board: int = 1, pairings: Pairings = ()) -> Movement:
     """Build the movement the director asked for by name; ``participants`` counts pairs,
     teams or players as the kind requires."""
-    name = kind.strip().lower()
-    if name == "mitchell":
-        return mitchell(participants, boards_per_round, rounds, first_board)
-    if name == "howell":
-        return howell(participants, boards_per_round, rounds, first_board)
-    if name == "teams":
-        if participants != 2:
-            raise MovementError(f"a teams match is between 2 teams, not {participants}")
-        if rounds is None:
-            raise MovementError("say how many rounds the teams match has")
-        return teams(boards_per_round, rounds, first_board)
-    if name == "individual":
-        if participants != 4:
-            raise MovementError(f"the individual is for 4 players, not {participants}")
-        if boards_per_round != _SEED_004_BOARDS or rounds not in (None, len(_SEED_004_SEATS)):
-            raise MovementError("the individual is 3 rounds of 4 boards (seed 004), not "
-                                f"{rounds or 3} rounds of {boards_per_round}")
-        return individual(first_board)
-    if name in ("barometer", "baro_mitchell"):
-        return barometer(participants, boards_per_round, rounds, first_board,
-                         seating="howell" if name == "barometer" else "mitchell")
-    if name == "swiss":
-        if rounds is None:
-            raise MovementError("say how many rounds the Swiss has")
-        return swiss(participants, boards_per_round, rounds, first_board=first_board)
-    raise MovementError(f"unknown movement {kind!r}: choose one of {', '.join(KINDS)}")
+    build = kind_of(kind).build
+    if build is None:
+        raise MovementError(f"a {kind} session is built from its sections")
+    return build(participants, boards_per_round, rounds, first_board, pairings)
 
 
 # Sections and the arrow-switch ------------------------------------------------------------
@@ -467,7 +702,7 @@ def arrow_switched(plan: Movement, rounds: Sequence[int]) -> Movement:
     EW pair sits North-South and the NS pair East-West for the round's boards. Every pair
     then plays both directions, and one ranking covers the field: the participants lose
     their NS/EW groups."""
-    if plan.kind != "mitchell":
+    if not KINDS[plan.kind].two_winners:
         raise MovementError(f"the arrow-switch is for a Mitchell, not a {plan.kind}")
     chosen = set(rounds)
     wrong = sorted(r for r in chosen if not 1 <= r <= plan.rounds)
@@ -521,9 +756,9 @@ class Section:
         if not SECTION_NAME.fullmatch(self.letter):
             raise MovementError(f"a section's name is 1 to 16 letters, digits or '-', not "
                                 f"{self.letter!r}")
-        if self.kind not in ("mitchell", "howell"):
-            raise MovementError(f"section {self.letter}: a section plays a Mitchell or a "
-                                f"Howell, not a {self.kind}")
+        if self.kind not in IN_SECTIONS:
+            raise MovementError(f"section {self.letter}: a section plays one of "
+                                f"{', '.join(IN_SECTIONS)}, not a {self.kind}")
         try:
             plan = movement(self.kind, self.pairs, self.boards_per_round, self.rounds,
                             self.first_board)
@@ -627,7 +862,7 @@ def sectioned(sections: Sequence[Section]) -> Movement:
         tables += plan.tables
         numbers += max(p.number for p in plan.participants)
     seatings.sort(key=lambda seat: (seat.round, seat.table))
-    return Sectioned("sections", tables, max(plan.rounds for plan in plans),
+    return Sectioned(SECTIONS, tables, max(plan.rounds for plan in plans),
                      max(plan.boards_per_round for plan in plans), tuple(participants),
                      tuple(seatings), tuple(sections), tuple(first_tables),
                      tuple(first_numbers))

@@ -1,5 +1,6 @@
 """Publication: the final results as a self-contained static website folder a club can upload
-anywhere (or open from a disk, ``file://``): no server, no script, no address outside it.
+anywhere (or open from a disk, ``file://``): no server, no address outside it, and no script
+but the hand viewer's own, beside its pages.
 
 ``write_site(db, session, folder)`` writes ``index.html`` (the choice of language), and for
 each of Spanish and English ``<lang>/index.html`` (the rankings, the penalties, a link per
@@ -12,14 +13,42 @@ from __future__ import annotations
 
 import io
 import zipfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from server import exports
+from server import exports, usebio
 from server.db import Database
 from server.report import TEMPLATES, environment
 from server.report.data import pack
 from server.session import Session
-from tabled.texts import LANGUAGES
+from tabled.texts import LANGUAGES, Words
+
+
+@dataclass(frozen=True)
+class ExportFormat:
+    """One export of a session, defined once: how it is written, its name on the console,
+    its download, and the file the static site carries it as (None: not on the site)."""
+
+    name: str
+    write: Callable[[Database, Session], str]
+    words: Words
+    content_type: str
+    extension: str
+    site_file: str | None
+
+
+FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
+    ExportFormat("pbn", exports.pbn, Words(es="PBN", en="PBN"),
+                 "application/x-pbn; charset=utf-8", "pbn", "results.pbn"),
+    ExportFormat("usebio", usebio.usebio, Words(es="USEBIO (XML)", en="USEBIO (XML)"),
+                 "application/xml; charset=utf-8", "xml", "results.xml"),
+    ExportFormat("csv", exports.csv_text, Words(es="CSV", en="CSV"),
+                 "text/csv; charset=utf-8", "csv", "results.csv"),
+    ExportFormat("rankings", exports.rankings_csv,
+                 Words(es="Clasificación (CSV)", en="Rankings (CSV)"),
+                 "text/csv; charset=utf-8", "rankings.csv", "rankings.csv"),
+)}
 
 
 def pages(db: Database, session: Session) -> dict[str, str | bytes]:
@@ -39,14 +68,41 @@ def pages(db: Database, session: Session) -> dict[str, str | bytes]:
                 record=data.hands.get(board),
                 previous=boards[at - 1] if at else None,
                 following=boards[at + 1] if at + 1 < len(boards) else None)
-    files["results.pbn"] = exports.pbn(db, session)
-    files["results.csv"] = exports.csv_text(db, session)
-    try:
-        files["results.xml"] = exports.usebio(db, session)
-    except exports.ExportError:
-        pass  # a team match or the individual: no USEBIO form written here
+    carried: list[tuple[ExportFormat, str]] = []
+    missing: list[tuple[ExportFormat, str]] = []  # a format the session cannot have: why
+    for form in FORMATS.values():
+        if form.site_file is None:
+            continue
+        try:
+            files[form.site_file] = form.write(db, session)
+        except exports.ExportError as error:
+            missing.append((form, str(error)))
+        else:
+            carried.append((form, form.site_file))
+    files.update(_hand_viewer(db, session, boards))
     files["index.html"] = environment(LANGUAGES[0]).get_template("site_languages.html").render(
-        pack=data, languages=LANGUAGES, usebio="results.xml" in files)
+        pack=data, languages=LANGUAGES, carried=carried, missing=missing)
+    return files
+
+
+def _hand_viewer(db: Database, session: Session, boards: list[int]) -> dict[str, str]:
+    """The hand viewer's pages (server/handviewer.py): each board's every table's play with
+    its analysis, and the pairs' tricks given away; the script and style beside them."""
+    from server import handviewer
+    from server.standings import all_results
+
+    rows = all_results(db, session)
+    files = {name: (handviewer.STATIC / name).read_text(encoding="utf-8")
+             for name in handviewer.ASSETS}
+    for language in LANGUAGES:
+        for board in boards:
+            view = handviewer.board_plays(db, session, board, rows, language)
+            files[f"{language}/hands-{board}.html"] = handviewer.board_page(
+                view, session, language, assets="../",
+                links={"back": f"board-{board}.html", "summary": "hands.html"})
+        files[f"{language}/hands.html"] = handviewer.summary_page(
+            db, session, rows, boards, language, assets="../",
+            links={"back": "index.html"}, board_link="hands-{board}.html")
     return files
 
 

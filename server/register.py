@@ -32,6 +32,7 @@ from server import register_texts  # noqa: F401 (registers the texts of its erro
 from server import schema as s
 from server.db import Database
 from server.i18n import PAGES
+from server.movements import KINDS, Plays
 from tabled.rules import Seat
 from tabled.wire import MAX_NAME, MAX_PLAYER, MAX_ROSTER, Command, WireError
 
@@ -512,6 +513,45 @@ def iter_unknown(seats: Mapping[int, Seats], players: Mapping[int, Member]
                 yield table, seat, number
 
 
-PAIR_MOVEMENTS = ("mitchell", "howell", "sections", "barometer", "baro_mitchell")
+PAIR_MOVEMENTS = tuple(name for name, kind in KINDS.items() if kind.plays is Plays.PAIRS)
 """Where the two players of a side are a participant: a team has more, and the individual's
 participants are its players."""
+
+
+# -- the club's identity (issue 31) --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Club:
+    """The club as its federation knows it: its name and club number (USEBIO's CLUB)."""
+
+    name: str
+    number: str
+
+
+MAX_CLUB_NAME = 120
+MAX_CLUB_NUMBER = 40
+
+
+def club(db: Database) -> Club | None:
+    """The club's identity, set once for every session's exports; None until it is set."""
+    with db.read() as conn:
+        row = conn.execute(select(s.club.c.name, s.club.c.number).where(
+            s.club.c.id == 1)).first()
+    return None if row is None else Club(row.name, row.number)
+
+
+def set_club(db: Database, name: str, number: str, *, by: str | None = None,
+             clock: Any = time.time) -> Club:
+    """Set (or change) the club's name and federation club number; both are required."""
+    name, number = " ".join(name.split()), number.strip()
+    if not name or len(name) > MAX_CLUB_NAME:
+        raise ValueError(f"the club's name is 1 to {MAX_CLUB_NAME} characters")
+    if not number or len(number) > MAX_CLUB_NUMBER or not number.isprintable():
+        raise ValueError(f"the federation's club number is 1 to {MAX_CLUB_NUMBER} characters")
+    with db.write() as conn:
+        values = {"name": name, "number": number, "changed_at": clock(), "changed_by": by}
+        if conn.execute(select(s.club.c.id).where(s.club.c.id == 1)).first() is None:
+            conn.execute(insert(s.club).values(id=1, **values))
+        else:
+            conn.execute(update(s.club).where(s.club.c.id == 1).values(**values))
+    return Club(name, number)

@@ -120,3 +120,18 @@ _TEXTS: dict[str, Words] = {
 }
 
 PAGES.add(_TEXTS)
+
+# The club's identity, for the exports (issue 31).
+PAGES.add({
+    "register_club": Words(es="El club", en="The club"),
+    "register_club_help": Words(
+        es="El nombre del club y su número de club en la federación: van en las "
+           "exportaciones USEBIO de todas las sesiones.",
+        en="The club's name and its club number at the federation: they go into every "
+           "session's USEBIO export."),
+    "register_club_name": Words(es="Nombre del club", en="Club name"),
+    "register_club_number": Words(es="Número de club (federación)",
+                                  en="Club number (federation)"),
+    "register_club_saved": Words(es="Club: {name}, número {number}.",
+                                 en="Club: {name}, number {number}."),
+})

@@ -140,6 +140,29 @@ deals = Table(
     Column("analysis_error", String(200)),
 )
 
+#: The club's identity for its exports (USEBIO's CLUB): one row, set once for every session.
+club = Table(
+    "club", metadata,
+    Column("id", Integer, primary_key=True),  # always 1
+    Column("name", String(120), nullable=False),
+    Column("number", String(40), nullable=False),  # the federation's club number
+    Column("changed_at", Float, nullable=False),
+    Column("changed_by", String(64)),
+)
+
+#: Each table's play of a board analysed card by card (server/playanalysis.py): ``play`` is
+#: the cards the analysis was made of (a later correction analyses again), ``analysis`` its
+#: JSON, ``error`` why it could not be made.
+play_analysis = Table(
+    "play_analysis", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("board", Integer, primary_key=True),
+    Column("play", Text, nullable=False),
+    Column("analysis", Text),
+    Column("error", String(200)),
+)
+
 #: Each pair's (or team's) system card (tabled.syscard), as the director loaded it: sent to
 #: the tables where the pair sits, inside the round's assignment.
 system_cards = Table(

@@ -51,6 +51,7 @@ class Services:
     ingest: Ingest
     bus: Any = None  # server.bus.Bus when a broker is configured
     analyser: Analyser | None = None
+    play_analyser: Analyser | None = None  # each table's play, card by card (issue 31)
     relay: Relay | None = None  # the hub told across processes, on PostgreSQL
     config: dict[str, Any] = field(default_factory=dict)
     _event: str = ""
@@ -83,6 +84,11 @@ class Services:
             services.analyser = Analyser(services._analysed,
                                          conditions=services.board_conditions)
             services.analyser.start()
+            from server import playanalysis
+            services.play_analyser = Analyser(
+                services._play_analysed, name="play",
+                solve=lambda _board, text: playanalysis.solve(text.partition("\n")[2]))
+            services.play_analyser.start()
             watcher = threading.Thread(target=services._watch_releases, name="releases",
                                        daemon=True)
             watcher.start()
@@ -189,6 +195,8 @@ class Services:
         self._draining.clear()
         if self.analyser is not None:
             self.analyser.stop()
+        if self.play_analyser is not None:
+            self.play_analyser.stop()
         if self.relay is not None:  # after the workers: their last changes go out too
             self.relay.stop()
         self.hub.close()
@@ -287,10 +295,32 @@ class Services:
             session = self.session
             if session is not None:
                 try:
-                    self.analyse_released(released_boards(self.db, session))
+                    released = released_boards(self.db, session)
+                    self.analyse_released(released)
+                    self.analyse_plays(released)
                 except Exception:  # the database away for a moment: next change retries
                     log.exception("could not queue the analysis of released boards")
             seen, kinds, _ = self.hub.wait(seen, 60.0)
+
+    def analyse_plays(self, boards: set[int]) -> None:
+        """Queue the card-by-card analysis of every table's play of the released boards
+        that has none yet (or whose play was corrected since)."""
+        session = self.session
+        if self.play_analyser is None or session is None or not boards:
+            return
+        from server import playanalysis
+        for table, board, payload in playanalysis.jobs(self.db, session, boards):
+            self.play_analyser.submit(board, f"{table}\n{payload}")
+
+    def _play_analysed(self, board: int, text: str, analysis: Any, error: str | None) -> None:
+        from server import playanalysis
+
+        session = self.session
+        if session is None:
+            return
+        table, _, payload = text.partition("\n")
+        playanalysis.store(self.db, session, int(table), board, payload, analysis, error)
+        self.hub.notify({"analysis"})
 
     def _analysed(self, board: int, deal: str, analysis: Analysis | None,
                   error: str | None) -> None:

@@ -24,16 +24,20 @@ from server import register
 from server import schema as s
 from server.db import Database
 from server.movements import (
+    KINDS,
+    OFFERED,
     PHANTOM,
+    SECTIONS,
     Movement,
     MovementError,
+    MovementKind,
     Pairings,
+    Plays,
     Seating,
     Section,
     Sectioned,
     movement,
     sectioned,
-    swiss,
     table_name,
 )
 from server.scorings import Scoring
@@ -45,30 +49,21 @@ from tabled.rules.pbn import loads as load_pbn
 from tabled.rules.scoring import club_dealer, club_vulnerability
 from tabled.wire import Command, WireError
 
-MOVEMENTS = ("mitchell", "howell", "teams", "individual", "swiss", "barometer", "baro_mitchell")
-#: A session of several sections (server/movements.py Sectioned) has this for its movement.
-SECTIONS = "sections"
+MOVEMENTS = OFFERED
+"""The movements the set-up offers; each is a ``MovementKind`` (server/movements.py KINDS),
+which says what it pairs, its scorings, its words and its builder."""
 SCOPES = ("section", "field")
 """How a sectioned session compares a board: within each section, or across the field."""
 SCORINGS = tuple(Scoring)
 """mp: matchpoints; cross_imps/butler: IMPs pairs; teams: IMPs of a match; club, rubber,
 chicago: the engine's social schemes, each result scored on its own and totalled
 (server/scorings.py)."""
-#: What each movement can be scored with: a team match is IMPs between its two tables; the
-#: seed-004 individual is one table of four, with no field to compare against.
+#: What each movement can be scored with (its kind's scorings, the first the default): a
+#: team match is IMPs between its two tables; the seed-004 individual is one table of four,
+#: with no field to compare against.
 ALLOWED_SCORING: dict[str, tuple[Scoring, ...]] = {
-    "mitchell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
-    "howell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
-    "teams": (Scoring.TEAMS,),
-    "individual": (Scoring.CLUB, Scoring.RUBBER, Scoring.CHICAGO),
-    "swiss": (Scoring.SWISS,),
-    "barometer": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
-    "baro_mitchell": (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
-    SECTIONS: (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER),
-}
-DEFAULT_SCORING = {"mitchell": Scoring.MP, "howell": Scoring.MP, "teams": Scoring.TEAMS,
-                   "individual": Scoring.CLUB, "swiss": Scoring.SWISS,
-                   "barometer": Scoring.MP, "baro_mitchell": Scoring.MP, SECTIONS: Scoring.MP}
+    name: kind.scorings for name, kind in KINDS.items()}
+DEFAULT_SCORING = {name: kind.default_scoring for name, kind in KINDS.items()}
 SCREENS = {"NE-SW": Seat.E, "NW-SE": Seat.W}
 """Screens, by the sides they make: North sits with East (the default) or with West."""
 VUGRAPH_MODES = ("released", "off", "live")
@@ -101,17 +96,19 @@ class Session:
     pairings: Pairings = ()  # a Swiss: the rounds paired so far (server/swiss.py)
     vugraph: str = "released"  # the public vugraph (VUGRAPH_MODES)
 
+    @property
+    def kind(self) -> MovementKind:
+        """What the session's movement is (server/movements.py KINDS)."""
+        return KINDS[self.movement]
+
     @functools.cached_property
     def plan(self) -> Movement:
         """The movement, made once a Session (a thousand tables' names ask it a thousand
         times; its lru_cache alone would hash every section each time)."""
         if self.sections:
             return _sectioned(self.sections)
-        if self.movement == "swiss":
-            return _swiss_movement(self.participants, self.boards_per_round, self.rounds,
-                                   self.pairings, self.first_board)
         return _movement(self.movement, self.participants, self.boards_per_round, self.rounds,
-                         self.first_board)
+                         self.first_board, self.pairings if self.kind.paired else ())
 
     def _place(self, table: int) -> tuple[Section, int] | None:
         """The table's section and its number there, in a session of several sections."""
@@ -143,19 +140,13 @@ class Session:
 
 @functools.lru_cache(maxsize=32)
 def _movement(kind: str, participants: int, boards_per_round: int, rounds: int,
-              first_board: int) -> Movement:
-    return movement(kind, participants, boards_per_round, rounds, first_board)
+              first_board: int, pairings: Pairings) -> Movement:
+    return movement(kind, participants, boards_per_round, rounds, first_board, pairings)
 
 
 @functools.lru_cache(maxsize=32)
 def _sectioned(sections: tuple[Section, ...]) -> Movement:
     return sectioned(sections)
-
-
-@functools.lru_cache(maxsize=32)
-def _swiss_movement(teams: int, boards_per_round: int, rounds: int, pairings: Pairings,
-                    first_board: int) -> Movement:
-    return swiss(teams, boards_per_round, rounds, pairings, first_board)
 
 
 def _pairings(conn: Connection, session_id: int) -> Pairings:
@@ -204,7 +195,7 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
         kind = SECTIONS if len(parts) > 1 else parts[0].kind
         participants = sum(section.pairs for section in parts)
         first_board = min(section.first_board for section in parts)
-    if kind not in MOVEMENTS and not (parts and kind == SECTIONS):
+    if kind not in KINDS or (kind == SECTIONS and not parts):
         raise SessionError(f"unknown movement {kind!r}; one of {', '.join(MOVEMENTS)}")
     check_vugraph(vugraph, kind)
     chosen = scoring or DEFAULT_SCORING[kind]
@@ -260,7 +251,7 @@ def current(db: Database, event: str) -> Session | None:
             return None
         parts = conn.execute(select(s.sections).where(
             s.sections.c.session_id == row.id).order_by(s.sections.c.position)).all()
-        pairings = _pairings(conn, row.id) if row.movement == "swiss" else ()
+        pairings = _pairings(conn, row.id) if KINDS[row.movement].paired else ()
     sections = tuple(Section(p.letter, p.movement, p.pairs, p.boards_per_round, p.rounds,
                              p.first_board,
                              tuple(int(r) for r in p.arrow_rounds.split(",") if r))
@@ -407,7 +398,7 @@ def board_conditions(session: Session, board: int) -> tuple[Seat, Vulnerability]
     """Who deals and who is vulnerable on ``board``: the cycle of 16 (Law 2), except in the
     seed 004 individual, where each partida's four deals go South, West, North, East with
     none, East-West, North-South, all vulnerable."""
-    if session.movement == "individual":
+    if session.kind.partidas:
         for seating in session.plan.seatings:
             if board in seating.boards:
                 index = seating.boards.index(board) + 1
@@ -431,14 +422,14 @@ def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
     if seating.switched:
         data["switch"] = True  # the arrow-switch: the pair numbered EW sits North-South
     conduct = conduct_of(session.screens, session.tray_delay, session.profile)
-    if session.movement != "individual" and cards:
+    if session.kind.plays is not Plays.PLAYERS and cards:
         sides = {side: cards[number] for side, number in (("NS", seating.ns),
                                                           ("EW", seating.ew))
                  if number in cards}
         if sides:
             conduct["cards"] = sides
     data["conduct"] = conduct
-    if session.movement == "individual":
+    if session.kind.partidas:
         data["conditions"] = {
             str(b): dict(zip(("dealer", "vul"), map(str, board_conditions(session, b)),
                              strict=True)) for b in seating.boards}
@@ -448,7 +439,7 @@ def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
     if clock is not None:
         data["clock"] = {"ends_at": clock.ends_at, "warning": clock.warning}
     # A Swiss's next opponents are known only once the round is over: no guidance.
-    if seating.round < session.rounds and session.movement != "swiss":
+    if seating.round < session.rounds and not session.kind.paired:
         data["next"] = {"ns": seating.next_ns, "ew": seating.next_ew,
                         "boards": seating.next_boards}
     return data
@@ -463,7 +454,7 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
 
     if not 1 <= number <= session.rounds:
         raise SessionError(f"round {number} is not between 1 and {session.rounds}")
-    if session.movement == "swiss":  # paired from the standings as it starts
+    if session.kind.paired:  # a Swiss: paired from the standings as it starts
         from server.swiss import paired
         session = paired(db, session, number, by=by, clock=clock, hand=hand)
     elif hand is not None:

@@ -302,7 +302,7 @@ def swiss_of(db: Database, session: Session, *, public: bool, scored_field: Any 
     from server import penalties as penalty_book
     from server.standings import field, public_field
 
-    if session.movement != "swiss":
+    if not session.kind.paired:
         raise SwissError(f"a {session.movement} session is not a Swiss")
     teams = _teams_of(db, session)
     found = scored_field if scored_field is not None else (

@@ -19,6 +19,7 @@ from sqlalchemy import delete, insert, select
 
 from server import schema as s
 from server.db import Database
+from server.movements import Plays
 from server.session import Session, SessionError, participants_of
 from tabled.syscard import CardError, SystemCard, example
 
@@ -64,7 +65,7 @@ def read(data: bytes | str) -> SystemCard:
 def _pairs(db: Database, session: Session) -> set[int]:
     """Who may have a card: every participant but the phantom, and no one in the individual
     (no fixed partnerships: the cards would change hands every partida)."""
-    if session.movement == "individual":
+    if session.kind.plays is Plays.PLAYERS:
         return set()
     return {number for number, row in participants_of(db, session).items() if not row.phantom}
 
@@ -72,7 +73,7 @@ def _pairs(db: Database, session: Session) -> set[int]:
 def store(db: Database, session: Session, participant: int, card: SystemCard, *,
           by: str | None = None, clock: Any = time.time) -> None:
     """Give ``participant`` the card (replacing the one it had)."""
-    if session.movement == "individual":
+    if session.kind.plays is Plays.PLAYERS:
         raise CardRefused("an individual has no fixed pairs: no system cards are sent")
     if participant not in _pairs(db, session):
         raise CardRefused(f"participant {participant} is not a pair of this session")

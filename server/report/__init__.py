@@ -24,6 +24,7 @@ from server import (
 )
 from server.db import Database
 from server.i18n import PAGES
+from server.report import texts  # noqa: F401 (the Swiss's matches, cards, hand viewer)
 from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, hand_record, pack
 from server.session import Session
 from tabled import words
@@ -139,6 +140,38 @@ def hand_records_html(deals: Mapping[int, str], title: str, language: str, *,
 def hand_records_pdf(deals: Mapping[int, str], title: str, language: str = "es",
                      **more: Any) -> bytes:
     return pdf(hand_records_html(deals, title, language, **more))
+
+
+def cards_html(db: Database, session: Session, language: str) -> str:
+    """The table cards and the guide cards of the session's movement (server/report/cards.py)
+    in ``language``, with the pairs' labels and names as the console has them."""
+    from server.report.cards import guide_cards, table_cards
+    from server.session import participants_of
+
+    env = environment(language)
+    labels = participants_of(db, session)
+
+    def name(number: int) -> str:
+        row = labels.get(number)
+        if row is None:
+            return str(number)
+        text = str(row.label)
+        return f"{text[:-2]}EO" if language == "es" and text.endswith(" EW") else text
+
+    def side(letters: str) -> str:
+        if len(letters) == 1:
+            return words.seat_name(Seat.from_str(letters), language)
+        return str(PAGES.text(f"display_{letters.lower()}", language))
+
+    return env.get_template("cards.html").render(
+        session=session, tables=table_cards(session), guides=guide_cards(session),
+        labels=labels, name=name, side=side, individual=session.kind.plays == "players",
+        movement=session.kind.words[language],
+        letter_w="W", css=_css())
+
+
+def cards_pdf(db: Database, session: Session, language: str = "es") -> bytes:
+    return pdf(cards_html(db, session, language))
 
 
 def _css() -> Markup:

@@ -75,6 +75,7 @@ class Pack:
     hands: dict[int, HandRecord]
     cards: dict[int, list[CardLine]] = field(default_factory=dict)
     unscored: str | None = None
+    swiss: Any = None  # a Swiss's server.swiss.Swiss: its standings in VPs and its matches
 
 
 def hand_record(board: int, pbn: str, analysis: Analysis | None,
@@ -156,6 +157,9 @@ def pack(db: Database, session: Session) -> Pack:
                   dict(sorted(travellers.items())), hand_records(db, session),
                   unscored=unscored)
     result.cards = score_cards(result.travellers)
+    if session.kind.paired and unscored is None:  # a Swiss: ranked in victory points
+        from server.swiss import swiss_of
+        result.swiss = swiss_of(db, session, public=False, scored_field=scored)
     return result
 
 

@@ -185,13 +185,17 @@ def test_auction_calls_and_all_pass(section: str, expected: str, complete: bool)
 
 @pytest.mark.parametrize(("section", "items"), [
     ("1C =1= Pass", [AuctionItem(Call.from_str("1C"), False, "strong", 1), AuctionItem(PASS)]),
-    ("1C=1=! Pass", [AuctionItem(Call.from_str("1C"), True, "strong", 1), AuctionItem(PASS)]),
-    ("2C ! Pass", [AuctionItem(Call.from_str("2C"), True), AuctionItem(PASS)]),
-    ("2C! Pass", [AuctionItem(Call.from_str("2C"), True), AuctionItem(PASS)]),
+    # PBN 3.5.3: "!" is the suffix annotation "good call" ($1), not an alert
+    ("1C=1=! Pass", [AuctionItem(Call.from_str("1C"), False, "strong", 1, ("!",)),
+                     AuctionItem(PASS)]),
+    ("2C ! Pass", [AuctionItem(Call.from_str("2C"), False, None, None, ("!",)),
+                   AuctionItem(PASS)]),
+    ("2C! Pass", [AuctionItem(Call.from_str("2C"), False, None, None, ("!",)),
+                  AuctionItem(PASS)]),
     ("1NT ? X !! $12", [AuctionItem(Call.from_str("1NT"), False, None, None, ("?",)),
                         AuctionItem(DOUBLE, False, None, None, ("!!", "$12"))]),
     ("1H 2NT =1= ! XX =2=", [AuctionItem(Call.from_str("1H")),
-                             AuctionItem(Call.from_str("2NT"), True, "strong", 1),
+                             AuctionItem(Call.from_str("2NT"), False, "strong", 1, ("!",)),
                              AuctionItem(REDOUBLE, False, "to play", 2)]),
 ])
 def test_notes_alerts_and_annotations(section: str, items: list[AuctionItem]) -> None:
@@ -376,11 +380,11 @@ def test_writing_a_built_record() -> None:
         '[Vulnerable "NS"]\n'
         f'[Deal "{DEAL}"]\n'
         '[Declarer "N"]\n[Contract "4H"]\n[Result "10"]\n[Auction "N"]\n'
-        "1NT ! =1= Pass 2C =2= Pass\n2H Pass 4H Pass\nPass Pass\n"
-        '[Note "1:15-17"]\n[Note "2:Stayman"]\n[Play "W"]\nDK D5 D4 D2\n*\n'
+        "1NT =1= Pass 2C =2= Pass\n2H Pass 4H Pass\nPass Pass\n"
+        '[Note "1:Alert: 15-17"]\n[Note "2:Stayman"]\n[Play "W"]\nDK D5 D4 D2\n*\n'
         '[Room "Open"]\n{Well bid}\n\n')
     again = one(text)
-    assert again.auction[0] == AuctionItem(Call.from_str("1NT"), True, "15-17", 1)
+    assert again.auction[0] == AuctionItem(Call.from_str("1NT"), False, "Alert: 15-17", 1)
     assert (again.board, again.deal, again.play) == (5, Deal.from_pbn(DEAL), built_record().play)
 
 
@@ -459,8 +463,11 @@ def records(draw: st.DrawFn) -> Record:
         if note is not None:
             ref = len(notes) + 1
             notes[ref] = note
-        nags = tuple(draw(st.lists(st.sampled_from(["?", "!!", "??", "!?", "$4"]), max_size=2)))
-        items.append(AuctionItem(call, draw(st.booleans()), note, ref, nags))
+        # Export format: NAGs only (the suffixes are import format, PBN 3.5.3), and no alert
+        # mark (an alert is a note: test_an_alert_goes_out_as_a_note).
+        nags = tuple(draw(st.lists(st.sampled_from(["$1", "$2", "$3", "$6", "$12"]),
+                                   max_size=2)))
+        items.append(AuctionItem(call, False, note, ref, nags))
     auction_dealer = draw(SEATS) if items else None
     if auction_dealer is not None:
         tags["Auction"] = str(auction_dealer)
@@ -494,3 +501,19 @@ def test_all_pass_closes_any_call_sequence(sequence: list[Call]) -> None:
     assert passes_to_close(closed) == 0
     text = " ".join(str(call) for call in sequence)
     assert one(f'[Auction "W"]\n{text} AP\n').calls == closed
+
+
+def test_an_alert_goes_out_as_a_note_and_suffixes_as_nags() -> None:
+    """PBN 3.5.3-3.5.5: export format has no "!" after a call; an alert is a note
+    reference with its Note tag, and a suffix annotation is written as its NAG."""
+    record = Record(auction=[AuctionItem(Call.from_str("1C"), True),
+                             AuctionItem(PASS, False, None, None, ("!", "?!")),
+                             AuctionItem(Call.from_str("1NT"), True, "12-14", None),
+                             AuctionItem(PASS)], auction_dealer=Seat.N)
+    text = pbn.dumps([record])
+    assert "!" not in text.replace('"', "")
+    assert "1C =1= Pass $1 $6 1NT =2= Pass\n" in text
+    assert '[Note "1:Alert"]\n[Note "2:Alert: 12-14"]' in text
+    again = one(text)
+    assert [(i.note, i.nags) for i in again.auction] == [
+        ("Alert", ()), (None, ("$1", "$6")), ("Alert: 12-14", ()), (None, ())]

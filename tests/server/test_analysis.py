@@ -375,3 +375,27 @@ def test_stop_joins_the_threads(analysers: Callable[..., Analyser]) -> None:
 def test_an_analyser_needs_a_worker() -> None:
     with pytest.raises(ValueError):
         Analyser(Results(), workers=0)
+
+
+def _table(**made: int) -> dict[str, dict[str, int]]:
+    """A tricks table of sevens, with the given "SE" (strain then seat) entries."""
+    tricks = {strain: dict.fromkeys("NESW", 7) for strain in ("C", "D", "H", "S", "NT")}
+    for key, taken in made.items():
+        strain, seat = key[:-1], key[-1]
+        tricks[strain][seat] = taken
+    return tricks
+
+
+@pytest.mark.parametrize(("made", "contracts", "shown"), [
+    ({"SE": 11, "SW": 11}, ["4SE", "4SW"], ["4S+1 E", "4S+1 W"]),  # par 4S, eleven tricks
+    ({"NTE": 10}, ["3NTE"], ["3NT+1 E"]),
+    ({"DS": 9}, ["5DXS"], ["5DX-2 S"]),  # a sacrifice two down
+    ({"HN": 10}, ["4HN"], ["4H N"]),  # just made
+    ({}, ["Pass"], []),
+])
+def test_par_is_printed_with_its_tricks(made: dict[str, int], contracts: list[str],
+                                        shown: list[str]) -> None:
+    """Par as the scoring programs print it: the contract with its over- or undertricks
+    from the double-dummy table, then the declarer (issue 31: "1S E" was 9 tricks)."""
+    analysis = Analysis(_table(**made), 0, contracts)
+    assert [str(par) for par in analysis.pars] == shown

@@ -521,3 +521,21 @@ def test_the_record_shows_what_the_players_chose_at_the_table(app: Flask,
     assert outcome.rejected is None
     record = page(client, "/console/corrections")
     assert "Información no autorizada" in record and "Elegido en la mesa" in record
+
+
+def test_set_up_offers_every_movement_kind_and_the_first_board(
+        app: Flask, director: Director) -> None:
+    """The set-up lists the movement kinds from their registry, in the page's words, and a
+    session may start at any board (issue 31): a share-and-relay Mitchell from board 25."""
+    client, token = director
+    text = page(client, "/console/")
+    assert "Mitchell con mesas compartidas y atril de relevo (mesas pares)" in text
+    assert "Mitchell con mesa apéndice (media mesa)" in text and "Primer tablero" in text
+    response = client.post("/console/setup", data={
+        "csrf": token, "title": "Jueves", "movement": "mitchell_relay", "participants": "16",
+        "boards_per_round": "3", "first_board": "25", "seed": "7"})
+    assert response.status_code == 302
+    session = services(app).session
+    assert session is not None
+    assert (session.movement, session.first_board, session.tables) == ("mitchell_relay", 25, 8)
+    assert session.plan.boards() == list(range(25, 49))

@@ -19,24 +19,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 
-from server import adjusted
+from server import adjusted, publish
 from server import schema as s
 from server.db import Database
 from server.exports import (
     CSV_COLUMNS,
-    USEBIO_DOCTYPE,
     ExportError,
     board_record,
     csv_text,
     pbn,
-    usebio,
 )
 from server.ingest import Ingest
 from server.rulings import correct_result
 from server.session import Session, create_session, participants_of, set_names
 from server.standings import all_results, field
-from tabled.rules import Board, Call, Card, Seat
+from server.usebio import DOCTYPE, usebio
+from tabled.rules import Board, Call, Card, Seat, parse_contract
 from tabled.rules.auction import Auction
 from tabled.rules.pbn import load_path, loads
 from tabled.rules.play import Play
@@ -177,12 +177,24 @@ def played(db: Database, realbridge: list[Record]) -> Played:
                              boards_per_round=2, first_board=FIRST_BOARD, deals=deals,
                              clock=lambda: NOON)
     set_names(db, session, {1: "Ana Ruiz & Luis Gil", 5: SMITH})
-    ingest = Ingest(db, EVENT, clock=lambda: NOON)
+    changed = (1, FIRST_BOARD)
+    sources, expected = play_session(Ingest(db, EVENT, clock=lambda: NOON), session,
+                                     realbridge, changed)
+    assert len(all_results(db, session)) == len(expected) == 18
+    return Played(db, session, sources, expected, changed)
+
+
+def play_session(ingest: Ingest, session: Session, records: list[Record],
+                 changed: tuple[int, int] | None = None
+                 ) -> tuple[dict[tuple[int, int], Record], dict[tuple[int, int], ReplayResult]]:
+    """Every table plays its boards of every round from ``records`` (three records of each
+    board, ``chosen``), card by card through ``ingest``; at ``changed`` (table, board) the
+    dealer changes a call and the director takes one back. The record and the result of
+    each (table, board)."""
     tables = {t: TableEvents(ingest, t) for t in range(1, session.tables + 1)}
-    picks = {board: chosen(realbridge, board) for board in session.plan.boards()}
+    picks = {board: chosen(records, board) for board in session.plan.boards()}
     sources: dict[tuple[int, int], Record] = {}
     expected: dict[tuple[int, int], ReplayResult] = {}
-    changed = (1, FIRST_BOARD)
     for number in range(1, session.rounds + 1):
         for seating in session.plan.round(number):
             send = tables[seating.table]
@@ -194,8 +206,7 @@ def played(db: Database, realbridge: list[Record]) -> Played:
                            change_and_take_back=(seating.table, board) == changed)
                 sources[(seating.table, board)] = record
                 expected[(seating.table, board)] = result
-    assert len(all_results(db, session)) == len(expected) == 18
-    return Played(db, session, sources, expected, changed)
+    return sources, expected
 
 
 # -- PBN -----------------------------------------------------------------------------------------
@@ -230,8 +241,11 @@ def test_pbn_carries_the_tables_auction_with_alerts_and_its_play(played: Played)
     for key, source in played.sources.items():
         game = games[key]
         assert game.calls == source.calls, key
-        # The partner alerted each call the record explains (PBN "!").
-        assert [i.alert for i in game.auction] == [i.note is not None for i in source.auction]
+        # The partner alerted each call the record explains: a note that says so (PBN
+        # 3.5.4), never the suffix "!" (which PBN reads as "good call", 3.5.3).
+        assert [(i.note or "").startswith("Alert") for i in game.auction] == [
+            i.note is not None for i in source.auction]
+        assert not any(i.alert or i.nags for i in game.auction)
         assert game.deal == source.deal
         assert (game.dealer, game.vulnerability) == (source.dealer, source.vulnerability)
         # The play as far as it went: the same cards, trick by trick, in PBN's columns.
@@ -436,7 +450,7 @@ def test_usebio_reads_back_and_agrees_with_the_rankings(played: Played) -> None:
     """The reader (tests/server/usebio_read.py) checks every element's place and the file
     against itself; here its places, totals and points against the field's own rankings."""
     text = usebio(played.db, played.session)
-    assert text.splitlines()[1] == USEBIO_DOCTYPE
+    assert text.splitlines()[1] == DOCTYPE.format(version="1.2", underscored="1_2")
     read = usebio_read.loads(text)
     result = field(played.db, played.session, public=False)
     assert (read.kind, read.method, read.description) == ("PAIRS", "MATCH_POINTS", "Club")
@@ -612,8 +626,13 @@ def test_the_individual_names_the_players_the_movement_seated(fresh: Database) -
     assert names == ["Cid", "Ana", "Dan", "Bea"]
     [row] = list(csv.DictReader(io.StringIO(csv_text(fresh, session))))
     assert (row["ns_pair"], row["ew_pair"], row["contract"]) == ("13", "24", "Pass")
-    with pytest.raises(ExportError, match="pairs events"):
-        usebio(fresh, session)
+    # USEBIO's individual: its players, and each line's partnerships (13: players 1 and 3)
+    read = usebio_read.loads(usebio(fresh, session))
+    assert read.kind == "INDIVIDUAL" and read.method == "AGGREGATE"
+    assert {n: p.players for n, p in read.pairs.items()} == {
+        1: ["Ana"], 2: ["Bea"], 3: ["Cid"], 4: ["Dan"]}
+    [line] = read.boards[seating.boards[0]]
+    assert (line.ns, line.ew, line.contract) == (13, 24, "PASS")
 
 
 def test_a_team_match_has_rooms_and_an_adjusted_score(fresh: Database) -> None:
@@ -639,8 +658,12 @@ def test_a_team_match_has_rooms_and_an_adjusted_score(fresh: Database) -> None:
     assert adjusted.calls == [Call.from_str("1NT")] and not adjusted.auction_complete
     rows = {r["table"]: r for r in csv.DictReader(io.StringIO(csv_text(fresh, session)))}
     assert (rows["2"]["adjusted"], rows["2"]["score_ns"]) == ("A60/40", "")
-    with pytest.raises(ExportError):
-        usebio(fresh, session)
+    # USEBIO's team match: the two teams, and the round's match with both tables' lines
+    read = usebio_read.loads(usebio(fresh, session))
+    assert read.kind == "TEAMS_OF_FOUR" and set(read.pairs) == {1, 2}
+    [match] = read.matches
+    assert (match.round, match.team, match.opponents) == (1, 1, 2)
+    assert [(line.ns, line.ew) for line in match.boards[1]] == [(1, 2), (2, 1)]
 
 
 def test_results_the_field_cannot_score_still_export_their_play(fresh: Database) -> None:
@@ -658,6 +681,11 @@ def test_results_the_field_cannot_score_still_export_their_play(fresh: Database)
         ("1", "", ""), ("2", "", "")]
     with pytest.raises(ExportError, match="field scores cannot be computed"):
         usebio(fresh, session)
+    # The site carries the PBN and CSV, and says why it has no USEBIO file.
+    files = publish.pages(fresh, session)
+    assert {"results.pbn", "results.csv"} <= set(files) and "results.xml" not in files
+    assert "USEBIO (XML): no se ha escrito / not written (the field scores cannot be " \
+           "computed" in str(files["index.html"])
 
 
 def test_a_revoke_transfer_has_its_own_column_and_comment(fresh: Database) -> None:
@@ -690,3 +718,89 @@ def test_what_the_table_recorded_for_the_director_is_in_the_commentary() -> None
     assert record.problems == []
     assert record.commentary == ["Recorded for the director: Unauthorised information "
                                  "(Law 16B) after call 3: by E, law 16B2, side NS"]
+
+
+def test_an_independent_pbn_reader_reads_every_game_as_the_table_had_it(
+        played: Played) -> None:
+    """endplay's PBN reader (written apart from bidbox) reads the session's file: every game
+    has the table's contract, declarer, tricks and score, and the alerted calls are alerts
+    with their notes as endplay reads them (PBN 3.5.4), not the suffix "!" it refuses."""
+    endplay_pbn = pytest.importorskip("endplay.parsers.pbn")
+    text = pbn(played.db, played.session)
+    boards = endplay_pbn.loads(text)
+    assert len(boards) == len(played.expected) == 18
+    seats = "NESW"
+    alerted = 0
+    for board in boards:
+        key = (int(board.info["Table"]), board.board_num)
+        want = played.expected[key]
+        contract = board.contract
+        if want.contract == "Pass":
+            assert contract.level == 0, key
+            continue
+        mine = parse_contract(want.contract)
+        assert mine is not None
+        strains = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "NT": "nt"}
+        doublings = {"UNDOUBLED": "passed", "DOUBLED": "doubled", "REDOUBLED": "redoubled"}
+        assert (contract.level, contract.denom.name, contract.penalty.name) == (
+            mine.level, strains[str(mine.strain)], doublings[mine.doubling.name]), key
+        assert seats[int(contract.declarer)] == want.declarer, key
+        assert contract.level + 6 + contract.result == want.tricks, key
+        ns = 1 if want.declarer in "NS" else -1
+        assert ns * contract.score(board.vul) == want.score_ns, key
+        alerted += sum(1 for call in board.auction
+                       if call.alertable and (call.announcement or "").startswith("Alert"))
+    assert alerted > 0
+
+
+def test_pbn_gives_each_known_deal_its_double_dummy_table_and_par(played: Played) -> None:
+    """PBN 2.1's OptimumResultTable, ParContract and OptimumScore where the deal is known,
+    the same as the solver's own analysis of the board."""
+    pytest.importorskip("endplay")
+    from server.analysis import analyse
+    from server.session import deals_of
+
+    deals = deals_of(played.db, played.session)
+    solved = {board: analyse(text, board) for board, text in deals.items()}
+    without = exported(played)  # before the analyses are stored: no tags, no wait
+    assert not any("OptimumScore" in game.tags for game in without.values())
+    with played.db.write() as conn:  # as the server's analyser stores them (services.py)
+        for board, analysis in solved.items():
+            conn.execute(update(s.deals).where(
+                s.deals.c.session_id == played.session.id, s.deals.c.board == board).values(
+                analysis=json.dumps(analysis.to_json())))
+    games = exported(played)
+    assert games
+    for (_, board), game in games.items():
+        analysis = solved[board]
+        assert game.tags["OptimumResultTable"] == "Declarer;Denomination\\2R;Result\\2R"
+        rows = game.sections["OptimumResultTable"]
+        assert len(rows) == 20
+        for row in rows:
+            seat, strain, tricks = row.split()
+            assert analysis.tricks[strain][seat] == int(tricks)
+        side, _, score = game.tags["OptimumScore"].partition(" ")
+        assert (1 if side == "NS" else -1) * int(score) == analysis.par_score
+        if analysis.pars:
+            assert game.tags["ParContract"].split(" ", 1)[1].split(", ") == list(
+                dict.fromkeys(p.contract for p in analysis.pars))
+
+
+def test_usebio_lines_carry_each_tables_auction_and_play_as_lin(played: Played) -> None:
+    """BridgeWebs shows the bidding and play of a traveller line from its LIN_DATA: each
+    line's LIN reads back (the engine's LIN reader) to the table's calls, and replays to
+    the line's contract and tricks."""
+    from tabled.rules import lin as lin_format
+
+    read = usebio_read.loads(usebio(played.db, played.session))
+    checked = 0
+    for number, lines in read.boards.items():
+        for line in lines:
+            assert line.lin, (number, line.ns)
+            [record] = lin_format.loads(line.lin)
+            got = replay(record)
+            contract = "PASS" if got.contract == "Pass" else got.contract
+            assert (contract, got.tricks if line.tricks is not None else None) == (
+                line.contract, line.tricks), (number, line.ns)
+            checked += 1
+    assert checked == len(played.expected)

@@ -18,6 +18,7 @@ from flask.testing import FlaskClient
 from server import adjusted, penalties, rulings, standings
 from server.services import Services
 from server.session import Session, create_session
+from server.usebio import usebio
 from tests.server.conftest import login
 
 EVENT = "test"
@@ -249,7 +250,7 @@ def test_every_export_carries_the_penalty_and_the_assigned_scores(app: Flask) ->
     assert float(row3["percent"]) == pytest.approx(pair3.percent, abs=0.01)
     # USEBIO: the pair's ADJUSTMENT (final less raw: the penalty, negative), its TOTAL_SCORE
     # after it.
-    root = ET.fromstring(exports.usebio(db, session))
+    root = ET.fromstring(usebio(db, session))
     pair = next(p for p in root.iter("PAIR") if p.findtext("PAIR_NUMBER") == "3")
     assert pair.findtext("ADJUSTMENT") == "-3"
     assert float(pair.findtext("TOTAL_SCORE") or "nan") == pytest.approx(pair3.score)

@@ -49,6 +49,10 @@ def test_the_console_downloads_each_printout_in_either_language(
     games = load_pbn(client.get("/console/hand-records.pbn").get_data(as_text=True))
     stored = {board: dealt(7, board) for board in session.plan.boards()}
     assert {g.board: g.deal for g in games} == {b: Deal.from_pbn(d) for b, d in stored.items()}
+    # The same deals for a Duplimate, as its DUP and BRI files (issue 31).
+    from server.handrecords import read_bri, read_dup
+    assert read_dup(client.get("/console/hand-records.dup").data) == stored
+    assert read_bri(client.get("/console/hand-records.bri").data) == stored
     archive = zipfile.ZipFile(io.BytesIO(client.get("/console/site.zip").data))
     names = set(archive.namelist())
     assert {"test/index.html", "test/en/index.html", "test/es/board-1.html",

@@ -21,6 +21,7 @@ from server.db import Database
 from server.register import Member, RegisterError
 from server.services import Services
 from server.session import Session, create_session, participants_of, start_round
+from server.usebio import usebio
 from tabled.wire import Command, Event, table_topic
 from tests.server import usebio_read
 from tests.server.conftest import EVENT
@@ -263,7 +264,7 @@ def test_the_pairs_are_named_and_every_export_shows_the_names(app: Flask) -> Non
     assert (row["north"], row["east"], row["south"], row["west"]) == (
         "Íñigo Muñoz Ibáñez", "Begoña Ñúñez", "José María García-Peña",
         "Ángeles Sáenz de Santa María")
-    text = exports.usebio(db, session)
+    text = usebio(db, session)
     read = usebio_read.loads(text)  # as a scoring program reads it: every element in place
     assert read.pairs[seating.ns].players == [
         "Íñigo Muñoz Ibáñez", "José María García-Peña"]

@@ -169,8 +169,9 @@ def test_the_pbn_marks_the_alert_and_notes_the_explanation(setup: Setup) -> None
     (record,) = load_pbn(text)
     assert not record.problems
     first = record.auction[0]
-    assert str(first.call) == "1C" and first.alert
-    assert ONE_CLUB is not None and first.note == ONE_CLUB.en
+    # The alert is the call's note (PBN 3.5.4), the explanation after it.
+    assert str(first.call) == "1C" and not first.alert
+    assert ONE_CLUB is not None and first.note == f"Alert: {ONE_CLUB.en}"
     assert not any(item.alert or item.note for item in record.auction[1:])
     assert [str(c) for c in record.auction] != []
     assert record.play and str(record.play[0][record.play_leader]) == "C9"

@@ -33,26 +33,32 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-VERSION = "1.2"
+VERSIONS = ("1.2", "1.3")  # 1.3 is 1.2 with more elements (usebio.org)
 #: BOARD_SCORING_METHOD's values (the NZ converter's list for 1.2).
 METHODS = ("MATCH_POINTS", "CROSS_IMPS", "BUTLER_IMPS", "IMPS", "AGGREGATE", "PAB", "BAM",
            "HYBRID", "OTHER")
 #: EVENT_TYPE's values for a pairs event: PAIRS in 1.2 (NZ converter, Pomeroy, bridge-box-
 #: scorer); MP_PAIRS and CROSS_IMP are 1.1's, still written by Compscore3 and read by Pomeroy.
 PAIRS_TYPES = ("PAIRS", "MP_PAIRS", "CROSS_IMP", "BUTLER_PAIRS")
+#: Teams and the individual, as EBU's own importer (``marcshearer/ImportUsebio``) names
+#: them: its parser reads TEAMs (number and name as attributes) and MATCHes.
+TEAMS_TYPES = ("TEAMS_OF_FOUR", "SWISS_TEAMS", "TEAMS")
+INDIVIDUAL = "INDIVIDUAL"
 #: The field score of a traveller line, by the method: every source writes NS_MATCH_POINTS
 #: and EW_MATCH_POINTS for matchpoints; for IMPs Compscore3 writes NS_CROSS_IMP_POINTS and
 #: bridge-box-scorer NS_IMPS.
 POINTS = {"MATCH_POINTS": (("NS_MATCH_POINTS", "EW_MATCH_POINTS"),),
           "CROSS_IMPS": (("NS_IMPS", "EW_IMPS"), ("NS_CROSS_IMP_POINTS", "EW_CROSS_IMP_POINTS")),
-          "BUTLER_IMPS": (("NS_IMPS", "EW_IMPS"),), "IMPS": (("NS_IMPS", "EW_IMPS"),)}
+          "BUTLER_IMPS": (("NS_IMPS", "EW_IMPS"),), "IMPS": (("NS_IMPS", "EW_IMPS"),),
+          "AGGREGATE": (("NS_POINTS", "EW_POINTS"),)}
 #: What EVENT holds before PARTICIPANTS: each at most once, in any order (the four sources put
 #: them in four different orders).
 EVENT_HEADER = frozenset((
     "EVENT_IDENTIFIER", "EVENT_DESCRIPTION", "PROGRAM_NAME", "PROGRAM_VERSION", "WINNER_TYPE",
     "TITLE", "DATE", "VENUE", "MASTER_POINT_SCALE", "MASTER_POINT_TYPE", "MPS_AWARDED_FLAG",
     "SESSION_COUNT", "SECTION_COUNT", "P2P_CHARGE_RATE", "BOARD_SCORING_METHOD",
-    "SCORING_METHOD", "BOARDS_PLAYED", "PAIRS", "EW_PAIRS", "CONTACT", "NOTES"))
+    "SCORING_METHOD", "BOARDS_PLAYED", "PAIRS", "EW_PAIRS", "CONTACT", "NOTES",
+    "MATCH_SCORING_METHOD"))
 #: What the reader needs to check a pairs event besides DATE, which every source requires.
 EVENT_NEEDED = ("EVENT_DESCRIPTION", "BOARD_SCORING_METHOD", "WINNER_TYPE")
 #: A PAIR's elements after its PAIR_NUMBER, in any order (the sources differ), with at most
@@ -86,6 +92,7 @@ class Pair:
     direction: str | None
     adjustment: float  # ADJUSTMENT: the final score less the raw one (a penalty is negative)
     players: list[str]
+    section: str = ""  # its SECTION's SECTION_ID, when the event has sections
 
     @property
     def penalty(self) -> float:
@@ -104,6 +111,7 @@ class Line:
     score: str | None  # points, or an artificial score such as "A6040"
     ns_points: float
     ew_points: float
+    lin: str | None = None  # LIN_DATA: the table's auction and play
 
 
 @dataclass
@@ -114,7 +122,20 @@ class Event:
     method: str
     winner_type: int
     club: str | None = None
-    pairs: dict[int, Pair] = field(default_factory=dict)
+    pairs: dict[int, Pair] = field(default_factory=dict)  # pairs, teams or players
+    boards: dict[int, list[Line]] = field(default_factory=dict)
+    matches: list[Match] = field(default_factory=list)  # a teams event's
+    version: str = "1.2"
+    sections: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Match:
+    round: int
+    team: int
+    opponents: int | None  # None: a bye
+    score: float
+    opposing_score: float | None
     boards: dict[int, list[Line]] = field(default_factory=dict)
 
 
@@ -182,8 +203,9 @@ def loads(text: str) -> Event:
         root = ET.fromstring(text)
     except ET.ParseError as error:
         raise UsebioError(f"not XML: {error}") from None
-    if root.tag != "USEBIO" or root.get("Version") != VERSION:
-        raise UsebioError(f"not USEBIO {VERSION}: <{root.tag} Version={root.get('Version')!r}>")
+    if root.tag != "USEBIO" or root.get("Version") not in VERSIONS:
+        raise UsebioError(f"not USEBIO {' or '.join(VERSIONS)}: <{root.tag} "
+                          f"Version={root.get('Version')!r}>")
     doctype = re.search(r"<!DOCTYPE\s+(\S+)", text)
     if doctype is not None and doctype.group(1) != "USEBIO":
         raise UsebioError(f"the DOCTYPE names {doctype.group(1)}, not USEBIO")
@@ -194,6 +216,7 @@ def loads(text: str) -> Event:
     event = root.find("EVENT")
     assert event is not None  # _sequence required it
     read = _event(event, None if club is None else _optional(club, "CLUB_NAME"))
+    read.version = str(root.get("Version"))
     _check_totals(read)
     _check_places(read)
     return read
@@ -201,23 +224,22 @@ def loads(text: str) -> Event:
 
 def _event(event: ET.Element, club: str | None) -> Event:
     kind = event.get("EVENT_TYPE")
-    if kind not in PAIRS_TYPES:
-        raise UsebioError(f"EVENT_TYPE {kind!r} is not a pairs event ({', '.join(PAIRS_TYPES)})")
+    if kind not in (*PAIRS_TYPES, *TEAMS_TYPES, INDIVIDUAL):
+        raise UsebioError(f"EVENT_TYPE {kind!r} is not a pairs, teams or individual event")
     children = _children(event)
-    split = next((i for i, child in enumerate(children) if child.tag == "PARTICIPANTS"), None)
+    split = next((i for i, child in enumerate(children)
+                  if child.tag in ("PARTICIPANTS", "SECTION")), None)
     if split is None:
         raise UsebioError("EVENT: no PARTICIPANTS")
     seen: Counter[str] = Counter()
     for child in children[:split]:
-        if child.tag == "BOARD":
-            raise UsebioError("EVENT: a BOARD before the PARTICIPANTS")
+        if child.tag in ("BOARD", "MATCH"):
+            raise UsebioError(f"EVENT: a {child.tag} before the PARTICIPANTS")
         if child.tag not in EVENT_HEADER:
             raise UsebioError(f"EVENT: {child.tag} is no element of an event's heading")
         seen[child.tag] += 1
         if seen[child.tag] > 1:
             raise UsebioError(f"EVENT: {child.tag} more than once")
-    # After PARTICIPANTS, only the boards.
-    _nothing_else(_sequence(children[split + 1:], (("BOARD", 0, 10**6),), "EVENT"), "EVENT")
     for tag in ("DATE", *EVENT_NEEDED):
         _text(event, tag, "EVENT")
     method = _text(event, "BOARD_SCORING_METHOD", "EVENT")
@@ -232,22 +254,129 @@ def _event(event: ET.Element, club: str | None) -> Event:
         raise UsebioError(f"EVENT: WINNER_TYPE {winner_type} is neither 1 nor 2")
     read = Event(kind, _text(event, "EVENT_DESCRIPTION", "EVENT"), day, method, winner_type,
                  club)
-    participants = children[split]
-    for pair in _children(participants):
-        if pair.tag != "PAIR":
-            raise UsebioError(f"PARTICIPANTS: {pair.tag} in a pairs event")
-        found = _pair(pair, winner_type)
-        if found.number in read.pairs:
-            raise UsebioError(f"PARTICIPANTS: pair {found.number} twice")
-        read.pairs[found.number] = found
+    rest = children[split:]
+    if rest[0].tag == "SECTION":  # several sections: each its participants and boards
+        _nothing_else(_sequence(rest, (("SECTION", 1, 10**3),), "EVENT"), "EVENT")
+        for section in rest:
+            name = section.get("SECTION_ID") or ""
+            if not name or name in read.sections:
+                raise UsebioError(f"SECTION: SECTION_ID {name!r} missing or twice")
+            read.sections.append(name)
+            parts = _children(section)
+            if not parts or parts[0].tag != "PARTICIPANTS":
+                raise UsebioError(f"section {name}: no PARTICIPANTS first")
+            _participants(parts[0], read, name)
+            _nothing_else(_sequence(parts[1:], (("BOARD", 0, 10**6),), f"section {name}"),
+                          f"section {name}")
+            _boards_of(section, read, f"section {name}")
+    else:
+        _participants(rest[0], read, "")
+        after = "MATCH" if kind in TEAMS_TYPES else "BOARD"
+        _nothing_else(_sequence(rest[1:], ((after, 0, 10**6),), "EVENT"), "EVENT")
+        if after == "MATCH":
+            for match in event.findall("MATCH"):
+                read.matches.append(_match(match, read))
+        else:
+            _boards_of(event, read, "EVENT")
     if not read.pairs:
-        raise UsebioError("PARTICIPANTS: no PAIR")
-    for board in event.findall("BOARD"):
-        number, lines = _board(board, method, read)
-        if number in read.boards:
-            raise UsebioError(f"board {number} twice")
-        read.boards[number] = lines
+        raise UsebioError("PARTICIPANTS: none")
     return read
+
+
+def _participants(participants: ET.Element, read: Event, section: str) -> None:
+    wanted = {INDIVIDUAL: "PLAYER"}.get(read.kind, "TEAM" if read.kind in TEAMS_TYPES
+                                        else "PAIR")
+    for element in _children(participants):
+        if element.tag != wanted:
+            raise UsebioError(f"PARTICIPANTS: {element.tag} in a {read.kind} event")
+        found = (_team(element) if wanted == "TEAM" else _player(element) if
+                 wanted == "PLAYER" else _pair(element, read.winner_type))
+        found.section = section
+        if found.number in read.pairs:
+            raise UsebioError(f"PARTICIPANTS: {wanted.lower()} {found.number} twice")
+        read.pairs[found.number] = found
+    # WINNER_TYPE 2 ranks NS and EW apart: every pair has its DIRECTION, but in a section
+    # with one winner (a Howell beside a Mitchell), where none has.
+    directions = {p.direction for p in read.pairs.values() if p.section == section}
+    if wanted == "PAIR" and read.winner_type == 2 and None in directions and directions != {
+            None}:
+        raise UsebioError(f"{section or 'PARTICIPANTS'}: WINNER_TYPE 2 ranks NS and EW apart; "
+                          "a pair has no DIRECTION")
+    if wanted == "PAIR" and read.winner_type == 2 and directions == {None} and not section:
+        raise UsebioError("PARTICIPANTS: WINNER_TYPE 2 ranks NS and EW apart; DIRECTION is None")
+
+
+def _boards_of(parent: ET.Element, read: Event, where: str) -> None:
+    """The boards of the event or of one section (sections play the same boards: a board's
+    lines are all its sections' lines)."""
+    seen: set[int] = set()
+    for board in parent.findall("BOARD"):
+        number, lines = _board(board, read.method, read)
+        if number in seen or (number in read.boards and not read.sections):
+            raise UsebioError(f"{where}: board {number} twice")
+        seen.add(number)
+        read.boards.setdefault(number, []).extend(lines)
+
+
+def _team(team: ET.Element) -> Pair:
+    """A TEAM: its number and name as attributes (as EBU's importer reads them), then its
+    place, total and players in any order."""
+    number = _int(team.get("TEAM_ID") or "", "TEAM_ID", "TEAM")
+    where = f"team {number}"
+    if not team.get("TEAM_NAME"):
+        raise UsebioError(f"{where}: no TEAM_NAME")
+    for child in _children(team):
+        if child.tag not in ("PLACE", "TOTAL_SCORE", "ADJUSTMENT", "PLAYER"):
+            raise UsebioError(f"{where}: {child.tag} is no element of a TEAM")
+    players = [_text(player, "PLAYER_NAME", f"{where}'s PLAYER")
+               for player in team.findall("PLAYER")]
+    adjustment = _optional(team, "ADJUSTMENT")
+    return Pair(number, _matching(PLACE, _text(team, "PLACE", where), "PLACE", where),
+                _float(_text(team, "TOTAL_SCORE", where), "TOTAL_SCORE", where), None, None,
+                0.0 if adjustment is None else _float(adjustment, "ADJUSTMENT", where), players)
+
+
+def _player(player: ET.Element) -> Pair:
+    """The individual's PLAYER: its number and name first, then its place and total."""
+    rest = _sequence(_children(player), (("PLAYER_NUMBER", 1, 1), ("PLAYER_NAME", 1, 1),
+                                         ("NATIONAL_ID_NUMBER", 0, 1)), "PLAYER")
+    number = _int(_text(player, "PLAYER_NUMBER", "PLAYER"), "PLAYER_NUMBER", "PLAYER")
+    where = f"player {number}"
+    for child in rest:
+        if child.tag not in PAIR_PARTS or child.tag in ("PLAYER", "DIRECTION"):
+            raise UsebioError(f"{where}: {child.tag} is no element of a PLAYER")
+    adjustment = _optional(player, "ADJUSTMENT")
+    return Pair(number, _matching(PLACE, _text(player, "PLACE", where), "PLACE", where),
+                _float(_text(player, "TOTAL_SCORE", where), "TOTAL_SCORE", where), None, None,
+                0.0 if adjustment is None else _float(adjustment, "ADJUSTMENT", where),
+                [_text(player, "PLAYER_NAME", where)])
+
+
+def _match(match: ET.Element, read: Event) -> Match:
+    rest = _sequence(_children(match), (
+        ("ROUND_NUMBER", 1, 1), ("TEAM", 1, 1), ("OPPOSING_TEAM", 0, 1), ("TEAM_SCORE", 1, 1),
+        ("OPPOSING_TEAM_SCORE", 0, 1), ("TEAM_IMPS", 0, 1), ("OPPOSING_TEAM_IMPS", 0, 1),
+        ("BOARD", 0, 10**3)), "MATCH")
+    _nothing_else(rest, "MATCH")
+    round_ = _int(_text(match, "ROUND_NUMBER", "MATCH"), "ROUND_NUMBER", "MATCH")
+    team = _int(_text(match, "TEAM", "MATCH"), "TEAM", "MATCH")
+    where = f"round {round_}, team {team}'s match"
+    opponents_text = _optional(match, "OPPOSING_TEAM")
+    opponents = None if opponents_text is None else _int(opponents_text, "OPPOSING_TEAM",
+                                                         where)
+    for number in (team, opponents):
+        if number is not None and number not in read.pairs:
+            raise UsebioError(f"{where}: team {number} is not among the PARTICIPANTS")
+    opposing = _optional(match, "OPPOSING_TEAM_SCORE")
+    if (opponents is None) != (opposing is None):
+        raise UsebioError(f"{where}: an OPPOSING_TEAM needs its OPPOSING_TEAM_SCORE")
+    found = Match(round_, team, opponents,
+                  _float(_text(match, "TEAM_SCORE", where), "TEAM_SCORE", where),
+                  None if opposing is None else _float(opposing, "OPPOSING_TEAM_SCORE", where))
+    for board in match.findall("BOARD"):
+        number, lines = _board(board, read.method, read, teams=(team, opponents))
+        found.boards[number] = lines
+    return found
 
 
 def _pair(pair: ET.Element, winner_type: int) -> Pair:
@@ -274,7 +403,7 @@ def _pair(pair: ET.Element, winner_type: int) -> Pair:
     percentage = _optional(pair, "PERCENTAGE")
     adjustment = _optional(pair, "ADJUSTMENT")
     direction = _optional(pair, "DIRECTION")
-    if winner_type == 2 and direction not in ("NS", "EW"):
+    if winner_type == 2 and direction not in ("NS", "EW", None):
         raise UsebioError(f"{where}: WINNER_TYPE 2 ranks NS and EW apart; DIRECTION is "
                           f"{direction!r}")
     return Pair(number, place, total,
@@ -283,7 +412,8 @@ def _pair(pair: ET.Element, winner_type: int) -> Pair:
                                                                   where), players)
 
 
-def _board(board: ET.Element, method: str, read: Event) -> tuple[int, list[Line]]:
+def _board(board: ET.Element, method: str, read: Event,
+           teams: tuple[int, int | None] | None = None) -> tuple[int, list[Line]]:
     rest = _sequence(_children(board), (("BOARD_NUMBER", 1, 1), ("VULNERABILITY", 0, 1),
                                         ("HAND", 0, 4), ("TRAVELLER_LINE", 1, 10**6)),
                      "BOARD")
@@ -294,14 +424,27 @@ def _board(board: ET.Element, method: str, read: Event) -> tuple[int, list[Line]
     for index, line in enumerate(board.findall("TRAVELLER_LINE"), 1):
         where = f"board {number}, line {index}"
         found = _line(line, method, where)
-        for pair, side in ((found.ns, "NS"), (found.ew, "EW")):
+        if teams is not None:  # a match's board: its teams, once at each table
+            if {found.ns, found.ew} != set(teams):
+                raise UsebioError(f"{where}: teams {found.ns} and {found.ew} are not the "
+                                  f"match's {teams}")
+            lines.append(found)
+            continue
+        sides: tuple[tuple[int, str], ...] = ((found.ns, "NS"), (found.ew, "EW"))
+        if read.kind == INDIVIDUAL:  # partnership 13 is players 1 and 3
+            sides = tuple((int(digit), side) for number, side in sides
+                          for digit in str(number))
+        for pair, side in sides:
             if pair not in read.pairs:
                 raise UsebioError(f"{where}: pair {pair} is not among the PARTICIPANTS")
             if pair in played:
                 raise UsebioError(f"{where}: pair {pair} plays the board twice")
             played.add(pair)
             direction = read.pairs[pair].direction
-            if read.winner_type == 2 and direction != side:
+            if read.winner_type == 2 and read.pairs[pair].section != read.pairs[
+                    sides[0][0]].section:
+                raise UsebioError(f"{where}: pairs of two sections")
+            if read.winner_type == 2 and direction is not None and direction != side:
                 raise UsebioError(f"{where}: pair {pair} is {direction}, sat {side}")
         lines.append(found)
     return number, lines
@@ -316,6 +459,10 @@ def _line(line: ET.Element, method: str, where: str) -> Line:
     names = POINTS.get(method)
     if names is None:
         raise UsebioError(f"{where}: the reader takes no {method} field scores")
+    lin = None
+    if rest and rest[-1].tag == "LIN_DATA":  # BridgeWebs' bidding and play, last
+        lin = rest[-1].text or ""
+        rest = rest[:-1]
     for pair_of in names:
         if [child.tag for child in rest] == list(pair_of):
             break
@@ -343,19 +490,27 @@ def _line(line: ET.Element, method: str, where: str) -> Line:
                 _int(_text(line, "EW_PAIR_NUMBER", where), "EW_PAIR_NUMBER", where),
                 contract, declarer, lead, tricks, score,
                 _float(_text(line, pair_of[0], where), pair_of[0], where),
-                _float(_text(line, pair_of[1], where), pair_of[1], where))
+                _float(_text(line, pair_of[1], where), pair_of[1], where), lin)
 
 
 # -- the file against itself --------------------------------------------------------------------
 
 def _check_totals(read: Event) -> None:
     """Each pair's TOTAL_SCORE is what its lines give it, with its ADJUSTMENT: each figure is
-    written to two places, so each may be off by half a hundredth."""
+    written to two places, so each may be off by half a hundredth. A team's is its matches'
+    scores (victory points in a Swiss); the individual's player's, its partnerships'."""
     points: dict[int, list[float]] = defaultdict(list)
+    if read.kind in TEAMS_TYPES:
+        for match in read.matches:
+            points[match.team].append(match.score)
+            if match.opponents is not None and match.opposing_score is not None:
+                points[match.opponents].append(match.opposing_score)
     for lines in read.boards.values():
         for line in lines:
-            points[line.ns].append(line.ns_points)
-            points[line.ew].append(line.ew_points)
+            for number, got in ((line.ns, line.ns_points), (line.ew, line.ew_points)):
+                for who in ([int(d) for d in str(number)] if read.kind == INDIVIDUAL
+                            else [number]):
+                    points[who].append(got)
     for number, pair in read.pairs.items():
         got = math.fsum(points[number]) + pair.adjustment
         slack = 0.005 * (len(points[number]) + 2) + 1e-9
@@ -370,7 +525,8 @@ def _check_places(read: Event) -> None:
     the score (PERCENTAGE when every pair has one, else TOTAL_SCORE; both to two places)."""
     groups: dict[str, list[Pair]] = defaultdict(list)
     for pair in read.pairs.values():
-        groups[(pair.direction or "") if read.winner_type == 2 else ""].append(pair)
+        direction = (pair.direction or "") if read.winner_type == 2 else ""
+        groups[f"{pair.section} {direction}".strip()].append(pair)
     for group, pairs in groups.items():
         by_percent = all(p.percentage is not None for p in pairs)
 

@@ -22,13 +22,14 @@ from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import play_assigned_rounds
 from mqttlink import BrokerSettings
 from server import schema as s
-from server.exports import pbn, rankings_csv, usebio
+from server.exports import pbn, rankings_csv
 from server.penalties import give
 from server.services import Services
 from server.session import Session, create_session, current, start_round
 from server.standings import all_results, field, released_boards
 from server.swiss import SwissError, stored_pairings, swiss_of
 from server.tables import table_grid
+from server.usebio import usebio
 from sim.players import SimulatedPlayers
 from sim.simtable import SimulatedTable
 from tests.fixtures.broker import EVENT

@@ -217,9 +217,9 @@ class _AuctionSection:
                 return
             call, alert, ref, nags = self.pending
             note = _NOTE_REF.fullmatch(piece)
-            if piece == "!":
-                alert = True
-            elif note is None:
+            # PBN 3.5.3: "!" is the suffix annotation "good call" ($1), as "?" is "poor call"
+            # ($2); an alert is a note (3.5.4). Both are kept as written, with the NAGs.
+            if note is None:
                 nags.append(piece)
             elif ref is None:
                 ref = int(note.group(1))

@@ -15,6 +15,11 @@ from ..cards import Seat
 from ..errors import RecordError
 from ..records import Record
 
+#: PBN 3.5.3: the suffix annotations of import format, as the NAGs export format writes.
+SUFFIX_NAGS = {"!": "$1", "?": "$2", "!!": "$3", "??": "$4", "!?": "$5", "?!": "$6"}
+#: The note an alerted call gets (PBN 3.5.4-3.5.5 has no alert mark: a note says it).
+ALERT = "Alert"
+
 #: The tags of the identification section, in the order PBN export format writes them.
 MANDATORY_TAGS = ("Event", "Site", "Date", "Board", "West", "North", "East", "South", "Dealer",
                   "Vulnerable", "Deal", "Scoring", "Declarer", "Contract", "Result")
@@ -96,18 +101,29 @@ def _game_lines(record: Record) -> list[str]:
     return lines
 
 
+def _note_text(note: str | None, alert: bool) -> str | None:
+    """The call's note: an alert says so first (the explanation after it, when given)."""
+    if not alert:
+        return note
+    return f"{ALERT}: {note}" if note else ALERT
+
+
 def _auction_lines(record: Record) -> list[str]:
+    """The calls in export format: each note as ``=n=`` after its call (an alert is a note,
+    PBN 3.5.4), then its other annotations as NAGs (``!`` is ``$1``, PBN 3.5.3)."""
     notes = dict(record.notes)
     next_free = max(notes, default=0) + 1
     tokens: list[str] = []
     for item in record.auction:
         ref = item.note_ref
-        if ref is None and item.note is not None:
+        text = _note_text(item.note, item.alert)
+        if ref is None and text is not None:
             ref, next_free = next_free, next_free + 1
-        if ref is not None and item.note is not None:
-            notes.setdefault(ref, item.note)
-        parts = [str(item.call)] + ["!"] * item.alert
-        parts += [f"={ref}="] * (ref is not None) + list(item.nags)
+        if ref is not None and text is not None:
+            # An alert rewrites the call's note to say so; a note read stays as read.
+            notes[ref] = text if item.alert else notes.get(ref, text)
+        parts = [str(item.call)] + [f"={ref}="] * (ref is not None)
+        parts += [SUFFIX_NAGS.get(nag, nag) for nag in item.nags]
         tokens.append(" ".join(parts))
     lines = [" ".join(tokens[i:i + 4]) for i in range(0, len(tokens), 4)]
     if record.auction and not record.auction_complete:
