@@ -22,6 +22,7 @@ from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem, Record
 from tabled.rules.replay import ReplayResult, replay
 from tabled.state import BoardState, Phase
+from tabled.viewing import review_of
 
 from .simtable import SimulatedTable
 
@@ -263,14 +264,17 @@ class RecordedPlayers:
         return True
 
     def _claim(self, seat: Seat, tricks: int) -> None:
-        """Law 68 at the keypad: INFO to the claim page, the tricks, OK, and OK again to
-        confirm the number shown back."""
+        """Law 68 at the keypad: INFO to the claim page (past the review when the laws offer
+        it now), the tricks, OK, and OK again to confirm the number shown back: one action,
+        whose last key makes the claim."""
         entry = self.table.daemon.controller.entries[seat]
-        for _ in range(5):
-            if entry.page == "claim":
-                break
-            self.table.press(seat, "INFO")
-        self.table.press(seat, *number_keys(tricks), "OK", "OK")
+        if entry.page == "claim":
+            info = 0
+        elif entry.review or review_of(seat, self.table.state) is None:
+            info = 1
+        else:
+            info = 2
+        self.table.press(seat, *["INFO"] * info, *number_keys(tricks), "OK", "OK")
 
     def _play_step(self, script: BoardScript, board: BoardState) -> None:
         play = board.play

@@ -21,6 +21,7 @@ from ..state import BoardState, Phase
 from ..wire import Event, EventType
 from .auction import AuctionInput
 from .keys import CALL_KEYS, LEVELS, STRAINS, SeatEntry
+from .base import DETAIL
 from .outcome import Notice, Outcome, Proposed, refusal
 
 #: Laws 53-56 on the keypad: the option on a lead faced out of turn.
@@ -606,7 +607,7 @@ class PlayInput(AuctionInput):
             seen = "; ".join(f"{r.seat} trick {r.trick + 1} ({r.card})"
                              for r in board.play.revokes)
             detail = (f"board {board.number}: {board.result.transferred:+d} trick(s) to "
-                      f"declarer; revokes: {seen}")
+                      f"declarer; revokes: {seen}")[:DETAIL]
             if not any(c.reason == "revoke_transfer" and c.detail == detail
                        for c in state.director_calls):
                 return [self._director(None, "revoke_transfer", "64C", detail)]

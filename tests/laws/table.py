@@ -22,22 +22,20 @@ from typing import Any
 from hardware.events import CardEvent, KeyEvent
 from tabled.daemon import Input, TableDaemon, Tick
 from tabled.journal import Journal
-from tabled.rules import Call, Card, Seat
+from tabled.rules import Card, Seat
 from tabled.state import Phase, TableState
 from tabled.viewing import PUBLIC, view_for
 from tabled.wire import Command, Event
 from tests.clock import Clock
+from tests.tabled.helpers import PBN, call_keys, number_keys
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
-# Board 1 of the RealBridge qualifier (tests/rules/test_play.py): dealer North, no one
-# vulnerable.  N KT8.A96.A95.7542  E Q5.KJ52.KQ874.T8  S AJ92.874.JT6.AQ3  W 7643.QT3.32.KJ96
-PBN = "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96"
+# Board 1 is PBN, the RealBridge qualifier's board of tests/rules/test_play.py: dealer North,
+# no one vulnerable.  N KT8.A96.A95.7542  E Q5.KJ52.KQ874.T8  S AJ92.874.JT6.AQ3  W 7643.QT3.32.KJ96
 CARD_FILE = Path(__file__).resolve().parents[2] / "tabled" / "syscards" / "seed004.json"
 #: How long a test waits for the table to take an input: generous, the machine is busy.
 TIMEOUT = 30.0
-
-_DIGITS = {"8": "C", "9": "D", "0": "S"}
 
 
 class Display:
@@ -121,9 +119,7 @@ class LawTable:
 
     def call(self, seat: Seat, text: str) -> None:
         """A call keyed as the bidding box has it: ``1NT`` is 1, NT, OK."""
-        call = str(Call.from_str(text))
-        keys = {"Pass": ["PASS"], "X": ["X"], "XX": ["XX"]}.get(call) or [call[0], call[1:]]
-        self.keys(seat, *keys, "OK")
+        self.keys(seat, *call_keys(text))
 
     def calls(self, *texts: str) -> None:
         """Each call by the seat whose turn it is; each must be taken."""
@@ -136,7 +132,7 @@ class LawTable:
 
     def number(self, seat: Seat, number: int) -> None:
         """A number on the keypad (C, D, S are 8, 9, 0 as on a phone), then OK."""
-        self.keys(seat, *[_DIGITS.get(d, d) for d in str(number)], "OK")
+        self.keys(seat, *number_keys(number))
 
     def card(self, card: str, at: Seat | None = None) -> None:
         """A card put on the reader: ``at`` a seat's own reader, or the table's one."""
