@@ -10,7 +10,6 @@ from tabled.rules import Seat
 from ..state import TableState
 from .outcome import Proposed
 
-
 #: The longest detail of a director call (the wire's limit): a longer one is cut.
 DETAIL = 200
 

@@ -20,8 +20,8 @@ from tabled.rulings import play_action
 from ..state import BoardState, Phase
 from ..wire import Event, EventType
 from .auction import AuctionInput
-from .keys import CALL_KEYS, LEVELS, STRAINS, SeatEntry
 from .base import DETAIL
+from .keys import CALL_KEYS, LEVELS, STRAINS, SeatEntry
 from .outcome import Notice, Outcome, Proposed, refusal
 
 #: Laws 53-56 on the keypad: the option on a lead faced out of turn.
