@@ -105,6 +105,9 @@ class PlayInput(AuctionInput):
                 return Outcome()
             if self._entered_call(entry) is None:
                 entry.keys.clear()  # a number is no claim: say where claims are made
+                if board.play is not None and seat is board.play.dummy:
+                    return Outcome().tell([seat], Notice("law", {"reason": "dummy"},
+                                                         "43A1(c)"))  # dummy does not claim
                 return Outcome().tell([seat], Notice("claim_info"))
             return self._calling(seat, key, entry)  # Law 39
         return self._calling(seat, key, entry) if calling else Outcome()

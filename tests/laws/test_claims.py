@@ -110,6 +110,8 @@ def test_there_is_no_claim_before_the_opening_lead_is_faced(auction_over: LawTab
 
 def test_dummy_has_no_claim_page(second_trick: LawTable) -> None:
     assert not second_trick.page(S, "Claim")     # Law 43A1(c)
+    second_trick.keys(S, "7", "OK")
+    assert second_trick.display(S)[3] == "Dummy L43A1(c)"
 
 
 def test_a_claim_of_more_tricks_than_are_left_is_refused(second_trick: LawTable) -> None:
