@@ -23,11 +23,11 @@ from hardware.events import CardEvent, KeyEvent
 from tabled.daemon import Input, TableDaemon, Tick
 from tabled.journal import Journal
 from tabled.rules import Card, Seat
-from tabled.state import Phase, TableState
+from tabled.state import Phase
 from tabled.viewing import PUBLIC, view_for
 from tabled.wire import Command, Event
 from tests.clock import Clock
-from tests.tabled.helpers import PBN, call_keys, number_keys
+from tests.tabled.helpers import PBN, Watched, call_keys, number_keys
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
@@ -79,7 +79,7 @@ class _Daemon(TableDaemon):
                 self.taken += 1
 
 
-class LawTable:
+class LawTable(Watched):
     """One table: its daemon on its own thread, four displays, the uplink's record."""
 
     def __init__(self, path: Path, language: str = "en") -> None:
@@ -169,14 +169,6 @@ class LawTable:
         return self.display(seat)[1].startswith(wanted)
 
     # -- what the table shows and says -----------------------------------------------------------
-
-    @property
-    def state(self) -> TableState:
-        return self.daemon.state
-
-    @property
-    def phase(self) -> Phase:
-        return self.daemon.state.phase
 
     def display(self, seat: Seat) -> list[str]:
         return list(self.displays[seat].lines)

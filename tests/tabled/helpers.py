@@ -43,14 +43,10 @@ def cards(text: str) -> list[Card]:
     return [Card.from_str(c) for c in text.split()]
 
 
-class Table:
-    """One table daemon and what a test does at it."""
+class Watched:
+    """A table daemon a test watches: its state and phase."""
 
-    def __init__(self, daemon: TableDaemon) -> None:
-        self.daemon = daemon
-        self._mark = 0
-
-    # -- what the table says ---------------------------------------------------------------
+    daemon: TableDaemon
 
     @property
     def state(self) -> TableState:
@@ -59,6 +55,16 @@ class Table:
     @property
     def phase(self) -> Phase:
         return self.daemon.state.phase
+
+
+class Table(Watched):
+    """One table daemon and what a test does at it."""
+
+    def __init__(self, daemon: TableDaemon) -> None:
+        self.daemon = daemon
+        self._mark = 0
+
+    # -- what the table says ---------------------------------------------------------------
 
     def view(self, seat: Seat) -> list[str]:
         return self.daemon.view(seat)
