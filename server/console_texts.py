@@ -96,6 +96,10 @@ PAGES.add({
                                            en="Card played out of turn (penalty card)"),
     "console_reason_claim": Words(es="Reclamación", en="Claim"),
     "console_reason_revoke": Words(es="Renuncio", en="Revoke"),
+    "console_reason_penalty_breach": Words(es="Otra carta en lugar de la penalizada (52B)",
+                                           en="Another card instead of a penalty card (52B)"),
+    "console_reason_concession": Words(es="Concesión anulada por el compañero (68B2)",
+                                       en="Concession voided by partner (68B2)"),
     # set-up and the session
     "console_setup": Words(es="Preparar la sesión", en="Set up the session"),
     "console_session_title": Words(es="Título", en="Title"),

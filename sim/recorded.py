@@ -22,6 +22,7 @@ from tabled.rules.play import Play
 from tabled.rules.records import AuctionItem, Record
 from tabled.rules.replay import ReplayResult, replay
 from tabled.state import BoardState, Phase
+from tabled.viewing import review_of
 
 from .simtable import SimulatedTable
 
@@ -262,11 +263,24 @@ class RecordedPlayers:
             self.table.press(seat, value)
         return True
 
+    def _claim(self, seat: Seat, tricks: int) -> None:
+        """Law 68 at the keypad: INFO to the claim page (past the review when the laws offer
+        it now), the tricks, OK, and OK again to confirm the number shown back: one action,
+        whose last key makes the claim."""
+        entry = self.table.daemon.controller.entries[seat]
+        if entry.page == "claim":
+            info = 0
+        elif entry.review or review_of(seat, self.table.state) is None:
+            info = 1
+        else:
+            info = 2
+        self.table.press(seat, *["INFO"] * info, *number_keys(tricks), "OK", "OK")
+
     def _play_step(self, script: BoardScript, board: BoardState) -> None:
         play = board.play
         assert play is not None
         if board.face_down:
-            # Screens: the leader's screenmate says the questions are over.
+            # Law 41C: the lead is faced (behind screens by the leader's screenmate).
             self.table.press(board.lead_confirmer(self.table.state.conduct.screens), "OK")
             return
         if not board.cards and not board.auction_crossed:
@@ -281,8 +295,12 @@ class RecordedPlayers:
             self.pause("card")
             # One reader for the table: the known hands say whose card it is.
             self.table.scan(script.cards[len(board.cards)])
+        elif script.claim is not None and not board.cards:
+            # Law 41C: no claim before the play period: the leader leads first.
+            self.pause("card")
+            self.table.scan(min(play.legal_cards(), key=lambda c: c.index))
         elif script.claim is not None:
             claimer, tricks = script.claim
-            self.table.press(claimer, *number_keys(tricks), "OK")
+            self._claim(claimer, tricks)
         else:
             raise RuntimeError(f"board {script.board}: the play is over but no result")

@@ -323,6 +323,16 @@ class TableDaemon:
                     # Never journal what the server would refuse: the director would lose it
                     # and the table's journal would disagree with the server's record.
                     log.error("table: an event the wire refuses was not recorded: %s", reason)
+                    # Nothing of it took effect: nothing of it is shown; a command is
+                    # answered as refused, with the reason.
+                    outcome.notices.clear()
+                    command = proposed.data.get("cmd")
+                    if proposed.type == "ruling" and isinstance(command, str):
+                        refused = Proposed("refused", proposed.board,
+                                           {"cmd": command, "reason": reason[:200]})
+                        if unpublishable(refused, self.state.seq + 1, self.clock()) is None:
+                            self.append(refused)
+                            accepted += 1
                     break
                 self.append(proposed)
                 accepted += 1

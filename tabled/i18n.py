@@ -66,6 +66,13 @@ TEXTS: TextTable[str] = table("seat display", {
     "enter_call": Words(es="Entre una voz", en="Enter a call"),
     "alert_partner": Words(es="Alerte al companero", en="Alert partner's call"),
     "claim_how": Words(es="Bazas y luego OK", en="Tricks, then OK"),
+    # Law 68: the claim page (INFO): the tricks typed, then shown back to be confirmed
+    "claim_page": Words(es="Reclamo: sus bazas", en="Claim: your tricks"),
+    "claim_left": Words(es="de {left}, luego OK", en="of {left} left, OK"),
+    "claim_confirm": Words(es="Reclama {tricks} de {left}?", en="Claim {tricks} of {left}?"),
+    "claim_sure": Words(es="OK si  UNDO no", en="OK yes  UNDO no"),
+    "claim_info": Words(es="Reclamar: INFO", en="To claim: INFO"),
+    "concession_void": Words(es="Sin concesion: Dir", en="No concession: Dir"),
     "claimed": Words(es="{seat} reclama {tricks}", en="{seat} claims {tricks}"),
     "confirm_how": Words(es="OK confirma; DIR", en="OK confirms; DIR"),
     "bad_number": Words(es="Numero no valido", en="Not a number"),
@@ -96,6 +103,9 @@ TEXTS: TextTable[str] = table("seat display", {
     "hesitation": Words(es="Pausa {seat}: ALERT res", en="Pause {seat}: ALERT res"),
     "reserved": Words(es="Derechos reservados", en="Rights reserved"),
     "late_change": Words(es="Cambio: OK=si UNDO", en="Change: OK=yes UNDO"),
+    # Law 25A4: the call made over a changed call: let it stand (OK) or withdraw it (UNDO)
+    "over_change": Words(es="Deja {call}? OK/UNDO", en="Keep {call}? OK/UNDO"),
+    "withdrawn": Words(es="Retirada: otra voz", en="Withdrawn: new call"),
     # Law 58B: two cards from one hand at once; the player designates which is played
     "simultaneous": Words(es="Dos cartas {seat} {card}", en="Two cards {seat} {card}"),
     "simultaneous_pick": Words(es="Juega 1 {first} 2 {second}", en="Play 1 {first} 2 {second}"),
@@ -134,6 +144,16 @@ TEXTS: TextTable[str] = table("seat display", {
     "face_down": Words(es="Salida tapada: {seat}", en="Lead face down: {seat}"),
     "face_down_wait": Words(es="Salida tapada", en="Lead is face down"),
     "face_down_ok": Words(es="Salida tapada. OK?", en="Lead face down. OK?"),
+    "face_up_ok": Words(es="OK la descubre", en="OK to face it"),
+    "questions_first": Words(es="Preguntas: espere", en="Questions: wait"),
+    # Law 52B: another card where a penalty card had to be played; declarer's option
+    "breach": Words(es="{seat} {card} por cast {due}", en="{seat} {card} for pen {due}"),
+    "breach_how": Words(es="1 acepta 2 castigo", en="1 accept 2 pen card"),
+    # Laws 26, 50D2(a): a lead against the restriction declarer chose
+    "lead_suit": Words(es="Debe salir a {suit}", en="Must lead {suit}"),
+    "lead_not_suit": Words(es="No salga a {suit}", en="No {suit} lead"),
+    # Law 30B2(b): a seat that may bid but not double or redouble (a ruling's short name)
+    "ruling_bids": Words(es="sin X/XX", en="no X/XX"),
     "answered": Words(es="{call}: {text}", en="{call}: {text}"),
 })
 
@@ -142,6 +162,11 @@ LAW_TEXTS: TextTable[str] = table("seat display laws", {
     "25": Words(es="UNDO y cambie", en="UNDO to change"),
     "25A": Words(es="Ya no cambia", en="Too late"),
     "25A2": Words(es="Ya no cambia", en="Too late"),
+    "25A4": Words(es="No se mantiene", en="Cannot stand"),
+    "24": Words(es="No es su salida", en="Not your lead"),
+    "41A": Words(es="No es su salida", en="Not your lead"),
+    "30B2(b)": Words(es="Sin X ni XX", en="No X or XX"),
+    "52B": Words(es="Espere opcion", en="Await declarer"),
     "20F": Words(es="En su turno", en="At your turn"),
     "40B": Words(es="Alerta?", en="Alert?"),
     "27": Words(es="Voz insuficiente", en="Insufficient bid"),
@@ -183,8 +208,11 @@ LAW_TEXTS: TextTable[str] = table("seat display laws", {
 })
 
 
-def ruling(kind: str, language: str) -> str:
-    """A ruling's short name on a seat display (tabled.rulings)."""
+def ruling(kind: str, language: str, *, bids_allowed: bool = False) -> str:
+    """A ruling's short name on a seat display (tabled.rulings); a seat that must pass but
+    may bid (Law 30B2(b)) is told it may not double or redouble."""
+    if kind == "require_pass" and bids_allowed:
+        return text("ruling_bids", language)
     found = KINDS.get(kind)
     return kind if found is None else found.short["es" if language == "es" else "en"]
 

@@ -223,10 +223,13 @@ def _take_back(table: TableState, board: BoardState | None, data: Mapping[str, A
 
 def _require_pass(table: TableState, board: BoardState | None, data: Mapping[str, Any],
                   event: Event) -> None:
-    # Laws 23, 30, 31, 32: the offender's partner must pass (for the auction or one turn).
+    # Laws 23, 30, 31, 32: the offender's partner must pass (for the auction or one turn);
+    # Law 30B2(b): partner may pass or bid at that turn, but not double or redouble.
     assert board is not None
+    bids = bool(data.get("bids_allowed"))
+    scope = "next_turn" if bids else data.get("scope") or "auction"  # 30B2(b): "that turn"
     board.auction.require_pass(Seat.from_str(data["seat"]), data.get("law") or "",
-                               PassScope(data.get("scope") or "auction"))
+                               PassScope(scope), bids_allowed=bids)
 
 
 def _lead_restriction(table: TableState, board: BoardState | None, data: Mapping[str, Any],
@@ -362,6 +365,10 @@ def play_action(play: Play, data: Mapping[str, Any]) -> tuple[Seat, Card] | None
         suit = data.get("suit")
         play.choose_premature_option(PrematureOption(data["premature"]),
                                      None if suit is None else Suit.from_str(suit))
+    elif kind == "penalty_breach":  # Law 52B: another card in a penalty card's place
+        play.breach_penalty(Seat.from_str(data["seat"]), Card.from_str(data["card"]))
+    elif kind == "breach_option":  # Law 52B1 accepted (the card is played), 52B2 not
+        return play.choose_breach_option(data["breach"] == "accept")
     elif kind == "lead_option":  # Laws 53A, 54A, 54B, 54D, 55, 56
         option = LeadOption(data["option"])
         faced = play.choose_lead_option(option)
@@ -419,20 +426,52 @@ def _change_of_call(table: TableState, board: BoardState | None, data: Mapping[s
     # Law 25B (2007): a change of call not allowed under 25A (made after a pause): the
     # left-hand opponent may accept it (25B1: the second call stands) or not (25B2: the
     # change is cancelled and the original call stands); Law 16D for what was withdrawn.
-    from tabled.state import StateError
+    from tabled.state import AlertMark, StateError
 
     assert board is not None
     late = board.late_change
     if late is None:
         raise StateError(f"event {event.seq}: no change of call waits for an answer")
-    seat, index, original = late
+    seat, index = late.seat, late.index
     board.late_change = None
     if data["change"] == "cancel":
         if board.auction.can_replace(seat) != index:
             raise StateError(f"event {event.seq}: {seat}'s changed call is not the last")
-        board.auction.replace_call(seat, original, lho_withdraws=False)
+        board.auction.replace_call(seat, late.call, lho_withdraws=False)
         del board.call_ts[index + 1:]
         board.alerts = [a for a in board.alerts if a.index < index]
+        # 25B2: the original call stands, and so do the calls made over it (an auction that
+        # had closed is closed again).
+        with _engine_refusal(event):
+            for over in late.over:
+                board.auction.make_call(over.call, over.seat, alert=over.alert)
+                board.call_ts.append(over.ts)
+                if over.alert:
+                    board.alerts.append(AlertMark(len(board.auction) - 1, over.seat,
+                                                  over.ts))
+        table.after_call(board)
+    _record(table, board, data, event)
+
+
+def _call_over_change(table: TableState, board: BoardState | None, data: Mapping[str, Any],
+                      event: Event) -> None:
+    # Law 25A4 (2017: 25A5): after a change of an unintended call, the left-hand opponent may
+    # withdraw the call made over it; its information is authorised for that side only
+    # (16D). Or it lets it stand, if it is still legal over the new call.
+    from tabled.state import AlertMark, StateError
+
+    assert board is not None
+    over = board.over_change
+    if over is None or over.seat is not Seat.from_str(data["seat"]):
+        raise StateError(f"event {event.seq}: no call of {data['seat']} over a changed call "
+                         f"waits for a choice")
+    board.over_change = None
+    if data["lho_call"] == "stand":
+        with _engine_refusal(event):
+            board.auction.make_call(over.call, over.seat, alert=over.alert)
+        board.call_ts.append(over.ts)
+        if over.alert:
+            board.alerts.append(AlertMark(len(board.auction) - 1, over.seat, over.ts))
         table.after_call(board)
     _record(table, board, data, event)
 
@@ -636,6 +675,8 @@ def _simultaneous_play(table: TableState, board: BoardState | None, data: Mappin
 
 
 def _default_scope(data: dict[str, Any]) -> None:
+    if data.get("bids_allowed"):
+        data["scope"] = "next_turn"  # Law 30B2(b): "at that turn"
     data.setdefault("scope", "auction")  # Law 30-32: the rest of the auction, unless said
 
 
@@ -665,7 +706,16 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         (_SEAT, _law(True, "31A2"),
          Field("scope", "choice", Words(es="Alcance", en="Scope"), choices=(
              Choice("auction", Words(es="Toda la subasta", en="The rest of the auction")),
-             Choice("next_turn", Words(es="Su próximo turno", en="Its next turn"))))),
+             Choice("next_turn", Words(es="Su próximo turno", en="Its next turn")))),
+         Field("bids_allowed", "choice", Words(es="Qué puede decir", en="What it may call"),
+               choices=(
+                   Choice(False, Words(es="Solo paso", en="Pass only")),
+                   Choice(True, Words(es="Paso o cualquier declaración, sin doblo ni "
+                                         "redoblo (30B2(b))",
+                                      en="Pass or any bid, no double or redouble "
+                                         "(30B2(b))"))),
+               help=Words(es="30B2(b): solo en ese turno",
+                          en="30B2(b): at that turn only"))),
         _require_pass, before_play=True, check=_default_scope),
     RulingKind(
         "lead_restriction", "26, 50D",
@@ -757,6 +807,20 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
             Choice("refuse", Words(es="Se rechaza", en="Refused")))),),
         _play_ruling),
     RulingKind(
+        "call_over_change", "25A4, 16D",
+        Words(es="Voz sobre una voz cambiada", en="Call over a changed call"),
+        Words(es="voz encima", en="call over"),
+        (_SEAT,
+         Field("lho_call", "choice", Words(es="El contrario de la izquierda",
+                                           en="Left-hand opponent"),
+               required=True, choices=(
+                   Choice("withdraw", Words(es="La retira (información solo para su bando, "
+                                               "16D)",
+                                            en="Withdraws it (its information is for its "
+                                               "side only, 16D)")),
+                   Choice("stand", Words(es="La mantiene", en="Lets it stand"))))),
+        _call_over_change, before_play=True),
+    RulingKind(
         "change_of_call", "25B, 16D",
         Words(es="Cambio de voz con pausa", en="Change of call after a pause"),
         Words(es="cambio voz", en="call change"),
@@ -806,6 +870,25 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         Words(es="a la vez", en="same time"),
         (_SEAT, _CARD), _simultaneous_play),
     RulingKind(
+        "penalty_breach", "52B",
+        Words(es="Otra carta en lugar de la penalizada",
+              en="Another card in a penalty card's place"),
+        Words(es="otra carta", en="not pen card"),
+        (_SEAT, _CARD), _play_ruling),
+    RulingKind(
+        "breach_option", "52B1, 52B2",
+        Words(es="Opción del carteador sobre esa carta", en="Declarer's option on that card"),
+        Words(es="opcion 52B", en="52B option"),
+        (Field("breach", "choice", Words(es="Opción del carteador", en="Declarer's option"),
+               required=True, choices=(
+                   Choice("accept", Words(es="La acepta; la penalizada sigue (52B1)",
+                                          en="Accepts it; the penalty card stays (52B1)")),
+                   Choice("refuse", Words(es="Juega la penalizada; la otra queda penalizada "
+                                             "mayor (52B2)",
+                                          en="The penalty card is played; the other becomes "
+                                             "a major penalty card (52B2)")))),),
+        _play_ruling),
+    RulingKind(
         "penalty_choice", "51A",
         Words(es="Carta penalizada que se juega", en="Penalty card to play"),
         Words(es="cual juega", en="which card"),
@@ -854,8 +937,9 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
 
 #: The kinds the table records as an ``option`` event that apply as their ruling does (Laws
 #: 16B2, 25B, 58A, 58B); the others are options of the play (``play_action``).
-TABLE_OPTIONS = frozenset({"unauthorised_information", "change_of_call", "simultaneous",
-                           "simultaneous_choice", "simultaneous_play", "substitute"})
+TABLE_OPTIONS = frozenset({"unauthorised_information", "change_of_call", "call_over_change",
+                           "simultaneous", "simultaneous_choice", "simultaneous_play",
+                           "substitute"})
 
 
 def kind_of(name: str) -> RulingKind:

@@ -154,6 +154,30 @@ class DirectorCall:
     detail: str | None
     ts: float
     acknowledged: bool = False
+    board: int | None = None
+
+
+@dataclass(frozen=True)
+class OverCall:
+    """A call made over another that a change of call took away: who, what, when, and
+    whether it was alerted."""
+
+    seat: Seat
+    call: Call
+    ts: float
+    alert: bool = False
+
+
+@dataclass(frozen=True)
+class LateChange:
+    """Law 25B: ``seat`` changed its call at ``index`` (``call``, the one replaced) after a
+    pause; ``over``: the calls made over it, which stand again if the change is cancelled
+    (25B2: the original call stands, and the auction with it)."""
+
+    seat: Seat
+    index: int
+    call: Call
+    over: tuple[OverCall, ...] = ()
 
 
 @dataclass
@@ -183,9 +207,12 @@ class BoardState:
     play_actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     # Law 64C: the tricks the director transferred for revokes, once ruled (revoke_transfer)
     ruled_transfer: int | None = None
-    # Law 25B: a change of call made after a pause: (seat, index, the call it replaced),
-    # until the left-hand opponent accepts it (25B1) or it is cancelled (25B2)
-    late_change: tuple[Seat, int, Call] | None = None
+    # Law 25B: a change of call made after a pause, until the left-hand opponent accepts it
+    # (25B1) or it is cancelled (25B2)
+    late_change: LateChange | None = None
+    # Law 25A4 (2017: 25A5): the left-hand opponent's call made over a call changed under
+    # 25A, until that player withdraws it or lets it stand (call_over_change)
+    over_change: OverCall | None = None
     # Law 58B: two cards from one hand at once: (seat, the card played, the card seen with
     # it), until the player designates which is played (58B2)
     simultaneous: tuple[Seat, Card, Card] | None = None
@@ -267,9 +294,11 @@ class BoardState:
         return self.tray is None or self.tray.crossed >= len(self.auction)
 
     def lead_confirmer(self, screens: Screens | None) -> Seat:
-        """Who turns the face-down opening lead up: the leader's screenmate."""
+        """Who turns the face-down opening lead up (Law 41C): the leader, once partner and
+        declarer have asked what they wished (41B); behind screens the leader's screenmate,
+        who says the questions are over."""
         leader = self.cards[0][0]
-        return leader.partner if screens is None else screens.screenmate(leader)
+        return leader if screens is None else screens.screenmate(leader)
 
     def seen_by_side(self, screens: Screens, side: int) -> int:
         """How many calls of the auction a side of the screen has seen: those that crossed,
@@ -289,6 +318,23 @@ class BoardState:
             if card in cards:
                 return seat
         return None
+
+    @property
+    def lead_made_face_down(self) -> bool:
+        """The opening lead is still to be made, face down (Law 41A): no card played, and
+        no lead faced out of turn (which ended the auction period, 22B1)."""
+        return not self.cards and not any(action["kind"] == "lead_out_of_turn"
+                                          for _, action in self.play_actions)
+
+    def withdraw_face_down_lead(self) -> None:
+        """The opening lead lying face down goes back to the leader's hand (Law 41A)."""
+        if self.cards and not self.face_down:
+            raise StateError("the opening lead is faced: the auction period is over")
+        self.cards.clear()
+        self.card_ts.clear()
+        self.play_actions.clear()
+        self.face_down = False
+        self.out_of_turn = None
 
     def start_play(self) -> None:
         contract, declarer = self.auction.contract, self.auction.declarer
@@ -381,17 +427,11 @@ class TableState:
         return Conduct() if self.assignment is None else self.assignment.conduct
 
     def offered_answers(self, seat: Seat, question: Question) -> list[int]:
-        """The answers ``seat`` is offered to ``question``, in order: its card's meaning of
-        the call, then the standard answers (tabled.syscard)."""
-        board = self.board
-        card = self.conduct.card_of(seat)
-        offered: list[int] = []
-        if board is not None and card is not None and question.index < len(board.auction):
-            found = card.lookup(board.auction, question.index)
-            if found is not None:
-                offered.append(found.code)
-        offered.extend(code for code in STANDARD_ANSWERS if code not in offered)
-        return offered
+        """The answers ``seat`` is offered to ``question``, in order: the standard answers
+        (tabled.syscard). Never its own card's meaning of the call: the player answers from
+        memory, and showing it would be an aid to memory (Laws 20G2, 40B2(b); 2017 40C3(a));
+        a code of the card may be typed."""
+        return list(STANDARD_ANSWERS)
 
     @property
     def open_director_calls(self) -> list[DirectorCall]:
@@ -467,15 +507,17 @@ class TableState:
 
     def _on_call(self, data: Mapping[str, Any], event: Event) -> None:
         board = self._board(event)
-        if not len(board.auction):
-            # Hands are recorded only whole: a half-scanned hand stays unknown.
-            board.scans = {s: c if len(c) == 13 else [] for s, c in board.scans.items()}
         seat = Seat.from_str(data["seat"])
-        if board.late_change is not None and seat is board.late_change[0].lho:
+        if board.late_change is not None and seat is board.late_change.seat.lho:
             board.late_change = None  # Law 25B1: the opponent calls over it: accepted
+        if board.over_change is not None and seat is board.over_change.seat:
+            board.over_change = None  # Law 25A4: it calls again: the call over is withdrawn
+        before = len(board.auction)
+        # Law 28A: the call of the left-hand opponent of a seat that must pass comes in
+        # rotation, the pass recorded first: each new entry has this time.
         board.auction.make_call(Call.from_str(data["call"]), seat,
                                 alert=bool(data.get("alert")))
-        board.call_ts.append(event.ts)
+        board.call_ts.extend([event.ts] * (len(board.auction) - before))
         if data.get("alert"):
             board.alerts.append(AlertMark(len(board.auction) - 1, seat, event.ts))
         self.after_call(board)
@@ -498,13 +540,24 @@ class TableState:
         if tray is not None and index < tray.crossed:
             raise StateError(f"event {event.seq}: {seat}'s call has crossed on the tray")
         replaced = board.auction.entries[index].call
+        over = tuple(OverCall(e.seat, e.call, board.call_ts[i], e.alert)
+                     for i, e in enumerate(board.auction.entries[index + 1:], start=index + 1))
         pause = self.conduct.profile.change_pause
+        board.over_change = None
         if tray is None and event.ts - board.call_ts[index] > pause:
             # Law 25B: not without pause for thought (Law 25A1, the profile's tempo): the
             # left-hand opponent may accept it.
-            board.late_change = (seat, index, replaced)
+            board.late_change = LateChange(seat, index, replaced, over)
         else:
             board.late_change = None
+            if over and tray is None:
+                # Law 25A4: the left-hand opponent may withdraw its call made over the
+                # unintended one, or let it stand (behind screens it is always withdrawn).
+                board.over_change = over[0]
+        if board.cards:
+            # Law 22B1: the auction period lasts until the opening lead is faced; the lead
+            # lying face down goes back to its hand (Law 41A) as the auction reopens.
+            board.withdraw_face_down_lead()
         board.auction.replace_call(seat, Call.from_str(data["call"]),
                                    alert=bool(data.get("alert")))
         # The replaced call and any made over it are gone, with their alerts and timing.
@@ -611,7 +664,7 @@ class TableState:
         seat = data.get("seat")
         self.director_calls.append(DirectorCall(
             event.seq, Seat.from_str(seat) if seat else None, data["reason"], data.get("law"),
-            data.get("detail"), event.ts))
+            data.get("detail"), event.ts, board=event.board))
 
     def _on_roster(self, data: Mapping[str, Any], event: Event) -> None:
         """Players added to the session's roster while it runs: a visitor the director

@@ -100,6 +100,37 @@ def _sees_question(viewer: Viewer, asker: Seat, answerer: Seat,
     return viewer in (asker, asker.partner, answerer)
 
 
+Review = Literal["calls", "contract"]
+
+
+def review_of(seat: Seat, state: TableState) -> Review | None:
+    """What ``seat`` may have restated of the auction now (INFO's review page).
+
+    Until the opening lead is faced the calls are still before the players (a bidding box's
+    cards stay on the table; Law 20B, and 41B in the clarification period, where the presumed
+    dummy has no say). In the play, Law 41B: a player may have the calls restated at his first
+    turn to play, and the right ends when he plays a card (declarer's first turn is from
+    dummy, unless he accepted a lead out of turn); after that, Law 41C: at his own turn to
+    play, only what the contract is and whether, not by whom, it was doubled or redoubled.
+    Dummy has no turn to play. Once the play is over the auction may be reviewed again."""
+    board = state.board
+    phase = state.phase
+    if board is None or phase in (Phase.SETUP, Phase.AUCTION, Phase.RESULT):
+        return "calls"
+    play = board.play
+    if play is None:
+        return "calls"
+    if seat is play.dummy:
+        return None
+    if phase is Phase.LEAD:
+        return "calls"
+    turn = play.turn
+    if turn is None or play.controller(turn) is not seat:
+        return None
+    played = any(play.controller(who) is seat for who, _ in board.cards)
+    return "contract" if played else "calls"
+
+
 def view_for(viewer: Viewer, state: TableState, now: float | None = None, *,
              delay: float = 0.0) -> View:
     """Everything ``viewer`` may see of the table now; ``now`` and ``delay`` hold the public

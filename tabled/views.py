@@ -20,7 +20,7 @@ from .control import DIGITS, Notice, SeatEntry
 from .roundclock import RoundClock
 from .state import BoardState, Guidance, Phase, Result, TableState
 from .syscard import answer_text
-from .viewing import View, view_for
+from .viewing import View, review_of, view_for
 
 WIDTH = 20
 
@@ -73,7 +73,8 @@ def _notice_line(notice: Notice, language: str, state: TableState | None = None)
     args = dict(notice.args)
     args.setdefault("board", "")
     if notice.key == "ruling":
-        args["kind"] = i18n.ruling(str(args.get("kind")), language)
+        args["kind"] = i18n.ruling(str(args.get("kind")), language,
+                                   bids_allowed=bool(args.get("bids_allowed")))
     if "call" in args:
         args["call"] = words.call(str(args["call"]), language)
     if notice.key == "answered" and state is not None:
@@ -136,11 +137,19 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
     special = _special_lines(seat, state, board, view, entry, language)
     if special:
         return [lines[0], *special]
+    review = review_of(seat, state) if entry.review else None
     if phase is Phase.SETUP:
         lines.append(_t("scan_or_call", language))
         lines.append(_t("scanned", language, count=len(board.scans[seat])))
-    elif phase is Phase.AUCTION or entry.review:
-        lines.append(_recent_calls(view, language, 8 if entry.review else 5))
+    elif review == "contract" and board.play is not None:
+        # Law 41C: at one's turn in the play, the contract and whether it was doubled
+        play = board.play
+        lines.append(_t("contract", language,
+                        contract=words.contract(play.contract, language),
+                        declarer=words.seat_letter(play.declarer, language)))
+        lines.append(_play_lines(seat, board, language)[1])
+    elif phase is Phase.AUCTION or review == "calls":
+        lines.append(_recent_calls(view, language, 8 if review else 5))
         turn = auction.turn
         if view.tray_here is False or (view.tray_here and len(view.calls) < len(auction)):
             lines.append(_t("tray_other", language))
@@ -148,6 +157,8 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
             hint = _auction_irregularity(seat, state, board, language)
             lines.append(hint or (_t("your_call", language) if turn is seat
                                   else _t("turn", language, seat=str(turn))))
+        elif phase in (Phase.LEAD, Phase.PLAY) and board.play is not None:
+            lines.append(_play_lines(seat, board, language)[1])  # the cue stays
     elif phase in (Phase.LEAD, Phase.PLAY):
         lines.extend(_play_lines(seat, board, language))
     elif phase is Phase.RESULT:
@@ -160,8 +171,11 @@ def _auction_irregularity(seat: Seat, state: TableState, board: BoardState,
     """Law 25B: the left-hand opponent of a change of call made after a pause is asked to
     accept it; Law 16B2: the opponents of a player who hesitated may reserve their rights."""
     late = board.late_change
-    if late is not None and seat is late[0].lho:
+    if late is not None and seat is late.seat.lho:
         return _t("late_change", language)
+    over = board.over_change
+    if over is not None and seat is over.seat:  # Law 25A4: withdraw it, or let it stand
+        return _t("over_change", language, call=words.call(over.call, language))
     index = board.hesitation_open(seat, state.conduct.profile.hesitation)
     if index is not None:
         who = words.seat_letter(board.auction.entries[index].seat, language)
@@ -225,13 +239,20 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
             item = card.entries[entry.scroll % len(card.entries)]
             text = f"{item.sequence}: {item.meaning(language)}"
             return [_t("card_start", language, side=side), text[:WIDTH]]
-    if board.face_down:
-        leader = board.cards[0][0]
-        if seat is board.lead_confirmer(state.conduct.screens):
-            return [_t("face_down_ok", language)]
+    if entry.page == "claim" and board.play is not None:  # Law 68: typed, then shown back
+        left = board.play.tricks_left
+        if entry.claim is not None:
+            return [_t("claim_confirm", language, tricks=entry.claim, left=left),
+                    _t("claim_sure", language)]
+        return [_t("claim_page", language), _t("claim_left", language, left=left)]
+    if board.face_down:  # Law 41A: only the leader knows the card until it is faced
+        leader, lead = board.cards[0]
+        confirmer = board.lead_confirmer(state.conduct.screens)
         if seat is leader:
-            return [_t("your_card", language) + f" {board.cards[0][1]}",
-                    _t("face_down_wait", language)]
+            return [_t("your_card", language) + f" {lead}",
+                    _t("face_up_ok" if seat is confirmer else "face_down_wait", language)]
+        if seat is confirmer:
+            return [_t("face_down_ok", language)]
         return [_t("face_down_wait", language)]
     return []
 
@@ -259,6 +280,13 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
             return [first, _t("substitute_how", language)]
         letters = "/".join(words.seat_letter(s, language) for s in changers)
         return [first, _t("lead_chooser", language, seat=letters)]
+    breach = play.breach
+    if breach is not None:  # Law 52B: declarer accepts the card or has the penalty card
+        who, card, due = breach
+        line = _t("breach", language, seat=words.seat_letter(who, language), card=str(card),
+                  due=str(due))
+        return [line, _t("breach_how", language) if seat is play.declarer
+                else _t("penalty_lead_wait", language)]
     faced = play.faced_lead
     if faced is not None:  # Laws 53-56: the card stays faced until the option
         line = _t("faced_lead", language, seat=words.seat_letter(faced.seat, language),
@@ -287,7 +315,7 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
     if not board.cards:
         cue = (_t("your_lead", language) if turn is seat
                else _t("lead_by", language, seat=str(turn)))
-        return [first, _with_penalties(cue, penalties)]
+        return _with_penalties(first, cue, penalties)
     trick = play.current
     cards = " ".join(f"{words.seat_letter(s, language)}{c}" for s, c in trick.cards)
     tricks = _t("tricks", language, ns=play.tricks_won(Side.NS), ew=play.tricks_won(Side.EW))
@@ -297,7 +325,7 @@ def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
         cue = _t("your_card", language)
     else:
         cue = tricks
-    return [cards or tricks, _with_penalties(cue, penalties)]
+    return _with_penalties(cards or tricks, cue, penalties)
 
 
 def _penalty_line(play: Play, language: str) -> str:
@@ -311,11 +339,17 @@ def _penalty_line(play: Play, language: str) -> str:
     return _t("penalty_line", language, cards=shown)
 
 
-def _with_penalties(cue: str, penalties: str) -> str:
+def _with_penalties(top: str, cue: str, penalties: str) -> list[str]:
+    """The play's two lines: ``top`` (the trick, or the contract) and the ``cue`` (whose
+    turn it is), with the penalty cards (Law 50A) where they fit. The cue is never lost:
+    when the penalty cards fit on neither line they take the top line's place."""
     if not penalties:
-        return cue
-    both = f"{cue} {penalties}"
-    return both if len(both) <= WIDTH else penalties
+        return [top, cue]
+    if len(cue) + 1 + len(penalties) <= WIDTH:
+        return [top, f"{cue} {penalties}"]
+    if len(top) + 1 + len(penalties) <= WIDTH:
+        return [f"{top} {penalties}", cue]
+    return [penalties, cue]
 
 
 def _result_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
@@ -379,8 +413,7 @@ def seat_view(seat: Seat, state: TableState, entry: SeatEntry, notice: Notice | 
     while len(lines) < 3:
         lines.append("")
     phase = state.phase
-    numeric = phase in (Phase.PLAYERS, Phase.BOARD) or (
-        phase in (Phase.LEAD, Phase.PLAY) and not entry.replacing)
+    numeric = phase in (Phase.PLAYERS, Phase.BOARD) or entry.page == "claim"
     typed = _typed(entry, language, numeric)
     if typed:
         last = typed

@@ -1,10 +1,12 @@
-"""Cards seen out of turn, as real players now and then let them be seen: a defender faces the
-opening lead when partner is on lead, or plays a card before its turn. The bots' script gets
+"""Cards seen out of turn, as real players now and then let them be seen: a defender leads
+when declarer's side is on lead, or plays a card before its turn. The bots' script gets
 the steps (the card scanned, the option declarer presses) and plays on under the laws the table
 enforces (Laws 50, 53-57), so a demonstration meets penalty cards and leads out of turn.
 
-Which boards: ``kind_for(board)``: one board in four has the opening lead faced out of turn
-(declarer refuses it on one, accepts it on the next), one in four a defender's premature card.
+Which boards: ``kind_for(board)``: one board in four has a defender's lead faced out of turn
+when declarer's side is to lead (Law 56; declarer refuses it on one, accepts it on the next),
+one in four a defender's premature card. (The opening lead is made face down, Law 41A: a card
+of the defender not on lead is seen by nobody, and the table only calls the director.)
 """
 
 from __future__ import annotations
@@ -37,10 +39,13 @@ def play_out(play: Play, deal: Deal, auction: Auction, board: int, seed: int,
     rng = random.Random(f"{seed}:{board}:irregular")
     cards: list[Card] = []
     premature_at = rng.randrange(4, 40) if kind == "premature" else None
-    if kind in ("lead_refused", "lead_accepted"):
-        _face_opening_lead(play, deal, kind == "lead_refused", cards, steps)
+    wrong_lead = kind in ("lead_refused", "lead_accepted")
     while not play.is_over:
         at = len(cards)
+        if wrong_lead and _lead_out_of_turn(play, deal, kind == "lead_refused", cards,
+                                            steps):
+            wrong_lead = False
+            continue
         if play.penalty_lead_pending is not None:
             # Law 50D2(b): the bots' declarer leaves the lead free; the card stays.
             play.choose_penalty_lead(PenaltyLeadOption.FREE)
@@ -57,19 +62,29 @@ def play_out(play: Play, deal: Deal, auction: Auction, board: int, seed: int,
     return cards
 
 
-def _face_opening_lead(play: Play, deal: Deal, refuse: bool, cards: list[Card],
-                       steps: Steps) -> None:
-    """Laws 54, 56: the opening leader's partner faces a card; declarer chooses."""
-    offender = play.declarer.rho
-    card = min(deal[offender], key=lambda c: c.index % 13)  # the lowest card held
+def _lead_out_of_turn(play: Play, deal: Deal, refuse: bool, cards: list[Card],
+                      steps: Steps) -> bool:
+    """Law 56: declarer's side is to lead and the defender on the leader's left faces a card;
+    declarer accepts it (53A) or not (the card is a major penalty card). False when the
+    moment does not allow it."""
+    turn = play.turn
+    if (turn is None or turn.side is not play.declarer.side or play.current.cards
+            or not play.completed_tricks):
+        return False
+    offender = turn.next()
+    hand = play.remaining(offender)
+    if not hand:
+        return False
+    card = min(hand, key=lambda c: c.index % 13)  # the lowest card held
     play.face_lead(offender, card)
     option = LeadOption.REFUSE if refuse else LeadOption.ACCEPT
     play.choose_lead_option(option)
-    steps.setdefault(0, []).extend([("scan", None, str(card)),
-                                    ("press", play.declarer, _LEAD_KEYS[option])])
+    steps.setdefault(len(cards), []).extend([("scan", None, str(card)),
+                                             ("press", play.declarer, _LEAD_KEYS[option])])
     if not refuse:
         play.play(card, offender)  # Law 53A: the card is the lead
         cards.append(card)
+    return True
 
 
 def _premature(play: Play, deal: Deal, steps: Steps) -> bool:

@@ -44,10 +44,15 @@ class AuctionInput(KeyEntry):
         accepts it (OK) or not (UNDO: the first call stands); Law 16B2, an opponent of a
         player who hesitated reserves the side's rights (ALERT). Recorded for the director."""
         late = board.late_change
-        if late is not None and seat is late[0].lho and key in ("OK", "UNDO"):
+        if late is not None and seat is late.seat.lho and key in ("OK", "UNDO"):
             return Outcome([Proposed("option", board.number, {
                 "kind": "change_of_call", "change": "accept" if key == "OK" else "cancel",
                 "by": str(seat)})])
+        over = board.over_change
+        if over is not None and seat is over.seat and key in ("OK", "UNDO"):
+            # Law 25A4: OK lets the call made over the changed one stand, UNDO withdraws it
+            # (the player then calls again).
+            return self._over_change(seat, board, "stand" if key == "OK" else "withdraw")
         if key == "ALERT":
             # Law 16B1: the profile says how long a pause is a hesitation.
             index = board.hesitation_open(seat, self.state.conduct.profile.hesitation)
@@ -59,15 +64,29 @@ class AuctionInput(KeyEntry):
                     [seat, seat.partner], Notice("reserved", error=False))
         return None
 
+    def _over_change(self, seat: Seat, board: BoardState, choice: str) -> Outcome:
+        data = {"kind": "call_over_change", "seat": str(seat), "lho_call": choice,
+                "by": str(seat)}
+        if choice == "stand":
+            over = board.over_change
+            assert over is not None
+            if not board.auction.is_legal(over.call, seat):
+                return Outcome().tell([seat], Notice("law", {"reason": "over"}, "25A4"))
+            return Outcome([Proposed("option", board.number, data)])
+        return Outcome([Proposed("option", board.number, data)]).tell(
+            [seat], Notice("withdrawn", error=False))
+
     def _undo_call(self, seat: Seat, entry: SeatEntry, board: BoardState) -> Outcome:
         if entry.keys:
             entry.keys.clear()
             return Outcome()
         # Law 25A: an unintended call may be replaced until partner calls (25A1-2) or, at the
-        # end of the auction, until the opening lead is faced (25A3).
+        # end of the auction, until the opening lead is faced (25A3, 22B1): a lead lying face
+        # down does not end the auction period.
         index = board.auction.can_replace(seat)
         tray = board.tray
-        if board.cards or index is None or (tray is not None and index < tray.crossed):
+        faced = bool(board.cards) and not board.face_down
+        if faced or index is None or (tray is not None and index < tray.crossed):
             # Screens: a call may be replaced without penalty until the tray crosses.
             entry.replacing = False
             return Outcome().tell([seat], Notice("law", {"reason": "change"}, "25A"))
@@ -170,7 +189,9 @@ class AuctionInput(KeyEntry):
                 if alert:
                     data["alert"] = True
                 return Outcome([Proposed("change", board.number, data)])
-            board.auction.check(call, seat)
+            # Law 28A: the call of the left-hand opponent of a seat that must pass, at that
+            # seat's turn, is in rotation (the engine records the pass first).
+            board.auction.copy().make_call(call, seat)
         except IllegalActionError as error:
             if board.auction.can_replace(seat) is None:
                 entry.replacing = False  # Law 25A: too late now; the next call is a new call
@@ -181,6 +202,14 @@ class AuctionInput(KeyEntry):
         data = {"seat": str(seat), "call": str(call)}
         if alert:
             data["alert"] = True
+        over = board.over_change
+        if over is not None and seat is over.seat:
+            # Law 25A4: the call made over the changed one: made again, it stands; another
+            # call withdraws it first.
+            if call == over.call and alert == over.alert:
+                return self._over_change(seat, board, "stand")
+            withdraw = self._over_change(seat, board, "withdraw").events
+            return Outcome([*withdraw, Proposed("call", board.number, data)])
         outcome = Outcome([Proposed("call", board.number, data)])
         reminder = self._reminder(seat, board, call, alert)
         if reminder is not None:

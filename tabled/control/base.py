@@ -10,6 +10,9 @@ from tabled.rules import Seat
 from ..state import TableState
 from .outcome import Proposed
 
+#: The longest detail of a director call (the wire's limit): a longer one is cut.
+DETAIL = 200
+
 
 class Room:
     """A part of the controller (a mixin of :class:`tabled.control.Controller`, which sets
@@ -23,7 +26,7 @@ class Room:
         if law:
             data["law"] = law
         if detail:
-            data["detail"] = detail[:200]
+            data["detail"] = detail[:DETAIL]
         return Proposed("director", self._board_number(), data)
 
     def _board_number(self) -> int | None:

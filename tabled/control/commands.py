@@ -11,7 +11,7 @@ from tabled.rules import IllegalActionError, Seat
 
 from ..rulings import KINDS
 from ..state import Phase
-from ..wire import Command, Event, EventType
+from ..wire import Command, Event, EventType, WireError
 from .base import Room
 from .outcome import Notice, Outcome, Proposed
 
@@ -24,6 +24,12 @@ class CommandInput(Room):
         answered = state.commands.get(command.id)
         if answered is not None:
             return Outcome(repeat=answered)  # idempotent: the same answer again
+        try:
+            # What the wire would refuse is refused here too, with the wire's reason (a
+            # command put on the inbox without the wire's decoding, a field it drops).
+            command = Command.from_payload(command.to_payload())
+        except WireError as error:
+            return self._refuse(command, str(error)[:200])
         if command.type == "resend":
             return Outcome(resend=(command.data["since"], command.data.get("until")))
         if command.type == "assign":
@@ -46,9 +52,12 @@ class CommandInput(Room):
         reason = self._ruling_refusal(command.data)
         if reason is not None:
             return self._refuse(command, reason)
+        said = {"kind": command.data["kind"]}
+        if command.data.get("bids_allowed"):
+            said["bids_allowed"] = True  # Law 30B2(b): the seat may bid, not double
         return Outcome([Proposed("ruling", self._board_number(),
                                  {"cmd": command.id, **command.data})]).tell(
-            Seat, Notice("ruling", {"kind": command.data["kind"]}, error=False))
+            Seat, Notice("ruling", said, error=False))
 
     def _refuse(self, command: Command, reason: str) -> Outcome:
         return Outcome([Proposed("refused", self._board_number(),

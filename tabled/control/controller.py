@@ -32,6 +32,12 @@ class Controller(PlayInput, QuestionInput, CommandInput):
         board = self.state.board
         if board is not None and board.open_questions(seat):
             return self._answering(seat, key, entry, board)
+        if entry.page == "claim":  # Law 68: the claim page takes its keys while it is open
+            if board is not None and self._may_claim(seat, board):
+                answer = self._claim_key(seat, key, entry, board)
+                if answer is not None:
+                    return answer
+            entry.page, entry.claim = None, None  # left the page: the key does what it does
         if entry.page is not None and board is not None:
             if key in ("UNDO", "OK"):
                 return self._page_key(seat, key, entry, board)

@@ -30,10 +30,11 @@ class SeatEntry:
     replacing: bool = False  # Law 25A: the next call replaces this seat's unintended call
     review: bool = False     # Law 20B: the seat is reviewing the auction
     alert: bool = False      # self-alerting: ALERT pressed with the call being typed
-    page: str | None = None  # "ask" (Law 20F) or "card" (Law 40B2(c)): INFO's further pages
+    page: str | None = None  # "ask" (Law 20F), "card" (Law 40B2(c)), "claim" (Law 68)
     pick: int | None = None  # the opponents' call the page is about (auction index)
     scroll: int = 0          # the card page: how far down the meaning
     answer: int = 0          # answering a question: which answer of the list is shown
+    claim: int | None = None  # the claim page: the tricks typed, shown back to be confirmed
 
 
 class KeyEntry(Room):
@@ -50,6 +51,7 @@ class KeyEntry(Room):
             entry.replacing = False
             entry.alert = False
             entry.page = None
+            entry.claim = None
 
     def _summon(self, seat: Seat) -> Outcome:
         # Law 9B1(a): anyone may summon the director; the call goes out at once.

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabled.rules import IllegalActionError, Seat
+from tabled.rules import IllegalActionError, LeadRestrictionError, Seat
 
 
 @dataclass(frozen=True)
@@ -47,4 +47,7 @@ class Outcome:
 
 
 def refusal(error: IllegalActionError) -> Notice:
+    if isinstance(error, LeadRestrictionError):  # Laws 26, 50D2(a): which suit, and how
+        return Notice("lead_suit" if error.required else "lead_not_suit",
+                      {"suit": str(error.suit)}, error.law)
     return Notice("law", {"reason": error.reason}, error.law)

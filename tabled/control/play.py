@@ -6,13 +6,21 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tabled.rules import Card, IllegalActionError, Seat, Suit
+from tabled.rules import (
+    Card,
+    IllegalActionError,
+    LeadRestrictionError,
+    PenaltyCardError,
+    Seat,
+    Suit,
+)
 from tabled.rules.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption, PrematureOption
 from tabled.rulings import play_action
 
 from ..state import BoardState, Phase
 from ..wire import Event, EventType
 from .auction import AuctionInput
+from .base import DETAIL
 from .keys import CALL_KEYS, LEVELS, STRAINS, SeatEntry
 from .outcome import Notice, Outcome, Proposed, refusal
 
@@ -48,7 +56,7 @@ class PlayInput(AuctionInput):
         assert board is not None and board.play is not None
         play = board.play
         if board.face_down:
-            return self._face_down(seat, key, board)
+            return self._face_down(seat, key, entry, board)
         claim = play.claim
         if claim is not None:
             return self._claim_answer(seat, key, board)
@@ -71,26 +79,82 @@ class PlayInput(AuctionInput):
                 return Outcome().tell([seat], Notice("designate_how", error=False))
             return self._option(board, seat, {"kind": "penalty_choice",
                                               "card": str(choices[index].card)})
-        if not board.cards and key in ("UNDO", "OK") and (entry.replacing or key == "UNDO"):
+        if play.breach is not None:
+            return self._breach_option(seat, key, board)
+        return self._keyed_in_play(seat, key, entry, board)
+
+    def _keyed_in_play(self, seat: Seat, key: str, entry: SeatEntry,
+                       board: BoardState) -> Outcome:
+        """Keys with nothing of the play to answer: the keys of a call. Until the lead is
+        faced a call may still be changed (Law 25A3); any other call after the auction is
+        refused as Law 39, on the caller's display only. Nothing typed here is a claim: a
+        claim is made on its own page (INFO, ``_claim_key``)."""
+        calling = key in LEVELS or key in STRAINS or key in CALL_KEYS
+        if entry.replacing:
+            return self._calling(seat, key, entry) if calling or key in ("OK", "UNDO") \
+                else Outcome()
+        if key == "UNDO":
+            if not entry.keys and board.cards and not board.face_down:
+                if board.auction.can_replace(seat) is None:
+                    return Outcome()  # nothing to rub out, no call to change
+                # Law 25A3: the lead faced, the auction period is over (22B1)
+                return Outcome().tell([seat], Notice("law", {"reason": "change"}, "25A"))
             return self._calling(seat, key, entry)  # Law 25A3: until the lead is faced
-        if entry.replacing and (key in LEVELS or key in STRAINS or key in CALL_KEYS):
-            return self._calling(seat, key, entry)
-        if key in CALL_KEYS or key in ("H", "NT") or (key == "OK" and self._is_call(entry)):
-            # A call after the auction: the auction refuses it (Law 39), naming the law.
-            return self._calling(seat, key, entry)
-        done, tricks = self._number(seat, key, entry)
-        if not done:
+        if key == "OK":
+            if not entry.keys:
+                return Outcome()
+            if self._entered_call(entry) is None:
+                entry.keys.clear()  # a number is no claim: say where claims are made
+                if board.play is not None and seat is board.play.dummy:
+                    return Outcome().tell([seat], Notice("law", {"reason": "dummy"},
+                                                         "43A1(c)"))  # dummy does not claim
+                return Outcome().tell([seat], Notice("claim_info"))
+            return self._calling(seat, key, entry)  # Law 39
+        return self._calling(seat, key, entry) if calling else Outcome()
+
+    def _claim_key(self, seat: Seat, key: str, entry: SeatEntry,
+                   board: BoardState) -> Outcome | None:
+        """The claim page (Law 68): the tricks of the remaining ones the side will take,
+        typed as a number, OK, then shown back to be confirmed with OK (UNDO goes back).
+        None: the key leaves the page and does what it does."""
+        play = board.play
+        assert play is not None
+        if key == "UNDO":
+            if entry.claim is not None:
+                entry.claim = None
+            elif entry.keys:
+                entry.keys.pop()
+            else:
+                entry.page = None
             return Outcome()
-        if tricks is None:
-            return Outcome().tell([seat], Notice("claim_how"))
-        trial = copy.deepcopy(play)
-        try:
-            trial.make_claim(seat, tricks)  # Law 68
-        except IllegalActionError as error:
-            return Outcome().tell([seat], refusal(error))
-        return Outcome([Proposed("claim", board.number,
-                                 {"seat": str(seat), "tricks": tricks})]).tell(
-            Seat, Notice("claimed", {"seat": str(seat), "tricks": tricks}, error=False))
+        if key == "OK":
+            if entry.claim is not None:
+                claimed, entry.claim, entry.page = entry.claim, None, None
+                return Outcome([Proposed("claim", board.number,
+                                         {"seat": str(seat), "tricks": claimed})]).tell(
+                    Seat, Notice("claimed", {"seat": str(seat), "tricks": claimed},
+                                 error=False))
+            _, tricks = self._number(seat, key, entry)
+            if tricks is None:
+                return Outcome().tell([seat], Notice("claim_how"))
+            trial = copy.deepcopy(play)
+            try:
+                trial.make_claim(seat, tricks)  # Law 68
+            except IllegalActionError as error:
+                return Outcome().tell([seat], refusal(error))
+            entry.claim = tricks  # shown back: OK claims, UNDO goes back
+            return Outcome()
+        if self.digit(key) is not None:
+            if entry.claim is not None:
+                entry.claim = None
+                entry.keys.clear()
+            if len(entry.keys) < 2:
+                entry.keys.append(key)
+            return Outcome()
+        entry.page = None
+        entry.claim = None
+        entry.keys.clear()
+        return None
 
     def _option(self, board: BoardState, seat: Seat, data: dict[str, Any]) -> Outcome:
         """Propose an option of the play after trying it on a copy (the engine's refusal
@@ -203,12 +267,22 @@ class PlayInput(AuctionInput):
         entry.keys.clear()
         return self._option(board, seat, data)
 
-    def _face_down(self, seat: Seat, key: str, board: BoardState) -> Outcome:
-        """Screens: the opening lead lies face down until the leader's screenmate says the
-        questions are over (OK); then all see it and dummy goes down."""
+    def _face_down(self, seat: Seat, key: str, entry: SeatEntry,
+                   board: BoardState) -> Outcome:
+        """Law 41A: the opening lead lies face down while the leader's partner and the
+        presumed declarer may ask about the auction (41B); then it is faced (41C): by the
+        leader's OK, or behind screens by the leader's screenmate's, who says the questions
+        are over. Until then the auction period goes on (22B1): a call may still be changed
+        (25A3)."""
         confirmer = board.lead_confirmer(self.state.conduct.screens)
-        if key == "OK" and seat is confirmer:
+        if key == "OK" and seat is confirmer and not entry.keys and not entry.replacing:
+            if any(q.answer is None for q in board.questions):
+                return Outcome().tell([seat], Notice("questions_first", error=False))
             return Outcome([Proposed("faced", board.number, {"seat": str(seat)})])
+        if entry.replacing or entry.keys or key == "UNDO":
+            return self._keyed_in_play(seat, key, entry, board)
+        if key in LEVELS or key in STRAINS or key in CALL_KEYS:
+            return self._calling(seat, key, entry)
         return Outcome().tell([seat], Notice("face_down", {"seat": str(confirmer)},
                                              error=False))
 
@@ -228,7 +302,30 @@ class PlayInput(AuctionInput):
             events.append(self._director(seat, "claim", "68D",
                                          f"{seat} disputes {claim.seat}'s claim of "
                                          f"{claim.tricks}"))
+        elif trial.claim is None:
+            # Law 68B2: a defender's concession that partner objects to at once did not
+            # happen; play goes on, but unauthorised information may exist: the director
+            # is summoned at once.
+            events.append(self._director(seat, "concession", "68B2",
+                                         f"{seat} objects to partner {claim.seat}'s "
+                                         f"concession ({claim.tricks} of the tricks left): "
+                                         f"void, play goes on"))
+            return Outcome(events).tell(Seat, Notice("concession_void", error=False))
         return Outcome(events)
+
+    def _breach_option(self, seat: Seat, key: str, board: BoardState) -> Outcome:
+        """Law 52B: a defender led or played another card where a penalty card had to be:
+        declarer, on the keypad, 1 accepts it (52B1: it is played, the penalty card stays),
+        2 does not (52B2: the penalty card is played in its place and the other card becomes
+        a major penalty card)."""
+        play = board.play
+        assert play is not None
+        if seat is not play.declarer:
+            return Outcome().tell([seat], Notice("lead_wait", error=False))
+        if key not in ("1", "2"):
+            return Outcome().tell([seat], Notice("breach_how", error=False))
+        return self._option(board, seat, {"kind": "breach_option",
+                                          "breach": "accept" if key == "1" else "refuse"})
 
     def _result(self, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
         board = self.state.board
@@ -242,16 +339,29 @@ class PlayInput(AuctionInput):
     def card(self, card: Card | None, reader_seat: Seat | None, *,
              now: float | None = None) -> Outcome:
         """A card at the reader; ``now`` (the table's clock) tells two cards read together
-        (Law 58B) from a card played too soon."""
+        (Law 58B) from a card played too soon. What is refused is said to the player whose
+        card it is (its slot's player, with one reader the table's); what the laws make
+        public (a card faced: a penalty card, a lead out of turn) is said to all."""
         phase = self.state.phase
+        told = list(Seat) if reader_seat is None else [reader_seat]
         if card is None:
-            return Outcome().tell(Seat, Notice("unknown_card"))
+            return Outcome().tell(told, Notice("unknown_card"))
         board = self.state.board
-        if phase is Phase.SETUP and board is not None:
+        if phase in (Phase.SETUP, Phase.AUCTION) and board is not None:
+            # Law 7B: a hand may be counted, and checked on the reader, until the play.
             return self._hand_scan(card, reader_seat, board)
         if phase in (Phase.LEAD, Phase.PLAY) and board is not None:
             return self._card_played(card, reader_seat, board, now)
-        return Outcome().tell(Seat, Notice("no_card_now", {"card": str(card)}))
+        return Outcome().tell(told, Notice("no_card_now", {"card": str(card)}))
+
+    def _fouled(self, seat: Seat | None, problem: str, board: BoardState) -> Outcome:
+        """Laws 15 and 87: a wrong or fouled board; the director decides (one call a
+        board, while it is open)."""
+        outcome = Outcome().tell(Seat, Notice("fouled", {"detail": problem}, "87"))
+        if not any(c.reason == "fouled_board" and c.board == board.number
+                   for c in self.state.open_director_calls):
+            outcome.events.append(self._director(seat, "fouled_board", "87", problem))
+        return outcome
 
     def _hand_scan(self, card: Card, reader_seat: Seat | None, board: BoardState) -> Outcome:
         seat = reader_seat
@@ -275,27 +385,31 @@ class PlayInput(AuctionInput):
         if problem is None:
             return Outcome([Proposed("hand_card", board.number,
                                      {"seat": str(seat), "card": str(card)})])
-        # Laws 15 and 87: a wrong board or a fouled board; the director decides.
-        outcome = Outcome().tell(Seat, Notice("fouled", {"detail": problem}, "87"))
-        if not any(c.reason == "fouled_board" for c in self.state.open_director_calls):
-            outcome.events.append(self._director(seat, "fouled_board", "87", problem))
-        return outcome
+        return self._fouled(seat, problem, board)
 
     def _card_played(self, card: Card, reader_seat: Seat | None, board: BoardState,
                      now: float | None = None) -> Outcome:
         play = board.play
         assert play is not None
-        screens = self.state.conduct.screens
-        if board.face_down:
-            return Outcome().tell(Seat, Notice("face_down_wait", error=False))
-        if board.simultaneous is not None:
-            return Outcome().tell(Seat, Notice("lead_wait", error=False))
-        if board.may_substitute:
-            return self._substitute_card(card, play.owner(card) or reader_seat, board)
-        if not board.cards and not board.auction_crossed:
-            return Outcome().tell(Seat, Notice("tray_away"))
+        owner = play.owner(card)
         # The known hands say whose card it is; otherwise the reader's slot, or the turn.
-        seat = play.owner(card) or reader_seat or play.turn
+        seat = owner or reader_seat or play.turn
+        told = list(Seat) if seat is None else [play.controller(seat)]
+        if board.face_down:
+            return Outcome().tell(told, Notice("face_down_wait", error=False))
+        if board.simultaneous is not None:
+            return Outcome().tell(told, Notice("lead_wait", error=False))
+        if board.may_substitute:
+            return self._substitute_card(card, owner or reader_seat, board)
+        if not board.cards and not board.auction_crossed:
+            return Outcome().tell(told, Notice("tray_away"))
+        if (owner is not None and reader_seat is not None
+                and play.controller(owner) is not play.controller(reader_seat)):
+            # Laws 15, 87: the player at this reader holds a card the deal puts in another
+            # hand: the board is turned or fouled; no player's irregularity (declarer's and
+            # dummy's cards may come through either of their readers).
+            return self._fouled(reader_seat, f"{card} read at {reader_seat}'s reader; the "
+                                f"board has it in {owner}'s hand", board)
         kept = board.out_of_turn
         if (kept is not None and now is not None and seat is not None and seat is play.turn
                 and reader_seat is not None and self._read_at_seat == kept[:2]
@@ -311,6 +425,8 @@ class PlayInput(AuctionInput):
                     "58A", error=False))
         if play.faced_lead is not None and seat is not None:
             return self._after_faced_lead(card, seat, board)
+        if play.breach is not None and seat is not None:
+            return self._after_breach(card, seat, board)
         try:
             play.check(card, seat)
         except IllegalActionError as error:
@@ -322,20 +438,23 @@ class PlayInput(AuctionInput):
             return self._seen_out_of_turn(card, seat, board, error, together)
         assert seat is not None
         data: dict[str, Any] = {"seat": str(seat), "card": str(card)}
-        if not board.cards and screens is not None:
-            data["face_down"] = True  # screens: the opening lead is made face down
+        if board.lead_made_face_down:
+            data["face_down"] = True  # Law 41A: the opening lead is made face down
         return Outcome([Proposed("card", board.number, data)])
 
     def _seen_out_of_turn(self, card: Card, seat: Seat, board: BoardState,
                           error: IllegalActionError, together: bool = False) -> Outcome:
-        """A card refused by the play. If it was faced out of turn the table cannot undo
-        that it was seen: a lead out of turn is kept for the opponents' option (Laws 54-56),
-        a defender's card played out of turn becomes a major penalty card (Law 57A); the
-        director is called either way (Law 9B1)."""
-        outcome = Outcome().tell(Seat, refusal(error))
-        data: dict[str, Any] | None = None
+        """A card refused by the play. The player whose card it is is told why. If the card
+        was faced the table cannot undo that it was seen: a lead out of turn is kept for the
+        opponents' option (Laws 55-56), a defender's card played out of turn, or withdrawn
+        to correct a revoke, becomes a major penalty card (Laws 57A, 62B1), a card played in
+        a penalty card's place waits for declarer's option (52B); the director is called
+        (Law 9B1). An opening lead is made face down (41A): one by a player not on lead was
+        seen by nobody, and goes back to the hand on the director's word."""
         play = board.play
         assert play is not None
+        owner = play.controller(seat)
+        outcome = Outcome().tell([owner], refusal(error))
         if (together and error.law in ("54", "55", "56", "57") and board.cards
                 and board.cards[-1][0] is seat and play.current.cards
                 and play.current.cards[-1][0] is seat):
@@ -348,31 +467,67 @@ class PlayInput(AuctionInput):
                 return Outcome([both]).tell(Seat, Notice(
                     "simultaneous", {"seat": str(seat), "card": str(card)}, "58B"))
             return outcome
-        if error.law in ("54", "55", "56"):
+        if error.law == "54":
+            # Law 41A: made face down, nobody saw it; Law 54E, 24 for declarer's side.
+            law = "24" if seat.side is play.declarer.side else "41A"
+            outcome.tell([owner], Notice("law", {"reason": error.reason}, law))
+            outcome.events.append(self._director(
+                seat, "lead_out_of_turn", law,
+                f"{seat} made the opening lead ({card}) face down out of turn; it is "
+                f"{play.turn}'s lead: back to the hand"))
+            return outcome
+        if board.lead_made_face_down:
+            return outcome  # the opening lead, made face down (41A): nobody saw this card
+        defender = seat.side is not play.declarer.side
+        data: dict[str, Any] | None = None
+        public: Notice | None = None
+        reason = "premature_play"
+        law = error.law
+        if error.law in ("55", "56"):
             data = {"kind": "lead_out_of_turn", "seat": str(seat), "card": str(card)}
             reason = "lead_out_of_turn"
+            public = Notice("lead_out_of_turn", {"seat": str(seat), "card": str(card)}, law)
         elif error.law == "60B":
             # Law 60B: a defender's card after declarer's lead from the wrong hand went back
             # and before declarer led from the right one: a major penalty card.
             data = {"kind": "penalty_card", "seat": str(seat), "card": str(card),
                     "major": "major", "law": "60B"}
-            reason = "premature_play"
         elif error.law == "57":
             # Law 57A: before partner has played to the trick, a premature play; else a card
             # exposed through deliberate play (50B). A major penalty card either way.
-            assert board.play is not None
-            early = board.play.current.card_of(seat.partner) is None
+            early = play.current.card_of(seat.partner) is None
             data = {"kind": "penalty_card", "seat": str(seat), "card": str(card),
                     "major": "major", "law": "57A" if early else "50B"}
-            reason = "premature_play"
-        if data is not None:
-            kept = self._option(board, seat, data)
-            outcome.events.extend(kept.events)
-            if kept.events:
-                outcome.tell(Seat, Notice(reason, {"seat": str(seat), "card": str(card)},
-                                          error.law))
-            if kept.events or reason == "lead_out_of_turn":
-                outcome.events.append(self._director(seat, reason, error.law, error.reason))
+        elif defender and isinstance(error, PenaltyCardError) and not any(
+                p.card == card for p in play.penalty_cards):
+            # Law 52B: another card where a penalty card must be played: declarer accepts
+            # it or has the penalty card played instead.
+            data = {"kind": "penalty_breach", "seat": str(seat), "card": str(card)}
+            reason, law = "penalty_breach", "52B"
+            public = Notice("breach", {"seat": str(seat), "card": str(card),
+                                       "due": str(error.card)}, "52B")
+        elif defender and error.law == "50D2":
+            # Law 50D2: led before declarer chose: a card exposed, Law 49 (major: played).
+            data = {"kind": "penalty_card", "seat": str(seat), "card": str(card),
+                    "major": "major", "law": "49"}
+        elif defender and (error.law == "44C" or isinstance(error, LeadRestrictionError)
+                           or (error.law == "57A" and play.premature is None)):
+            # Law 61A: failing to follow suit, or to comply when able with a rectification's
+            # lead or play, is a revoke; the table corrects it at once (62A): the card,
+            # played from a defender's hand, becomes a major penalty card (2017 62B1).
+            data = {"kind": "penalty_card", "seat": str(seat), "card": str(card),
+                    "major": "major", "law": "62B1"}
+            reason, law = "revoke", "62B1"
+        if data is None:
+            return outcome  # declarer's or dummy's card goes back to the hand (48A, 62B2)
+        kept = self._option(board, seat, data)
+        if not kept.events:
+            return outcome
+        outcome.events.extend(kept.events)
+        outcome.tell(Seat, public or Notice("premature_play",
+                                            {"seat": str(seat), "card": str(card)}, law))
+        outcome.tell([owner], refusal(error))
+        outcome.events.append(self._director(seat, reason, law, error.reason))
         return outcome
 
     def _after_faced_lead(self, card: Card, seat: Seat, board: BoardState) -> Outcome:
@@ -382,22 +537,44 @@ class PlayInput(AuctionInput):
         assert play is not None and play.faced_lead is not None
         faced = play.faced_lead
         if seat is not faced.seat.next() or card == faced.card:
-            return Outcome().tell(Seat, Notice("lead_wait", error=False))
+            return Outcome().tell([play.controller(seat)], Notice("lead_wait", error=False))
         trial = copy.deepcopy(play)
         try:
             trial.choose_lead_option(LeadOption.ACCEPT)
             trial.play(faced.card, faced.seat)
             trial.check(card, seat)
         except IllegalActionError as error:
-            return Outcome().tell(Seat, refusal(error))
+            return Outcome().tell([play.controller(seat)], refusal(error))
         return Outcome([
             Proposed("option", board.number, {"kind": "lead_option", "option": "accept",
                                               "by": str(seat)}),
             Proposed("card", board.number, {"seat": str(seat), "card": str(card)})])
 
+    def _after_breach(self, card: Card, seat: Seat, board: BoardState) -> Outcome:
+        """Law 52B1(b): declarer accepts the card played in the penalty card's place by
+        playing next from his own or dummy's hand; any other card waits for the option."""
+        play = board.play
+        assert play is not None and play.breach is not None
+        offender, played, _ = play.breach
+        controller = play.controller(seat)
+        if seat is not offender.next() or controller is not play.declarer:
+            return Outcome().tell([controller], Notice("lead_wait", error=False))
+        trial = copy.deepcopy(play)
+        try:
+            trial.choose_breach_option(True)
+            trial.play(played, offender)
+            trial.check(card, seat)
+        except IllegalActionError as error:
+            return Outcome().tell([controller], refusal(error))
+        return Outcome([
+            Proposed("option", board.number, {"kind": "breach_option", "breach": "accept",
+                                              "by": str(controller)}),
+            Proposed("card", board.number, {"seat": str(seat), "card": str(card)})])
+
     def follow_up(self) -> list[Proposed]:
         """Events the laws add after the last one: the result once the play is over, the
-        director once a revoke comes to light."""
+        director once a revoke comes to light, a call over a changed call that can no
+        longer stand withdrawn."""
         state = self.state
         board = state.board
         if board is None:
@@ -405,10 +582,18 @@ class PlayInput(AuctionInput):
         late = board.late_change
         if late is not None:
             # Law 25B: a change of call after a pause: the director, with its options.
-            detail = (f"{late[0]} changed {late[2]} (call {late[1] + 1}) after a pause; "
-                      f"{late[0].lho} may accept it (25B1) or not (25B2)")
-            if not any(c.detail == detail for c in state.director_calls):
-                return [self._director(late[0], "change_of_call", "25B", detail)]
+            detail = (f"{late.seat} changed {late.call} (call {late.index + 1}) after a "
+                      f"pause; {late.seat.lho} may accept it (25B1) or not (25B2)")
+            if not any(c.detail == detail and c.board == board.number
+                       for c in state.director_calls):
+                return [self._director(late.seat, "change_of_call", "25B", detail)]
+        over = board.over_change
+        if over is not None and not board.auction.is_legal(over.call, over.seat):
+            # Law 25A4: the call made over the changed one is not legal over the new call:
+            # it cannot stand; it is withdrawn, and its maker calls again.
+            return [Proposed("option", board.number, {
+                "kind": "call_over_change", "seat": str(over.seat), "lho_call": "withdraw",
+                "by": None})]
         if board.result is None:
             result = state.board_result()
             if result is not None:
@@ -419,10 +604,13 @@ class PlayInput(AuctionInput):
                 if result.transferred:
                     data["transferred"] = result.transferred  # Law 64A, kept apart
                 return [Proposed("result", board.number, data)]
-        elif board.revoke_pending:
-            # Law 64C: at the end of play the director confirms or changes the transfer.
-            detail = (f"board {board.number}: revoke, {board.result.transferred:+d} "
-                      f"trick(s) to declarer")
+        elif board.revoke_pending and board.play is not None:
+            # Law 64C: at the end of play the director confirms or changes the transfer;
+            # the call lists every revoke the table saw.
+            seen = "; ".join(f"{r.seat} trick {r.trick + 1} ({r.card})"
+                             for r in board.play.revokes)
+            detail = (f"board {board.number}: {board.result.transferred:+d} trick(s) to "
+                      f"declarer; revokes: {seen}")[:DETAIL]
             if not any(c.reason == "revoke_transfer" and c.detail == detail
                        for c in state.director_calls):
                 return [self._director(None, "revoke_transfer", "64C", detail)]
@@ -437,7 +625,10 @@ class PlayInput(AuctionInput):
                     detail = (f"{revoke.seat} did not comply with Law {revoke.law} on trick "
                               f"{revoke.trick + 1} ({revoke.card}) when able: a revoke")
                     law = "61A"
-                if not any(c.detail == detail for c in state.director_calls):
-                    # Law 64: the director settles the rectification at the end of play.
-                    return [self._director(None, "revoke", law, detail)]
+                if not any(c.reason == "revoke" and c.board == board.number
+                           and c.seat is revoke.seat and c.law in ("61", "61A")
+                           for c in state.director_calls):
+                    # Law 64: the director settles the rectification at the end of play; one
+                    # call a board and offender (the end of play's call lists them all).
+                    return [self._director(revoke.seat, "revoke", law, detail)]
         return []

@@ -7,6 +7,7 @@ from tabled.rules import PASS, Seat
 
 from ..state import BoardState, Phase
 from ..syscard import STANDARD_ANSWERS
+from ..viewing import review_of
 from .keys import KeyEntry, SeatEntry
 from .outcome import Notice, Outcome, Proposed
 
@@ -34,12 +35,23 @@ class QuestionInput(KeyEntry):
         return False
 
     def _may_ask(self, seat: Seat, board: BoardState) -> bool:
-        """Law 20F1: in the auction, at one's turn; 20F2 and 41B: in the clarification period
-        (the auction over, the lead not faced); in the play, at one's turn to play."""
+        """Law 20F1: in the auction, at one's turn; 20F2: after the final pass, the opening
+        leader at his turn to lead; 41B: once the lead lies face down, the leader's partner
+        and the presumed declarer (not the presumed dummy); in the play, at one's turn to
+        play (declarer at dummy's turn too)."""
         play = board.play
-        if self.state.phase is Phase.LEAD:
-            return play is None or seat is not play.dummy
+        if self.state.phase is Phase.LEAD and play is not None:
+            if board.cards:
+                return seat in (board.cards[0][0].partner, play.declarer)
+            return seat is play.turn
         return self._at_turn(seat, board) and (play is None or seat is not play.dummy)
+
+    def _may_claim(self, seat: Seat, board: BoardState) -> bool:
+        """Law 68: once the play period has begun (the opening lead faced, Law 41C), any
+        player but dummy (43A1(c)) may claim or concede, while no claim is open."""
+        play = board.play
+        return (self.state.phase is Phase.PLAY and play is not None and not play.is_over
+                and play.claim is None and seat is not play.dummy)
 
     def _may_consult(self, seat: Seat, board: BoardState) -> bool:
         """Law 40B2(c): the opponents' card (i) before the auction begins, (ii) in the
@@ -53,11 +65,18 @@ class QuestionInput(KeyEntry):
         """INFO goes round the pages: the review of the auction (Law 20B), a question about
         the opponents' calls, the opponents' system card, and back to the plain display."""
         board = self.state.board
-        order: list[str | None] = [None, "review", "ask", "card"]
+        order: list[str | None] = [None, "review", "claim", "ask", "card"]
         current = "review" if entry.review and entry.page is None else entry.page
         start = order.index(current)
+        if current == "claim":  # the tricks typed there are not a call
+            entry.keys.clear()
+        entry.claim = None
         for step in range(1, len(order) + 1):
             page = order[(start + step) % len(order)]
+            if page == "review" and review_of(seat, self.state) is None:
+                continue  # Laws 41B, 41C: not at this seat's turn to play now
+            if page == "claim" and (board is None or not self._may_claim(seat, board)):
+                continue
             if page == "ask" and (board is None or not self._may_ask(seat, board)
                                   or not self._opponent_calls(seat, board)):
                 continue
@@ -66,9 +85,11 @@ class QuestionInput(KeyEntry):
                                        seat.side.other) is None):
                 continue
             entry.review = page == "review"
-            entry.page = page if page in ("ask", "card") else None
+            entry.page = page if page in ("ask", "card", "claim") else None
+            if page == "claim":
+                entry.keys.clear()  # a call half typed is not the tricks claimed
             entry.scroll = 0
-            if entry.page is not None and board is not None:
+            if entry.page in ("ask", "card") and board is not None:
                 calls = self._opponent_calls(seat, board)
                 bids = [i for i in calls if board.auction.entries[i].call != PASS]
                 newest = bids or calls  # the newest that says something, else the newest

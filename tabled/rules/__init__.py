@@ -28,6 +28,8 @@ from .errors import (
     InvalidCardError,
     InvalidDealError,
     InvalidNotationError,
+    LeadRestrictionError,
+    PenaltyCardError,
     RecordError,
     RulesError,
 )
@@ -36,6 +38,7 @@ __all__ = [
     "ALL_BIDS", "DOUBLE", "PASS", "REDOUBLE", "Bid", "Board", "Call", "Card", "Contract",
     "Deal", "Doubling", "Hand", "IllegalActionError", "IllegalCallError", "IllegalCardError",
     "IllegalClaimError", "InvalidCallError", "InvalidCardError", "InvalidDealError",
-    "InvalidNotationError", "Rank", "RecordError", "RulesError", "Seat", "Side", "Strain",
-    "Suit", "Vulnerability", "format_contract", "parse_contract",
+    "InvalidNotationError", "LeadRestrictionError", "PenaltyCardError", "Rank", "RecordError",
+    "RulesError", "Seat", "Side", "Strain", "Suit", "Vulnerability", "format_contract",
+    "parse_contract",
 ]

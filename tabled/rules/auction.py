@@ -199,6 +199,14 @@ class Auction:
             return obligation
         return None
 
+    def barred(self, seat: Seat) -> bool:
+        """``seat`` is on turn and the director's ruling allows it only a pass (Law 37;
+        not Law 30B2(b), which lets it bid)."""
+        if not self._obligations or self._over or self.seat_at(len(self._entries)) is not seat:
+            return False
+        obligation = self._must_pass(seat, len(self._entries))
+        return obligation is not None and not obligation.bids_allowed
+
     def check(self, call: Call, seat: Seat | None = None) -> None:
         """Raise :class:`IllegalCallError`, naming the law, unless ``call`` is legal now."""
         if self.is_over:
@@ -215,9 +223,12 @@ class Auction:
             raise IllegalCallError(f"{seat} called out of rotation; it is {turn}'s turn", law)
         obligation = self._must_pass(turn, len(self._entries)) if self._obligations else None
         if obligation is not None and obligation.forbids(call):
-            what = "may not double or redouble" if obligation.bids_allowed else "must pass"
+            if obligation.bids_allowed:
+                # Law 30B2(b): partner may pass or bid, but not double or redouble.
+                raise IllegalCallError(f"{turn} may not double or redouble (Law "
+                                       f"{obligation.law}); {call} is not allowed", "30B2(b)")
             raise IllegalCallError(
-                f"{turn} {what} (Law {obligation.law}); {call} is not allowed", "37")
+                f"{turn} must pass (Law {obligation.law}); {call} is not allowed", "37")
         if isinstance(call, Bid):
             if call.level > 7:
                 raise IllegalCallError(f"{call} is a bid above the level of seven", "38")
@@ -271,8 +282,8 @@ class Auction:
         rotation and the obliged seat's pass is recorded first.
         """
         turn = None if self._over else self.seat_at(len(self._entries))
-        if (seat is not None and turn is not None and seat is turn.lho and self._obligations
-                and self._must_pass(turn, len(self._entries)) is not None):
+        if (seat is not None and turn is not None and seat is turn.lho
+                and self.barred(turn)):
             self._entries.append(AuctionEntry(turn, PASS))
             self._changed()
             try:

@@ -6,6 +6,11 @@ the ones that refuse an action under the Laws carry the number of the law that f
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .cards import Card, Suit
+
 
 class RulesError(ValueError):
     """Root of every error the laws engine raises."""
@@ -42,6 +47,25 @@ class IllegalCallError(IllegalActionError):
 
 class IllegalCardError(IllegalActionError):
     """A card refused by the play: out of turn, from the wrong hand, not following suit..."""
+
+
+class LeadRestrictionError(IllegalCardError):
+    """A lead that breaks a restriction on the leader (Laws 26, 50D2(a)): ``suit`` must be
+    led (``required``) or may not be."""
+
+    def __init__(self, message: str, law: str, suit: Suit, required: bool) -> None:
+        super().__init__(message, law)
+        self.suit = suit
+        self.required = required
+
+
+class PenaltyCardError(IllegalCardError):
+    """Another card where a penalty card must be played (Laws 50C, 50D1, 51A): ``card`` is
+    the penalty card the law requires now."""
+
+    def __init__(self, message: str, law: str, card: Card) -> None:
+        super().__init__(message, law)
+        self.card = card
 
 
 class IllegalClaimError(IllegalActionError):

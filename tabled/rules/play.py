@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 from .board import Deal
 from .calls import Contract
 from .cards import Card, Seat, Side, Suit
-from .errors import IllegalCardError, IllegalClaimError, RulesError
+from .errors import (
+    IllegalCardError,
+    IllegalClaimError,
+    LeadRestrictionError,
+    PenaltyCardError,
+    RulesError,
+)
 from .penalty import (
     LEAD_OPTIONS,
     FacedLead,
@@ -174,6 +180,11 @@ class Play:
         self.play_restrictions: list[PlayRestriction] = []
         self._designated: tuple[int, Card] | None = None
         self._retracted: int | None = None  # Law 55B: the trick declarer's lead went back on
+        # Law 52B: a defender's card played where a penalty card had to be, waiting for
+        # declarer to accept it (52B1) or not (52B2): (seat, card, the penalty card due);
+        # and (cards played, seat) once declarer has accepted it.
+        self.breach: tuple[Seat, Card, Card] | None = None
+        self._waived: tuple[int, Seat] | None = None
         # Laws 57A, 26, 50D2 with a hand the table does not know: cards that complied or were
         # the Law 59 exception, until the hand's later cards tell (Law 61A).
         self.unverified: list[Unverified] = []
@@ -267,6 +278,9 @@ class Play:
         if faced is not None:
             return IllegalCardError(f"{faced.seat}'s lead out of turn waits for the "
                                     f"opponents' choice", faced.law)
+        if self.breach is not None:
+            return IllegalCardError(f"{self.breach[0]}'s {self.breach[1]} in place of a "
+                                    f"penalty card waits for declarer's choice", "52B")
         owner = self._owners.get(card)
         if seat is None:
             seat = owner if owner is not None else turn
@@ -298,17 +312,9 @@ class Play:
             if refused is not None:
                 return refused
         if hand is not None and self.lead_restrictions and not trick.cards:
-            for restriction in self._restrictions_for(seat):
-                if not self._restriction_applies(restriction):
-                    continue
-                holds = any(c.suit is restriction.suit for c in hand)
-                if restriction.required and holds and card.suit is not restriction.suit:
-                    return IllegalCardError(f"{seat} must lead a {restriction.suit.name}",
-                                            restriction.law)
-                if (not restriction.required and card.suit is restriction.suit
-                        and any(c.suit is not restriction.suit for c in hand)):
-                    return IllegalCardError(f"{seat} may not lead a {restriction.suit.name}",
-                                            restriction.law)
+            refused = self._known_lead_refusal(seat, card, hand)
+            if refused is not None:
+                return refused
         if (trick.cards and hand is not None and not self.accept_revokes
                 and self._fails_to_follow(seat, card, trick.cards[0][1].suit)):
             led = trick.cards[0][1].suit
@@ -321,6 +327,23 @@ class Play:
                         return refused
         if self.penalty_cards:
             return self._penalty_refusal(seat, card, trick)
+        return None
+
+    def _known_lead_refusal(self, seat: Seat, card: Card,
+                            hand: set[Card]) -> LeadRestrictionError | None:
+        """Laws 26, 50D2(a): a lead the restriction on ``seat`` forbids, the hand known."""
+        for restriction in self._restrictions_for(seat):
+            if not self._restriction_applies(restriction):
+                continue
+            suit = restriction.suit
+            if (restriction.required and card.suit is not suit
+                    and any(c.suit is suit for c in hand)):
+                return LeadRestrictionError(f"{seat} must lead a {suit.name}",
+                                            restriction.law, suit, True)
+            if (not restriction.required and card.suit is suit
+                    and any(c.suit is not suit for c in hand)):
+                return LeadRestrictionError(f"{seat} may not lead a {suit.name}",
+                                            restriction.law, suit, False)
         return None
 
     def _play_restriction_refusal(self, restriction: PlayRestriction, card: Card,
@@ -415,13 +438,14 @@ class Play:
             if restriction.required and card.suit is not suit:
                 held = [c for c in seen if c.suit is suit]
                 if held:
-                    return IllegalCardError(f"{seat} holds {held[0]}: it must lead a "
-                                            f"{suit.name}", restriction.law)
+                    return LeadRestrictionError(f"{seat} holds {held[0]}: it must lead a "
+                                                f"{suit.name}", restriction.law, suit, True)
             if not restriction.required and card.suit is suit:
                 held = [c for c in seen if c.suit is not suit]
                 if held:
-                    return IllegalCardError(f"{seat} holds {held[0]}: it may not lead a "
-                                            f"{suit.name}", restriction.law)
+                    return LeadRestrictionError(f"{seat} holds {held[0]}: it may not lead "
+                                                f"a {suit.name}", restriction.law, suit,
+                                                False)
         return None
 
     def _unverified_by(self, seat: Seat, card: Card, trick: Trick,
@@ -470,41 +494,61 @@ class Play:
                               detected_at_trick=index, law=pending.law)
         return None
 
-    def _penalty_refusal(self, seat: Seat, card: Card, trick: Trick) -> IllegalCardError | None:
+    def _penalty_refusal(self, seat: Seat, card: Card, trick: Trick) -> PenaltyCardError | None:
         own = [p for p in self.penalty_cards if p.seat is seat]
+        if self._waived == (len(self._played), seat):
+            return None  # Law 52B1: declarer accepted this card in the penalty card's place
         designated = self._designated
         if (designated is not None and designated[0] == len(self._played)
                 and any(p.card == designated[1] for p in own) and card != designated[1]):
             # Law 51A: the penalty card declarer designated is the one played at this turn.
-            return IllegalCardError(f"{seat} must play the penalty card {designated[1]}", "51A")
+            return PenaltyCardError(f"{seat} must play the penalty card {designated[1]}",
+                                    "51A", designated[1])
         if not own or any(p.card == card for p in own):
             return None
         led = trick.led_suit
         for penalty in own:
             if penalty.major and self._can_play_now(seat, penalty.card, led, card):
                 # Law 50D1: at the first legal opportunity, leading, following, discarding
-                # or trumping; Law 52: another card is not accepted in its place.
-                return IllegalCardError(f"{seat} must play the penalty card {penalty.card}",
-                                        "50D1")
+                # or trumping; Law 52B: another card is declarer's to accept or not.
+                return PenaltyCardError(f"{seat} must play the penalty card {penalty.card}",
+                                        "50D1", penalty.card)
         for penalty in own:
             if (not penalty.major and card.suit is penalty.card.suit
                     and not is_honour(card)):
                 # Law 50C: no lower card of the suit before the minor penalty card (an
                 # honour may be played instead).
-                return IllegalCardError(f"{seat} must play the penalty card {penalty.card} "
-                                        f"before a lower {card.suit.name}", "50C")
+                return PenaltyCardError(f"{seat} must play the penalty card {penalty.card} "
+                                        f"before a lower {card.suit.name}", "50C",
+                                        penalty.card)
         return None
 
     def _can_play_now(self, seat: Seat, penalty: Card, led: Suit | None, offered: Card) -> bool:
         """Law 50D1: the penalty card can be played to this trick: a lead, the suit led,
         or a discard or ruff (the hand holds no card of the suit led, or, unknown, the card
-        offered shows it)."""
+        offered shows it). A lead a restriction forbids is not a legal opportunity (Laws
+        26, 50D2(a) come first)."""
+        if not self._restrictions_allow(seat, penalty):
+            return False
         if led is None or penalty.suit is led:
             return True
         counts = self._suit_counts.get(seat)
         if counts is not None:
             return counts[led._value_] == 0
         return offered.suit is not led
+
+    def _restrictions_allow(self, seat: Seat, card: Card) -> bool:
+        """A rectification's restriction on this lead or play (Laws 26, 50D2(a), 57A)
+        allows ``card``: one it forbids is no legal opportunity for a penalty card."""
+        trick = self.current
+        if not trick.cards:
+            hand = self._hands.get(seat)
+            return (hand is None or not self.lead_restrictions
+                    or self._known_lead_refusal(seat, card, hand) is None)
+        index = len(self.tricks) - 1
+        return not any(bound.seat is seat and bound.trick == index
+                       and self._play_restriction_refusal(bound, card, trick)
+                       for bound in self.play_restrictions)
 
     def _fails_to_follow(self, seat: Seat, card: Card, led: Suit) -> bool:
         """Law 44C: a card of another suit while the (known) hand holds the suit led."""
@@ -631,8 +675,8 @@ class Play:
         """Law 50D2: the defender to lead while partner has a major penalty card, until
         declarer has chosen (once for each lead)."""
         turn = self.turn
-        if (turn is None or self.faced_lead is not None or self.current.cards
-                or turn.side is self.declarer.side
+        if (turn is None or self.faced_lead is not None or self.breach is not None
+                or self.current.cards or turn.side is self.declarer.side
                 or self._penalty_lead_chosen == len(self.tricks) - 1):
             return None
         if any(p.major for p in self.penalty_cards_of(turn.partner)):
@@ -645,8 +689,9 @@ class Play:
         led = self.current.led_suit
         counts = self._suit_counts.get(seat)
         playable = [p for p in self.penalty_cards_of(seat)
-                    if led is None or p.card.suit is led
-                    or (counts is not None and counts[led._value_] == 0)]
+                    if (led is None or p.card.suit is led
+                        or (counts is not None and counts[led._value_] == 0))
+                    and self._restrictions_allow(seat, p.card)]
         return playable if any(p.major for p in playable) else []
 
     @property
@@ -655,7 +700,8 @@ class Play:
         until declarer designates one."""
         turn = self.turn
         if (turn is None or self.faced_lead is not None or self.premature is not None
-                or turn.side is self.declarer.side or self.penalty_lead_pending is not None):
+                or self.breach is not None or turn.side is self.declarer.side
+                or self.penalty_lead_pending is not None):
             return None
         designated = self._designated
         if designated is not None and designated[0] == len(self._played):
@@ -730,6 +776,33 @@ class Play:
                 self.penalty_cards.remove(penalty)
                 return penalty
         raise IllegalCardError(f"{card} is not a penalty card", "50")
+
+    def breach_penalty(self, seat: Seat, card: Card) -> tuple[Seat, Card, Card]:
+        """Law 52B: ``seat`` has led or played ``card`` where the law requires a penalty
+        card (50C, 50D1, 51A); the card was seen, and the play waits for declarer to accept
+        it or not (:meth:`choose_breach_option`)."""
+        refused = self._refusal(card, seat)
+        if not isinstance(refused, PenaltyCardError):
+            raise IllegalCardError(f"{card} is not played in place of a penalty card", "52B")
+        self.breach = (seat, card, refused.card)
+        return self.breach
+
+    def choose_breach_option(self, accept: bool) -> tuple[Seat, Card]:
+        """Law 52B1: declarer accepts the card played in the penalty card's place: it is
+        played, and the penalty card stays one. Law 52B2: declarer does not: the card played
+        becomes a major penalty card, and the penalty card due is played in its place. The
+        card to play now is returned."""
+        breach = self.breach
+        if breach is None:
+            raise IllegalCardError("no card played in place of a penalty card waits", "52B")
+        seat, card, due = breach
+        self.breach = None
+        if accept:
+            self._waived = (len(self._played), seat)
+            return seat, card
+        self.penalty_cards.append(PenaltyCard(seat, card, True, "52B2"))
+        self._designated = (len(self._played), due)
+        return seat, due
 
     def choose_penalty_lead(self, option: PenaltyLeadOption,
                             suit: Suit | None = None) -> LeadRestriction | None:

@@ -139,10 +139,11 @@ def test_the_demo_with_its_own_players_finishes_a_session(tmp_path: Path) -> Non
                                  Seat.from_str(declarer) if declarer else None, tricks,
                                  Board(board).vulnerability)
     # sim.players.irregular: the director's console lists the calls of a lead out of turn
-    # and of a premature card (a penalty card), with their laws.
+    # (a defender's, when declarer's side was on lead: 56) and of a premature card (a penalty
+    # card), with their laws.
     with sqlite3.connect(folder / "bidbox.db") as db:
         calls = set(db.execute("SELECT reason, law FROM director_calls").fetchall())
-    assert ("lead_out_of_turn", "54") in calls
+    assert ("lead_out_of_turn", "56") in calls
     assert ("premature_play", "57") in calls
     assert not done.left, "the demo left processes running"
 

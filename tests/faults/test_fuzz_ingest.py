@@ -149,9 +149,12 @@ class Players:
         board = self.table.state.board
         assert board is not None and board.play is not None
         play = board.play
-        if play.claim is None and self.rng.random() < 0.03:
+        if board.face_down:  # Law 41A: the opening lead lies face down until faced
+            self.table.face_lead()
+            return
+        if board.cards and play.claim is None and self.rng.random() < 0.03:
             claimer = self.rng.choice([s for s in Seat if s is not play.dummy])
-            self.table.press(claimer, *number_keys(self.rng.randint(0, play.tricks_left)))
+            self.table.claim(claimer, self.rng.randint(0, play.tricks_left))  # Law 68's page
             claim = play.claim
             assert claim is not None
             for seat in sorted(claim.needs(play.declarer), key=list(Seat).index):

@@ -528,9 +528,12 @@ class FuzzedTable:
         elif claim is not None:
             needed = sorted(claim.needs(play.declarer) - claim.agreed_by, key=list(Seat).index)
             self.tap(rng.choice(needed or list(Seat)), "OK" if rng.random() < 0.85 else "UNDO")
-        elif rng.random() < 0.03:
+        elif board.face_down:  # Law 41C: the leader (or the screenmate) faces the lead
+            self.tap(board.lead_confirmer(self.daemon.state.conduct.screens), "OK")
+        elif rng.random() < 0.03:  # a claim on its page (INFO), confirmed (Law 68)
             claimer = rng.choice([s for s in Seat if s is not play.dummy])
-            self.keys(claimer, number_keys(rng.randint(0, play.tricks_left)))
+            self.keys(claimer, ["INFO"] * rng.randint(1, 2)
+                      + number_keys(rng.randint(0, play.tricks_left)) + ["OK"])
         else:
             legal = list(play.legal_cards())
             self.card(rng.choice(legal) if legal else rng.choice(DECK),

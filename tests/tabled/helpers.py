@@ -43,14 +43,10 @@ def cards(text: str) -> list[Card]:
     return [Card.from_str(c) for c in text.split()]
 
 
-class Table:
-    """One table daemon and what a test does at it."""
+class Watched:
+    """A table daemon a test watches: its state and phase."""
 
-    def __init__(self, daemon: TableDaemon) -> None:
-        self.daemon = daemon
-        self._mark = 0
-
-    # -- what the table says ---------------------------------------------------------------
+    daemon: TableDaemon
 
     @property
     def state(self) -> TableState:
@@ -59,6 +55,16 @@ class Table:
     @property
     def phase(self) -> Phase:
         return self.daemon.state.phase
+
+
+class Table(Watched):
+    """One table daemon and what a test does at it."""
+
+    def __init__(self, daemon: TableDaemon) -> None:
+        self.daemon = daemon
+        self._mark = 0
+
+    # -- what the table says ---------------------------------------------------------------
 
     def view(self, seat: Seat) -> list[str]:
         return self.daemon.view(seat)
@@ -105,14 +111,25 @@ class Table:
             card = Card.from_str(card)
         self.daemon.handle(CardEvent(card, None, seat, 0.0))
 
-    def play(self, text: str) -> None:
-        """Cards in order from the card reader; each one must be accepted."""
+    def play(self, text: str, *, face: bool = True) -> None:
+        """Cards in order from the card reader; each one must be accepted. The opening lead,
+        made face down (Law 41A), is faced at once (the leader's OK; behind screens the
+        screenmate's) unless ``face`` is false."""
         for card in cards(text):
             board = self.state.board
             assert board is not None
             before = len(board.cards)
             self.scan(card)
             assert len(board.cards) == before + 1, (str(card), self.daemon.notices)
+            if face and board.face_down:
+                self.face_lead()
+
+    def face_lead(self) -> None:
+        """The opening lead lying face down is faced (Law 41C)."""
+        board = self.state.board
+        assert board is not None and board.face_down
+        self.press(board.lead_confirmer(self.state.conduct.screens), "OK")
+        assert not board.face_down, self.daemon.notices
 
     def play_out(self) -> None:
         """Play legal cards (the lowest the engine allows) until the play is over."""
@@ -120,6 +137,24 @@ class Table:
             board = self.state.board
             assert board is not None and board.play is not None
             self.play(str(next(board.play.legal_cards())))
+
+    def open_page(self, seat: Seat, page: str | None) -> None:
+        """INFO until ``seat``'s display is on ``page`` ("review", "claim", "ask", "card",
+        or None for the plain display); the page must be on offer."""
+        entry = self.daemon.controller.entries[seat]
+        for _ in range(6):
+            if (entry.page if entry.page is not None or not entry.review else "review") == page:
+                return
+            self.press(seat, "INFO")
+        raise AssertionError(f"{seat}: no {page} page now")
+
+    def claim(self, seat: Seat, tricks: int, *, confirm: bool = True) -> None:
+        """Law 68 at the keypad: INFO to the claim page, the tricks and OK, then OK again to
+        confirm the number shown back (``confirm``)."""
+        self.open_page(seat, "claim")
+        self.press(seat, *number_keys(tricks))
+        if confirm:
+            self.press(seat, "OK")
 
     def wait(self, seconds: float) -> None:
         """Let ``seconds`` pass on the table's clock (a tests.clock.Clock): the next input

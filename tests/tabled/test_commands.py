@@ -166,8 +166,8 @@ def test_a_new_assignment_starts_afresh(table: Table) -> None:
     (Phase.BOARD, {"kind": "take_back", "calls": 0}, "no board on the table"),
     (Phase.AUCTION, {"kind": "take_back", "calls": 2}, "take_back"),
     (Phase.PLAY, {"kind": "take_back", "calls": 1}, "the play has started"),
-    (Phase.PLAY, {"kind": "require_pass", "seat": "E"}, "the play has started"),
-    (Phase.AUCTION, {"kind": "require_pass", "seat": "E", "scope": "forever"}, "require_pass"),
+    (Phase.PLAY, {"kind": "require_pass", "seat": "E", "law": "31"}, "the play has started"),
+    (Phase.AUCTION, {"kind": "require_pass", "seat": "E", "scope": "forever"}, "scope"),
     (Phase.AUCTION, {"kind": "undo_cards", "cards": 1}, "undo_cards"),
     (Phase.PLAY, {"kind": "claim", "tricks": 7}, "no disputed claim"),
     (Phase.LEAD, {"kind": "lead_restriction", "seat": "E"}, "lead_restriction"),
@@ -254,13 +254,13 @@ def test_undo_cards_after_the_last_trick_reopens_the_play(table: Table) -> None:
 def test_score_ruling_gives_an_adjusted_result(table: Table) -> None:
     reach(table, Phase.PLAY)
     table.mark()
-    table.command("r-1", "ruling", {"kind": "score", "score_ns": 100, "adjusted": "A60/40"})
+    table.command("r-1", "ruling", {"kind": "score", "score_ns": 100})
     assert table.new_types() == ["ruling"]    # the ruling is the result: nothing follows
     assert table.phase is Phase.RESULT
-    assert table.view(E)[1:3] == ["A60/40 NS +100", "OK to confirm"]
+    assert table.view(E)[1:3] == ["Assigned NS +100", "OK to confirm"]
     table.confirm()
     result = table.state.results[1]
-    assert (result.score_ns, result.adjusted, result.tricks) == (100, "A60/40", None)
+    assert (result.score_ns, result.adjusted, result.tricks) == (100, "assigned", None)
     assert str(result.contract) == "1NT"
 
 
@@ -274,7 +274,7 @@ def test_score_ruling_without_a_text_is_marked_assigned(table: Table) -> None:
 
 def test_assigned_score_before_any_contract_is_not_shown_as_passed_out(table: Table) -> None:
     reach(table, Phase.SETUP)
-    table.command("r-1", "ruling", {"kind": "score", "score_ns": 0, "adjusted": "A60/40"})
+    table.command("r-1", "ruling", {"kind": "score", "adjusted": "A60/40"})
     assert table.phase is Phase.RESULT
     assert "Passed out" not in table.view(N)
 

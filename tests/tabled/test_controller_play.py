@@ -39,76 +39,118 @@ def played(table: Table) -> list[str]:
 def test_cards_in_turn_are_played(lead: Table) -> None:
     lead.mark()
     lead.scan("D4")
+    assert lead.phase is Phase.LEAD          # Law 41A: the opening lead is face down
+    lead.press(E, "OK")                      # the leader faces it (Law 41C)
     assert lead.phase is Phase.PLAY
     lead.play("DJ D3 D5")
     assert [(e.type, dict(e.data)) for e in lead.new_events()] == [
-        ("card", {"seat": "E", "card": "D4"}), ("card", {"seat": "S", "card": "DJ"}),
-        ("card", {"seat": "W", "card": "D3"}), ("card", {"seat": "N", "card": "D5"})]
+        ("card", {"seat": "E", "card": "D4", "face_down": True}), ("faced", {"seat": "E"}),
+        ("card", {"seat": "S", "card": "DJ"}), ("card", {"seat": "W", "card": "D3"}),
+        ("card", {"seat": "N", "card": "D5"})]
     play = lead.state.board.play if lead.state.board else None
     assert play is not None and play.turn is S   # dummy won the trick (Law 44G)
 
 
-def test_known_hand_decides_whose_card_it_is_not_the_reader_slot(lead: Table) -> None:
-    lead.scan("D4", N)   # East's card put down at North's slot
-    assert played(lead) == ["E:D4"]
+def test_dummys_card_may_come_through_declarers_reader(lead: Table) -> None:
+    lead.play("D4")
+    lead.scan("DJ", N)   # dummy's card on declarer's own reader: declarer plays both
+    assert played(lead) == ["E:D4", "S:DJ"]
+
+
+def test_a_card_of_another_hand_at_a_players_reader_is_a_wrong_board(lead: Table) -> None:
+    lead.mark()
+    lead.scan("D4", N)   # East's card at North's reader: North holds it (Laws 15, 87)
+    assert played(lead) == []
+    assert [e.data["reason"] for e in lead.new_events()] == ["fouled_board"]
 
 
 # -- Laws 54-57: out of turn ---------------------------------------------------------------------
 
-@pytest.mark.parametrize(("before", "card", "offender", "law", "kept"), [
-    ("", "D2", W, "54", True),            # the opening lead faced by the wrong defender
-    ("", "SK", N, "54", False),           # declarer's card as the opening lead: the director
-    ("D4 DJ D3 D5", "D9", N, "55", True),   # dummy won; declarer leads from his own hand
-    ("D4 DJ D3 D5", "HT", W, "56", True),   # dummy won; a defender leads
+@pytest.mark.parametrize(("before", "card", "offender", "law"), [
+    ("D4 DJ D3 D5", "D9", N, "55"),   # dummy won; declarer leads from his own hand
+    ("D4 DJ D3 D5", "HT", W, "56"),   # dummy won; a defender leads
 ])
 def test_lead_out_of_turn_is_kept_for_the_option_and_calls_the_director(
-        lead: Table, before: str, card: str, offender: Seat, law: str, kept: bool) -> None:
+        lead: Table, before: str, card: str, offender: Seat, law: str) -> None:
     lead.play(before)
     lead.mark()
     lead.scan(card)
     events = lead.new_events()
-    # Laws 54-56: a faced card cannot be unseen; it waits for the opponents' option.
-    assert [e.type for e in events] == (["option", "director"] if kept else ["director"])
-    if kept:
-        assert dict(events[0].data) == {"kind": "lead_out_of_turn", "seat": str(offender),
-                                        "card": card, "by": str(offender)}
+    # Laws 55-56: a faced card cannot be unseen; it waits for the opponents' option.
+    assert [e.type for e in events] == ["option", "director"]
+    assert dict(events[0].data) == {"kind": "lead_out_of_turn", "seat": str(offender),
+                                    "card": card, "by": str(offender)}
     director = events[-1]
     assert dict(director.data) == {
         "seat": str(offender), "reason": "lead_out_of_turn", "law": law,
         "detail": director.data["detail"]}
     assert str(offender) in director.data["detail"]
     assert len(played(lead)) == len(before.split())
-    for seat in Seat:   # every seat is told: the opponents have options (Laws 54-56)
+    for seat in Seat:   # every seat is told: the card was faced (Laws 55-56)
         notice = lead.notice(seat)
         assert notice is not None and notice.law == law
     assert len(lead.state.open_director_calls) == 1
 
 
+@pytest.mark.parametrize(("card", "offender", "law"), [
+    ("D2", W, "41A"),    # the wrong defender's lead, made face down: seen by nobody
+    ("SK", N, "24"),     # declarer's card as the opening lead (Laws 54E, 24)
+])
+def test_an_opening_lead_out_of_turn_goes_back_and_calls_the_director(
+        lead: Table, card: str, offender: Seat, law: str) -> None:
+    lead.mark()
+    lead.scan(card)
+    events = lead.new_events()
+    assert [(e.type, e.data["reason"], e.data["law"]) for e in events] == [
+        ("director", "lead_out_of_turn", law)]
+    assert played(lead) == [] and lead.state.board is not None
+    assert not lead.state.board.play_actions
+    notice = lead.notice(offender)
+    assert notice is not None and notice.law == law
+    assert all(lead.notice(seat) is None for seat in Seat if seat is not offender)
+
+
 def test_lead_out_of_turn_with_unknown_hands_is_read_from_the_reader_slot(
         table: Table) -> None:
     unknown_hands_lead(table)
+    table.play("D4 D6 D3 D5")     # North wins the first trick (the table takes it so)
     table.mark()
     table.scan("SA", W)
     assert table.new_types() == ["option", "director"]
-    assert table.new_events()[1].data["law"] == "54"
+    assert table.new_events()[1].data["law"] == "56"
     table.press(N, "1")     # declarer accepts the lead (Law 53A)
-    assert played(table) == ["W:SA"]
+    assert played(table)[-1] == "W:SA"
 
 
-@pytest.mark.parametrize(("before", "card", "law"), [
-    ("D4", "D4", "45A"),    # a card played already
-    ("D4", "S9", "44C"),    # dummy holds diamonds: must follow suit
-    ("D4 D6", "C6", "44C"),
-    ("D4 D6 D2 D5 DJ", "S7", "44C"),   # dummy won and leads; West keeps the D3
+@pytest.mark.parametrize(("before", "card", "law", "told"), [
+    ("D4", "D4", "45A", E),    # a card played already: its owner is told
+    ("D4", "S9", "44C", N),    # dummy holds diamonds: declarer, who plays it, is told
 ])
 def test_card_refused_without_a_director(lead: Table, before: str, card: str,
-                                         law: str) -> None:
+                                         law: str, told: Seat) -> None:
     lead.play(before)
     lead.mark()
     lead.scan(card)
     assert lead.new_events() == []
-    notice = lead.notice(N)
+    notice = lead.notice(told)
     assert notice is not None and notice.law == law
+    assert all(lead.notice(seat) is None for seat in Seat if seat is not told)
+
+
+@pytest.mark.parametrize(("before", "card"), [
+    ("D4 D6", "C6"),
+    ("D4 D6 D2 D5 DJ", "S7"),   # dummy won and leads; West keeps the D3
+])
+def test_a_defenders_revoke_is_corrected_into_a_penalty_card(lead: Table, before: str,
+                                                              card: str) -> None:
+    lead.play(before)
+    lead.mark()
+    lead.scan(card)
+    assert [e.type for e in lead.new_events()] == ["option", "director"]
+    assert dict(lead.new_events()[0].data) == {
+        "kind": "penalty_card", "seat": "W", "card": card, "major": "major",
+        "law": "62B1", "by": "W"}
+    assert lead.notice(W) is not None and lead.notice(W).law == "44C"
 
 
 def test_failure_to_follow_suit_is_refused_with_scanned_hands(table: Table) -> None:
@@ -121,7 +163,7 @@ def test_failure_to_follow_suit_is_refused_with_scanned_hands(table: Table) -> N
     table.mark()
     table.scan("S9")
     assert table.new_events() == []
-    notice = table.notice(S)
+    notice = table.notice(N)         # dummy's card: declarer plays it, declarer is told
     assert notice is not None and notice.law == "44C"
 
 
@@ -135,19 +177,26 @@ def test_unknown_hands_let_a_revoke_stand_until_it_comes_to_light(table: Table) 
     table.play("DJ")              # ... and then plays one: Law 61, the director
     events = table.new_events()
     assert [e.type for e in events] == ["card", "director"]
-    assert dict(events[1].data) == {"seat": None, "reason": "revoke", "law": "61",
+    assert dict(events[1].data) == {"seat": "S", "reason": "revoke", "law": "61",
                                     "detail": "S revoked on trick 1 (S9)"}
     table.mark()
     table.play("CJ")              # the same revoke is reported once
     assert table.new_types() == ["card"]
 
 
-# -- Law 68: claims ----------------------------------------------------------------------------
+# -- Law 68: claims (tests/laws/test_claims.py has the laws' cases) ------------------------
+
+@pytest.fixture
+def opened(lead: Table) -> Table:
+    """The opening lead (East's D4) faced: the play period has begun (Law 41C)."""
+    lead.play("D4")
+    return lead
+
 
 def test_claim_agreed_by_both_opponents_gives_the_result(lead: Table) -> None:
     lead.play("D4 DJ D3 D5")                  # one trick to North-South
     lead.mark()
-    lead.press(N, "1", "S", "OK")             # 10 of the 12 left (S is the digit 0)
+    lead.claim(N, 10)                         # 10 of the 12 left
     assert lead.new_types() == ["claim"]
     assert lead.new_events()[0].data == {"seat": "N", "tricks": 10}
     assert lead.view(E)[1:3] == ["N claims 10", "OK agree UNDO no"]
@@ -161,88 +210,74 @@ def test_claim_agreed_by_both_opponents_gives_the_result(lead: Table) -> None:
     assert lead.phase is Phase.RESULT
 
 
-def test_claim_before_the_opening_lead(lead: Table) -> None:
-    lead.press(N, "7", "OK")
-    lead.press(E, "OK")
-    lead.press(W, "OK")
-    assert lead.phase is Phase.RESULT
-    board = lead.state.board
-    assert board is not None and board.result is not None
-    assert (board.result.tricks, board.result.score_ns) == (7, 90)
-
-
-def test_disputed_claim_stops_play_and_calls_the_director(lead: Table) -> None:
-    lead.press(N, "7", "OK")
-    lead.mark()
-    lead.press(E, "UNDO")
-    events = lead.new_events()
+def test_disputed_claim_stops_play_and_calls_the_director(opened: Table) -> None:
+    opened.claim(N, 7)
+    opened.mark()
+    opened.press(E, "UNDO")
+    events = opened.new_events()
     assert [e.type for e in events] == ["claim_answer", "director"]
     assert dict(events[0].data) == {"seat": "E", "agree": False}
     assert events[1].data["law"] == "68D"
     assert events[1].data["reason"] == "claim" and events[1].data["seat"] == "E"
-    assert lead.view(N)[2:] == ["Claim: director", "Director called"]
+    assert opened.view(N)[2:] == ["Claim: director", "Director called"]
     # Law 68D: play ceases.
-    lead.mark()
-    lead.scan("D4")
-    assert lead.new_events() == []
-    assert lead.notice(E) is not None and lead.notice(E).law == "68D"
+    opened.mark()
+    opened.scan("DJ")
+    assert opened.new_events() == []
+    assert opened.notice(N) is not None and opened.notice(N).law == "68D"  # plays dummy
     # A disputed claim cannot be agreed afterwards.
-    lead.press(W, "OK")
-    assert lead.new_events() == []
-    assert lead.notice(W) is not None and lead.notice(W).law == "69"
+    opened.press(W, "OK")
+    assert opened.new_events() == []
+    assert opened.notice(W) is not None and opened.notice(W).law == "69"
 
 
-def test_disputed_claim_is_settled_by_a_ruling(lead: Table) -> None:
-    lead.press(N, "7", "OK")
-    lead.press(E, "UNDO")
-    lead.mark()
-    lead.command("r-claim", "ruling", {"kind": "claim", "tricks": 6})
-    assert lead.new_types() == ["ruling", "result"]
-    assert lead.new_events()[-1].data["tricks"] == 6
-    assert lead.new_events()[-1].data["score_ns"] == -50
+def test_disputed_claim_is_settled_by_a_ruling(opened: Table) -> None:
+    opened.claim(N, 7)
+    opened.press(E, "UNDO")
+    opened.mark()
+    opened.command("r-claim", "ruling", {"kind": "claim", "tricks": 6})
+    assert opened.new_types() == ["ruling", "result"]
+    assert opened.new_events()[-1].data["tricks"] == 6
+    assert opened.new_events()[-1].data["score_ns"] == -50
 
 
-def test_ruling_that_play_goes_on_after_a_disputed_claim(lead: Table) -> None:
-    lead.press(N, "7", "OK")
-    lead.press(E, "UNDO")
-    lead.command("r-claim", "ruling", {"kind": "claim"})   # no tricks: play continues
-    lead.play("D4")
-    assert played(lead) == ["E:D4"]
+def test_ruling_that_play_goes_on_after_a_disputed_claim(opened: Table) -> None:
+    opened.claim(N, 7)
+    opened.press(E, "UNDO")
+    opened.command("r-claim", "ruling", {"kind": "claim"})   # no tricks: play continues
+    opened.play("DJ")
+    assert played(opened) == ["E:D4", "S:DJ"]
 
 
-def test_defenders_concession_voided_by_partner_goes_on_without_director(lead: Table) -> None:
-    lead.press(E, "2", "OK")         # East claims 2, conceding 11
-    lead.mark()
-    lead.press(W, "UNDO")            # Law 68B2: partner objects at once
-    assert lead.new_types() == ["claim_answer"]
-    lead.play("D4")
-    assert played(lead) == ["E:D4"]
-
-
-@pytest.mark.parametrize(("seat", "keys", "law"), [
-    (S, ["3", "OK"], "43A1(c)"),       # dummy may not claim
-    (N, ["1", "4", "OK"], "68"),        # 14 tricks with 13 left
+@pytest.mark.parametrize(("seat", "tricks", "law"), [
+    (S, 3, "43A1(c)"),       # dummy may not claim: no claim page for it
+    (N, 14, "68"),           # 14 tricks with 13 left
 ])
-def test_claim_refused_naming_its_law(lead: Table, seat: Seat, keys: list[str],
+def test_claim_refused_naming_its_law(opened: Table, seat: Seat, tricks: int,
                                       law: str) -> None:
-    lead.mark()
-    lead.press(seat, *keys)
-    assert lead.new_events() == []
-    notice = lead.notice(seat)
+    opened.mark()
+    if law == "43A1(c)":
+        with pytest.raises(AssertionError):
+            opened.open_page(seat, "claim")
+        return
+    opened.claim(seat, tricks, confirm=False)
+    assert opened.new_events() == []
+    notice = opened.notice(seat)
     assert notice is not None and notice.law == law
 
 
-def test_claimer_cannot_answer_own_claim(lead: Table) -> None:
-    lead.press(N, "7", "OK")
-    lead.mark()
-    lead.press(N, "OK")
-    assert lead.new_events() == []
-    assert lead.notice(N) is not None and lead.notice(N).law == "69A"
+def test_claimer_cannot_answer_own_claim(opened: Table) -> None:
+    opened.claim(N, 7)
+    opened.mark()
+    opened.press(N, "OK")
+    assert opened.new_events() == []
+    assert opened.notice(N) is not None and opened.notice(N).law == "69A"
 
 
-def test_ok_without_a_number_asks_how_to_claim(lead: Table) -> None:
-    lead.press(N, "OK")
-    notice = lead.notice(N)
+def test_ok_without_a_number_asks_how_to_claim(opened: Table) -> None:
+    opened.open_page(N, "claim")
+    opened.press(N, "OK")
+    notice = opened.notice(N)
     assert notice is not None and notice.key == "claim_how"
 
 

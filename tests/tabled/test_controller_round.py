@@ -159,22 +159,33 @@ def test_a_half_scanned_hand_stays_unknown_after_the_first_call(table: Table) ->
     table.calls("1NT")
     board = table.state.board
     assert board is not None
-    assert set(board.known) == {N}
-    assert board.scanned_owner(Card.from_str("SQ")) is None
+    assert set(board.known) == {N}     # hands are known only whole
+    assert board.scanned_owner(Card.from_str("SQ")) is E   # East may go on in the auction
 
 
-def test_no_scans_once_the_auction_has_begun(table: Table) -> None:
+def test_a_hand_may_be_scanned_during_the_auction(table: Table) -> None:
     table.start([1, 2])
     table.calls("1NT")
+    table.mark()
+    table.scan("SK", N)              # a hand checked on the reader during the auction
+    assert [(e.type, dict(e.data)) for e in table.new_events()] == [
+        ("hand_card", {"seat": "N", "card": "SK"})]
+
+
+def test_no_card_after_the_board_is_played(table: Table) -> None:
+    reach(table, Phase.RESULT)
     table.mark()
     table.scan("SK", N)
     assert table.new_events() == []
     assert table.notice(N) is not None and table.notice(N).key == "no_card_now"
+    assert table.notice(E) is None   # said at the reader's seat only
 
 
 def test_an_unknown_tag_is_reported(table: Table) -> None:
     table.start([1, 2])
     table.daemon.handle(CardEvent(None, "04a1b2c3", N, 0.0))
+    assert table.notice(N) is not None and table.notice(N).key == "unknown_card"
+    table.daemon.handle(CardEvent(None, "04a1b2c3", None, 0.0))   # one reader: all are told
     assert table.notice(W) is not None and table.notice(W).key == "unknown_card"
 
 

@@ -50,11 +50,14 @@ def assert_replays(table: Table) -> None:
 
 
 def refused_law(table: Table, card: str, seat: Seat | None = None) -> str | None:
+    """The law the table names to the player whose card it is (declarer for dummy's)."""
     before = len(played(table))
     table.mark()
     table.scan(card, seat)
     assert len(played(table)) == before and "card" not in table.new_types()
-    notice = table.notice(N)
+    owner = play_of(table).owner(c(card))
+    assert owner is not None
+    notice = table.notice(play_of(table).controller(owner))
     return None if notice is None else notice.law
 
 
@@ -136,8 +139,13 @@ def test_declarer_leaves_the_lead_free_and_the_card_stays(west_penalty: Table) -
     west_penalty.press(N, "3")
     west_penalty.play("C8 C3")
     assert play_of(west_penalty).penalty_cards == [PenaltyCard(W, c("CJ"), True)]
-    assert refused_law(west_penalty, "C6") == "50D1"
-    west_penalty.play("CJ")
+    west_penalty.mark()
+    west_penalty.scan("C6")          # not the jack: declarer's option (Law 52B)
+    assert [e.type for e in west_penalty.new_events()] == ["option", "director"]
+    assert west_penalty.notice(W) is not None and west_penalty.notice(W).law == "50D1"
+    west_penalty.press(N, "2")       # 52B2: the jack is played, the six is a penalty card
+    assert played(west_penalty)[-1] == "W:CJ"
+    assert play_of(west_penalty).penalty_cards == [PenaltyCard(W, c("C6"), True, "52B2")]
     assert_replays(west_penalty)
 
 
@@ -152,7 +160,11 @@ def test_only_declarers_keypad_chooses(west_penalty: Table) -> None:
 
 @pytest.fixture
 def west_led(lead: Table) -> Table:
+    """West, not on lead, put the D2 on the reader and faced it: the table took it as made
+    face down (Law 41A) and called the director, who rules the lead faced out of turn."""
     lead.scan("D2")        # West's card: East is on lead
+    assert played(lead) == [] and not play_of(lead).faced_lead
+    lead.command("r-54", "ruling", {"kind": "lead_out_of_turn", "seat": "W", "card": "D2"})
     return lead
 
 

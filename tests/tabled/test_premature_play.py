@@ -30,12 +30,15 @@ def play_of(table: Table):  # type: ignore[no-untyped-def]
 
 
 def refused_law(table: Table, card: str) -> str | None:
+    """The law named to the player whose card it is (declarer for dummy's)."""
     board = table.state.board
     assert board is not None
     before = len(board.cards)
     table.scan(card)
     assert len(board.cards) == before
-    notice = table.notice(N)
+    owner = play_of(table).owner(c(card))
+    assert owner is not None
+    notice = table.notice(play_of(table).controller(owner))
     return None if notice is None else notice.law
 
 
@@ -84,7 +87,13 @@ def test_declarer_chooses_on_the_keypad(too_soon: Table, keys: list[str],
         "option", "premature_option", option.value, "N")
     assert play_of(too_soon).play_restrictions == [PlayRestriction(W, 1, option, suit)]
     if wrong is not None:
-        assert refused_law(too_soon, wrong) == "57A"
+        # Law 61A: not complying, when able, with declarer's option is a revoke; corrected
+        # at once (62A), the card is a major penalty card (62B1) and West plays again.
+        too_soon.mark()
+        too_soon.scan(wrong)
+        assert [e.type for e in too_soon.new_events()] == ["option", "director"]
+        assert too_soon.notice(W) is not None and too_soon.notice(W).law == "57A"
+        assert PenaltyCard(W, c(wrong), True, "62B1") in play_of(too_soon).penalty_cards
     too_soon.play(right)
     again = TableState.replay(too_soon.events())
     assert again.board is not None and again.board.play is not None
@@ -211,6 +220,8 @@ def blind(table: Table) -> Table:
     table.calls("1NT", "Pass", "Pass", "Pass")
     for seat, card in ((E, "D4"), (S, "DJ"), (W, "D3"), (N, "D5"), (S, "S2")):
         table.scan(card, seat)
+        if table.state.board is not None and table.state.board.face_down:
+            table.face_lead()
     table.mark()
     table.scan("S5", E)               # at East's reader: East's card, before West's
     return table
@@ -249,8 +260,9 @@ def test_blind_a_card_seen_in_the_hand_is_refused_with_the_law(blind: Table) -> 
     board = blind.state.board
     assert board is not None
     blind.scan("S3", W)
-    assert len(board.cards) == 5      # refused: the S7 is higher
+    assert len(board.cards) == 5      # not played: the S7 is higher (a revoke, corrected)
     notice = blind.notice(W)
     assert notice is not None and notice.law == "57A"
+    assert PenaltyCard(W, c("S3"), True, "62B1") in play_of(blind).penalty_cards
     blind.scan("S7", W)
     assert play_of(blind).current.card_of(W) == c("S7")

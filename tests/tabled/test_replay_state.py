@@ -87,7 +87,8 @@ def test_a_round_replays_to_the_live_state(table: Table) -> None:
     table.confirm()
     table.choose_board()
     table.calls("1NT", "Pass", "3NT", "Pass", "Pass", "Pass")    # East deals board 2
-    table.press(E, "D", "OK")                 # D is the digit 9
+    table.play("C2")                          # South's lead (the deal is not known)
+    table.claim(E, 9)                         # 9 of the 13 tricks (one in progress)
     table.press(S, "OK")
     assert_replays(table)                     # a claim waiting for one more answer
     table.press(N, "OK")
@@ -107,8 +108,8 @@ def test_replay_of_claims_rulings_and_fouled_boards(table: Table) -> None:
     table.play("D4 DJ D3")
     table.command("u", "ruling", {"kind": "undo_cards", "cards": 1})
     table.play("D2 D5")
-    table.press(N, "8", "OK")                     # "8" is not a key: a claim of nothing
-    table.press(N, "C", "OK")                     # C is 8: claim 8 of 12
+    table.press(N, "8", "OK")                     # "8" is not a key, and no claim page
+    table.claim(N, 8)                             # claim 8 of 12
     table.press(E, "UNDO")                        # disputed: the director
     assert_replays(table)
     table.command("c", "ruling", {"kind": "claim", "tricks": 8})

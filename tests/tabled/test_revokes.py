@@ -31,7 +31,7 @@ def revoked(table: Table) -> Table:
     table.calls("1NT", "Pass", "Pass", "Pass")
     table.play(TRICKS)
     table.mark()
-    table.press(N, "7", "OK")
+    table.claim(N, 7)
     table.press(E, "OK")
     table.press(W, "OK")
     return table
@@ -57,7 +57,7 @@ def test_the_director_is_called_to_confirm_or_change_the_transfer(revoked: Table
     calls = [e for e in revoked.new_events() if e.type == "director"]
     assert [dict(c.data) for c in calls] == [{
         "seat": None, "reason": "revoke_transfer", "law": "64C",
-        "detail": "board 1: revoke, +1 trick(s) to declarer"}]
+        "detail": "board 1: +1 trick(s) to declarer; revokes: W trick 1 (S3)"}]
 
 
 def test_spanish_displays_show_the_revoke(make_table) -> None:  # type: ignore[no-untyped-def]
@@ -65,7 +65,7 @@ def test_spanish_displays_show_the_revoke(make_table) -> None:  # type: ignore[n
     table.start([1, 2])
     table.calls("1NT", "Pass", "Pass", "Pass")
     table.play(TRICKS)
-    table.press(N, "7", "OK")
+    table.claim(N, 7)
     table.press(E, "OK")
     table.press(W, "OK")
     assert table.view(S)[2] == "Renuncio: 1 a NS OK"
@@ -129,7 +129,7 @@ def test_a_board_without_a_revoke_shows_no_transfer(table: Table) -> None:
     table.start([1, 2])
     table.calls("1NT", "Pass", "Pass", "Pass")
     table.play("D4 S9 D3 D5")
-    table.press(N, "D", "OK")  # D is the digit 9
+    table.claim(N, 9)
     table.press(E, "OK")
     table.press(W, "OK")
     assert table.view(N)[2] == "OK to confirm"

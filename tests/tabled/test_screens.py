@@ -149,8 +149,11 @@ def test_questions_and_answers_pass_between_screenmates_only(make: Any, clock: C
     assert question.type == "question" and dict(question.data) == {
         "seat": "W", "index": 2, "to": "S"}           # written, to the screenmate
     assert table.view(S)[1] == "W? 2C by S"
-    assert table.view(S)[2].startswith("30 Stayman")  # the card's meaning comes first
-    table.press(S, "OK")
+    # Laws 20G2, 40B2(b): never the own card's meaning (a memory aid): standard answers,
+    # or the card's code typed from memory.
+    assert table.view(S)[2] == "1 natural"
+    assert "Stayman" not in " ".join(table.view(S))
+    table.press(S, "3", "S", "OK")                    # code 30 (S is the digit 0)
     assert dict(table.events()[-1].data) == {"seat": "S", "question": question.seq,
                                              "code": 30}
     assert table.view(W)[3].startswith("2C: Stayman")
@@ -198,7 +201,7 @@ def test_partner_alerts_and_the_answer_goes_to_the_askers_side(make: Any,
     table.press(E, "INFO", "INFO", "OK")              # East asks; North's partner answers
     question = table.events()[-1]
     assert dict(question.data) == {"seat": "E", "index": 0, "to": "S"}
-    table.press(S, "OK")
+    table.press(S, "1", "S", "OK")                    # the card's code 10, from memory
     assert {v: len(view_for(v, table.state).questions) for v in VIEWERS} == {
         N: 0, E: 1, S: 1, W: 1, DIRECTOR: 1, PUBLIC: 1}
     assert table.view(E)[3].startswith("1C: 13-14 or 19-20")

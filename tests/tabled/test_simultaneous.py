@@ -74,42 +74,47 @@ def same_when_replayed(table: Table) -> None:
     assert board.play.faced_lead == play_of(table).faced_lead
 
 
-# -- 58A: the opening lead and the leader's partner at the same time -----------------------------
+# -- 58A: a lead and a lead out of turn at the same time ------------------------------------------
 
 @pytest.fixture
 def both_led(lead: Table, clock: Clock) -> Table:
-    """East leads the D4 and West, at the same moment, faces the D2; the reader takes the D2
-    first (a lead out of turn, 54), the D4 half a second later."""
+    """Dummy (South) won the first trick and leads the S2; at the same moment East faces the
+    H2: the reader takes the H2 first (a lead out of turn, 56), the S2 half a second later.
+    (An opening lead is made face down, Law 41A: a card of the other defender then was seen
+    by nobody, and nothing was played at the same time.)"""
+    lead.play("D4 DJ D3 D5")
     clock.now = 1100
-    lead.scan("D2", W)
-    assert play_of(lead).faced_lead == FacedLead(W, c("D2"), "54", 0)
+    lead.scan("H2", E)
+    assert play_of(lead).faced_lead == FacedLead(E, c("H2"), "56", 1)
     lead.mark()
     clock.now = 1100.5
-    lead.scan("D4", E)
+    lead.scan("S2", S)
     return lead
 
 
-def test_the_legal_lead_stands_and_partners_card_counts_after_it(both_led: Table) -> None:
+def test_the_legal_lead_stands_and_the_other_card_counts_after_it(both_led: Table) -> None:
     [event] = both_led.new_events()
     assert (event.type, dict(event.data)) == ("option", {
-        "kind": "simultaneous_play", "seat": "E", "card": "D4", "by": None})
-    assert played(both_led) == [(E, c("D4"))]
+        "kind": "simultaneous_play", "seat": "S", "card": "S2", "by": None})
+    assert played(both_led)[-1] == (S, c("S2"))
     play = play_of(both_led)
     assert play.faced_lead is None
-    # West's D2, after East's lead and before South: played out of turn after partner has
-    # played, a card exposed through deliberate play: a major penalty card (Laws 49, 50B).
-    assert play.penalty_cards == [PenaltyCard(W, c("D2"), True, "50B")]
+    # East's H2, after dummy's lead and before West has played: a card played too soon, a
+    # major penalty card, with declarer's option for West (Law 57A).
+    assert play.penalty_cards == [PenaltyCard(E, c("H2"), True, "57A")]
+    assert play.premature == (W, 1)
     notice = both_led.notice(N)
     assert notice is not None and (notice.key, notice.law) == ("simultaneous_play", "58A")
-    assert both_led.view(N)[3] == "At once: W D2 later"
+    assert both_led.view(N)[3] == "At once: E H2 later"
     same_when_replayed(both_led)
 
 
 def test_after_the_simultaneous_lead_the_play_goes_on_with_the_penalty_card(
         both_led: Table) -> None:
-    both_led.play("DJ")                      # dummy (South) second
-    both_led.play("D2")                      # West: the penalty card, at the first chance
-    assert play_of(both_led).penalty_cards == []
+    both_led.press(N, "2")                   # 57A2: West plays the lowest spade
+    both_led.play("S3 SK S5")                # East follows suit; the H2 waits its chance
+    assert play_of(both_led).penalty_cards == [PenaltyCard(E, c("H2"), True, "57A")]
+    assert play_of(both_led).turn is N
 
 
 # -- 58A: the card counted after the legal one is in turn then: no irregularity left -------------
@@ -167,9 +172,10 @@ def test_declarers_option_chosen_first_leaves_nothing_to_undo(spade_lead: Table,
                                                                clock: Clock) -> None:
     spade_lead.press(N, "1")                 # 57A1 chosen at once
     clock.now = 1300.5
-    spade_lead.scan("S3", W)                 # refused: West must play the highest spade
+    spade_lead.scan("S3", W)                 # not the highest spade: a revoke, corrected
     assert played(spade_lead)[-1] == (S, c("S2"))
-    assert play_of(spade_lead).penalty_cards == [PenaltyCard(E, c("S5"), True, "57A")]
+    assert play_of(spade_lead).penalty_cards == [PenaltyCard(E, c("S5"), True, "57A"),
+                                                 PenaltyCard(W, c("S3"), True, "62B1")]
 
 
 def test_one_reader_for_the_table_cannot_tell_cards_played_at_once(lead: Table,

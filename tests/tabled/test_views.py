@@ -22,8 +22,8 @@ LANGUAGES = ("en", "es")
 
 
 def claim_pending(table: Table) -> None:
-    reach(table, Phase.LEAD)
-    table.press(N, "7", "OK")
+    reach(table, Phase.PLAY)
+    table.claim(N, 7)
 
 
 def claim_disputed(table: Table) -> None:
@@ -43,7 +43,7 @@ def typing(table: Table) -> None:
 
 def reviewing(table: Table) -> None:
     reach(table, Phase.LEAD)
-    table.press(W, "INFO")
+    table.press(E, "INFO")
 
 
 def refused(table: Table) -> None:
@@ -199,8 +199,8 @@ def test_claim_lines(make_table: MakeTable, language: str, claim: str, ask: str,
 def test_result_lines(make_table: MakeTable, language: str, first: str, passed: str,
                       confirm: str) -> None:
     table = make_table(language)
-    reach(table, Phase.LEAD)
-    table.press(N, "7", "OK")
+    reach(table, Phase.PLAY)
+    table.claim(N, 7)
     table.press(E, "OK")
     table.press(W, "OK")
     assert table.view(S)[1:3] == [f"{first} NS +90", confirm]
@@ -237,11 +237,13 @@ def test_director_call_stays_on_the_last_line_until_acknowledged(table: Table) -
 
 def test_review_shows_the_auction_during_the_lead(table: Table) -> None:
     reviewing(table)
-    assert table.view(W)[1] == "1NT P P P"
+    assert table.view(E)[1] == "1NT P P P"
     assert table.view(N)[1] == "1NT by N"
-    table.press(W, "INFO")  # the next page: a question about the opponents' calls (20F2)
-    assert table.view(W)[1] == "Ask: 1NT by N"
-    table.press(W, "INFO")  # no card to consult: back to the plain display
+    table.press(E, "INFO")  # the next page: the leader asks about the opponents' calls (20F2)
+    assert table.view(E)[1] == "Ask: 1NT by N"
+    table.press(E, "INFO")  # no card to consult: back to the plain display
+    assert table.view(E)[1] == "1NT by N"
+    table.press(W, "INFO", "INFO")  # West asks once the lead lies face down (41B), not now
     assert table.view(W)[1] == "1NT by N"
 
 
@@ -254,7 +256,8 @@ def test_view_is_a_pure_function_of_the_state(table: Table) -> None:
     assert table.state.seq == seq
     # Only the seat's own entry and notice are added to what the state shows.
     assert seat_view(N, table.state, SeatEntry(keys=["2", "C"]))[:3] == first[N][:3]
-    assert seat_view(N, table.state, SeatEntry(keys=["2", "C"]))[3] == "> 28"  # a claim of 28
+    # keyed in the play, 2 C is a call (refused, Law 39), never a claim of 28
+    assert seat_view(N, table.state, SeatEntry(keys=["2", "C"]))[3] == "> 2C"
 
 
 # -- faults found in review, now fixed -----------------------------------------------------

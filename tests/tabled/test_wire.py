@@ -104,7 +104,9 @@ LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1},
          "premature_option": {"premature": "lowest"}, "change_of_call": {"change": "accept"},
          "simultaneous": {"seat": "E", "card": "D7"}, "simultaneous_choice": {"played": "first"},
          "simultaneous_play": {"seat": "E", "card": "D4"}, "substitute": {"seat": "S"},
-         "defective_trick": {"seat": "E", "card": "D7"}}
+         "defective_trick": {"seat": "E", "card": "D7"},
+         "call_over_change": {"seat": "W", "lho_call": "withdraw"},
+         "penalty_breach": {"seat": "W", "card": "H3"}, "breach_option": {"breach": "refuse"}}
 
 
 @pytest.mark.parametrize("kind", RULINGS)

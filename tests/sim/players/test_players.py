@@ -155,11 +155,11 @@ def test_the_bots_play_behind_screens(sim_table: SimulatedTable) -> None:
 
 
 def test_the_bots_meet_penalty_cards_and_leads_out_of_turn(sim_table: SimulatedTable) -> None:
-    """sim.players.irregular: board 9 has the opening lead faced out of turn and refused (a
-    major penalty card, Laws 54D, 56; declarer leaves partner's lead free, 50D2(b)), board 10
-    a defender's premature card (a major penalty card, 57A/50B), board 11 the opening lead out
-    of turn accepted (53A). Each is refused and kept by the table, the director is called, and
-    every board reaches its result."""
+    """sim.players.irregular: board 9 has a defender's lead faced out of turn when
+    declarer's side is on lead, refused (a major penalty card, Law 56), board 10 a defender's
+    premature card (a major penalty card, 57A/50B), board 11 a lead out of turn accepted
+    (53A). Each is refused and kept by the table, the director is called, and every board
+    reaches its result."""
     table = sim_table
     boards = [9, 10, 11]
     table.daemon.inbox.put(Command("round-1", "assign",
@@ -175,7 +175,6 @@ def test_the_bots_meet_penalty_cards_and_leads_out_of_turn(sim_table: SimulatedT
                 or e.data.get("law")) for e in events if e.type == "option"]
     assert (9, "lead_out_of_turn", None) in options
     assert (9, "lead_option", "refuse") in options
-    assert (9, "penalty_lead", "free") in options
     assert (11, "lead_option", "accept") in options
     assert any(b == 10 and kind == "penalty_card" for b, kind, _ in options)
     reasons = {(e.board, e.data["reason"]) for e in events if e.type == "director"}
