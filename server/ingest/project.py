@@ -104,7 +104,8 @@ class Projections:
         return {
             "round": seated.round, "ns": seated.ns, "ew": seated.ew,
             "contract": contract_text, "declarer": declarer, "tricks": tricks,
-            "lead": self._lead(conn, table, board), "score_ns": score,
+            # The table says which lead stood; an older table's result is read from its cards.
+            "lead": data.get("lead") or self._lead(conn, table, board), "score_ns": score,
             "table_score_ns": data.get("score_ns"), "adjusted": adjusted,
             "transferred": data.get("transferred"),  # Law 64A, apart from the tricks
             "source_seq": event.seq, "finished_at": event.ts, "corrected_by": None,
@@ -152,6 +153,16 @@ class Projections:
             return planned
         return claimed if claimed is not None else Seated(None, None, None)
 
+    def _result_data(self, conn: Connection, table: int, seq: int | None) -> dict[str, Any]:
+        """The stored data of the result event a results row came from ({} for a row the
+        director wrote)."""
+        if seq is None:
+            return {}
+        found = conn.execute(select(s.events.c.data).where(
+            s.events.c.event == self.event, s.events.c.table_no == table,
+            s.events.c.seq == seq)).scalar()
+        return {} if found is None else dict(json.loads(found))
+
     def _lead(self, conn: Connection, table: int, board: int) -> str | None:
         first = _FIRST_CARD(conn, b_event=self.event, b_table=table, b_board=board).scalar()
         return None if first is None else str(json.loads(first)["card"])
@@ -164,7 +175,8 @@ class Projections:
             return
         key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
                    s.results.c.board == event.board)
-        if conn.execute(select(s.results.c.board).where(key)).first() is not None:
+        found = conn.execute(select(s.results.c.source_seq).where(key)).first()
+        if found is not None and "lead" not in self._result_data(conn, table, found.source_seq):
             conn.execute(update(s.results).where(key).values(
                 lead=self._lead(conn, table, event.board)))
             outcome.changed.add("results")

@@ -603,6 +603,11 @@ class PlayInput(AuctionInput):
                     "tricks": result.tricks}
                 if result.transferred:
                     data["transferred"] = result.transferred  # Law 64A, kept apart
+                if board.play is not None and board.play.tricks[0].cards:
+                    # The lead that stood (Law 41A): not a face-down card that went back to
+                    # the hand with a change of call (25A), nor a lead out of turn retracted
+                    # (Law 54), which the board's first card event may be.
+                    data["lead"] = str(board.play.tricks[0].cards[0][1])
                 return [Proposed("result", board.number, data)]
         elif board.revoke_pending and board.play is not None:
             # Law 64C: at the end of play the director confirms or changes the transfer;

@@ -83,7 +83,7 @@ def test_a_claim_is_typed_on_its_own_page_and_confirmed(second_trick: LawTable) 
     table.keys(W, "OK")                          # Law 69A: both opponents agree
     assert table.phase is Phase.RESULT
     assert table.published()[-1] == ("result", {"contract": "1NT", "declarer": "N",
-                                                "tricks": 11, "score_ns": 210})
+                                                "tricks": 11, "score_ns": 210, "lead": "D4"})
 
 
 def test_undo_takes_the_number_back_before_it_is_claimed(second_trick: LawTable) -> None:

@@ -91,6 +91,28 @@ def test_a_call_may_be_changed_until_the_lead_is_faced(auction_over: LawTable) -
     assert table.phase is Phase.AUCTION
 
 
+def test_the_result_names_the_lead_that_stood_not_the_one_that_went_back(
+        auction_over: LawTable) -> None:
+    """A face-down lead withdrawn with a change of call (25A3) was never the lead: after the
+    new auction the result names the card that was faced (Law 41C), for the travellers."""
+    table = auction_over
+    table.card("D4")
+    table.keys(W, "UNDO")
+    table.call(W, "2C")                      # 1NT P P 2C: the auction goes on
+    table.calls("Pass", "Pass", "Pass")      # 2C by West: North leads
+    board = table.state.board
+    assert board is not None and board.deal is not None
+    lead = str(sorted(board.deal.hands[N])[0])
+    table.cards(lead)                        # faced by its leader
+    table.mark()
+    assert table.page(W, "Claim: your tricks")
+    table.keys(W, "C", "OK", "OK")           # C is the digit 8: declarer claims 8
+    table.keys(N, "OK")
+    table.keys(S, "OK")                      # Law 69A: both opponents agree
+    kind, data = table.published()[-1]
+    assert kind == "result" and data["contract"] == "2C" and data["lead"] == lead != "D4"
+
+
 def test_once_faced_it_is_too_late_to_change_a_call(auction_over: LawTable) -> None:
     table = auction_over
     table.cards("D4")

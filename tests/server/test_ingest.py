@@ -240,6 +240,19 @@ def test_a_late_lead_fills_in(ingest: Ingest, db: Database) -> None:
     assert stored_result(db).lead == "HA"
 
 
+def test_the_lead_that_stood_is_the_tables_not_the_first_card_scanned(
+        ingest: Ingest, db: Database) -> None:
+    """Law 41A with 25A: West's face-down SQ went back to the hand when South changed his
+    call, and West led the HA. The table's result names the lead that stood; the SQ's event,
+    arriving late (a resent gap), does not replace it."""
+    ingest(topic(), payload(3, "card", 1, seat="W", card="HA", face_down=True))
+    ingest(topic(), payload(5, "result", 1, contract="4H", declarer="S", tricks=10,
+                            score_ns=420, lead="HA"))
+    assert stored_result(db).lead == "HA"
+    ingest(topic(), payload(1, "card", 1, seat="W", card="SQ", face_down=True))
+    assert stored_result(db).lead == "HA"
+
+
 def test_the_movement_says_who_sat_there_without_an_assignment(db: Database,
                                                                clock: Clock) -> None:
     ingest = Ingest(db, EVENT, clock=clock, seating=lambda t, b: Seated(1, t, t + 10))
