@@ -206,7 +206,7 @@ def test_claim_agreed_by_both_opponents_gives_the_result(lead: Table) -> None:
     assert lead.new_types() == ["claim", "claim_answer", "claim_answer", "result"]
     result = lead.new_events()[-1]
     assert dict(result.data) == {"contract": "1NT", "declarer": "N", "tricks": 11,
-                                 "score_ns": 210}
+                                 "score_ns": 210, "lead": "D4"}
     assert lead.phase is Phase.RESULT
 
 

@@ -45,7 +45,7 @@ def test_the_end_of_play_shows_the_transfer_apart_from_the_tricks_won(revoked: T
     assert revoked.phase is Phase.RESULT
     # 2 tricks in the play and 7 claimed: 9, and the trick transferred (Law 64A2).
     assert result_event(revoked) == {"contract": "1NT", "declarer": "N", "tricks": 10,
-                                     "score_ns": 180, "transferred": 1}
+                                     "score_ns": 180, "transferred": 1, "lead": "D4"}
     board = revoked.state.board
     assert board is not None and board.result is not None
     assert (board.result.tricks, board.result.transferred) == (10, 1)
@@ -98,7 +98,7 @@ def test_the_director_changes_the_transfer_and_the_players_confirm_again(
     revoked.command("r-1", "ruling", {"kind": "revoke_transfer", "transferred": 0})
     assert revoked.new_types() == ["ruling", "result"]
     assert result_event(revoked) == {"contract": "1NT", "declarer": "N", "tricks": 9,
-                                     "score_ns": 150}
+                                     "score_ns": 150, "lead": "D4"}
     assert revoked.view(N)[2] == "Revoke: 0 to NS OK"
     assert revoked.phase is Phase.RESULT
     revoked.confirm()
