@@ -407,9 +407,10 @@ _HOWELL_34: Final[dict[int, tuple[tuple[int, ...], ...]]] = {
 
 def howell_34(pairs: int, boards_per_round: int, rounds: int | None = None,
               first_board: int = 1) -> Movement:
-    """A 3/4 Howell for 3 to 10 tables: the complete Howell's circle of pairs for about three
-    quarters of its rounds (4 rounds of 3 tables, 5 of 4, 7 of 5, 8 of 6, 10 of 7, 11 of 8,
-    13 of 9, 14 of 10), with as many board sets as rounds: every pair plays every set once,
+    """A 3/4 Howell for 3 to 8 tables (no published design for 9 or 10 was found: they are
+    refused): the complete Howell's circle of pairs for about three quarters of its rounds
+    (4 rounds of 3 tables, 5 of 4, 7 of 5, 8 of 6, 10 of 7, 11 of 8), with as many board sets
+    as rounds: every pair plays every set once,
     every table plays every set once (so each board is played at every table), and no pair
     meets another twice. One winner."""
     _check_boards(boards_per_round, first_board)
@@ -635,8 +636,8 @@ KINDS: Final[dict[str, MovementKind]] = {kind.name: kind for kind in (
                  in_sections=True, two_winners=True),
     MovementKind("howell", Words(es="Howell", en="Howell"), Plays.PAIRS, _PAIRS_SCORINGS,
                  _pairs(howell), "PAIRS", in_sections=True),
-    MovementKind("howell_34", Words(es="Howell 3/4 (de 3 a 10 mesas)",
-                                    en="3/4 Howell (3 to 10 tables)"),
+    MovementKind("howell_34", Words(es="Howell 3/4 (de 3 a 8 mesas)",
+                                    en="3/4 Howell (3 to 8 tables)"),
                  Plays.PAIRS, _PAIRS_SCORINGS, _pairs(howell_34), "PAIRS", in_sections=True),
     MovementKind("teams", Words(es="Equipos", en="Teams"), Plays.TEAMS, (Scoring.TEAMS,),
                  _teams_match, "TEAMS"),
