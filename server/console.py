@@ -52,7 +52,7 @@ from server import (
 from server import session as sessions
 from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
-from server.display import read_session
+from server.display import read_session, table_name
 from server.i18n import PAGES, language, t
 from server.live import MAX_TABLES
 from server.movements import IN_SECTIONS, Section, section_letters
@@ -417,7 +417,7 @@ def _setup_page(form: Any, error: Exception | None = None) -> str:
                  section_rows=_section_rows(form),
                  screens=sessions.SCREENS, profiles=PROFILES,
                  default_tray_delay=DEFAULT_TRAY_DELAY, vugraph_modes=sessions.VUGRAPH_MODES,
-                 before=before,
+                 dealings=sessions.DEALINGS, before=before,
                  next_event=running.new_event_name(services().db, services().name))
 
 
@@ -580,7 +580,12 @@ def setup() -> Any:
             raise FormError(t("console_title_required"), "title")
         event = running.new_event_name(db, services().name,
                                        typed=form.get("event", "").strip())
-        if not (upload and upload.filename):
+        dealing = form.get("dealing") or "server"
+        if dealing == "table":
+            if (upload and upload.filename) or form.get("seed", "").strip():
+                raise FormError(t("console_dealing_no_hands"), "seed")
+            upload = None
+        elif not (upload and upload.filename):
             seed = _optional("seed")
             seed = secrets.randbelow(1_000_000) if seed is None else seed
         kind = form.get("movement", "")
@@ -605,14 +610,16 @@ def setup() -> Any:
             profile=form.get("profile") or PROFILES["feb"].name,
             round_minutes=_optional("round_minutes"),
             warning_minutes=_optional("warning_minutes") or 0,
-            vugraph=form.get("vugraph") or "released")
+            vugraph=form.get("vugraph") or "released", dealing=dealing)
     except (FormError, SessionError) as error:
         return _setup_page(form, error), 400
     services().follow_running()  # the bus and the tables move to it
     flash(t("console_created", title=found.title, tables=found.tables, rounds=found.rounds))
     if before is not None:
         flash(t("console_created_next", event=found.event, before=before.title))
-    if seed is not None:
+    if found.dealt_at_table:
+        flash(t("console_dealt_at_table"))
+    elif seed is not None:
         flash(t("console_dealt", seed=seed))
     else:
         _import(found)
@@ -693,10 +700,10 @@ def resolve_conflict(table: int) -> Any:
     choice = request.form.get("choice")
     if choice == "later":
         done = conflicts.take_later(services().ingest, table)
-        flash(t("console_conflict_taken", n=done, table=table))
+        flash(t("console_conflict_taken", n=done, table=table_name(table)))
     elif choice == "stored":
         done = conflicts.keep_stored(services().db, services().event, table)
-        flash(t("console_conflict_kept", n=done, table=table))
+        flash(t("console_conflict_kept", n=done, table=table_name(table)))
     else:
         abort(400)
     services().hub.notify({"tables", "results", "calls", "commands"})
@@ -816,7 +823,8 @@ def ruling() -> Any:
         _refused(error)
         return redirect(url_for("console.rulings_page", table=request.form.get("table")))
     services().commands_queued()
-    flash(t("console_ruling_queued", kind=t(f"console_kind_{kind}"), table=table))
+    flash(t("console_ruling_queued", kind=t(f"console_kind_{kind}"),
+            table=table_name(table)))
     return redirect(url_for("console.rulings_page", table=table))
 
 
@@ -855,7 +863,7 @@ def correct() -> Any:
                                 board=form.get("board")) + "#correct")
     services().hub.notify({"results"})
     score = after["score_ns"] if after["score_ns"] is not None else after["adjusted"]
-    flash(t("console_corrected", table=table, board=board, score=score))
+    flash(t("console_corrected", table=table_name(table), board=board, score=score))
     return redirect(url_for("console.results_page"))
 
 

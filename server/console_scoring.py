@@ -234,5 +234,6 @@ def assign() -> Any:
         _refused(error)
         return redirect(url_for("scoring.page") + "#assigned")
     services().hub.notify({"results"})
-    flash(t("scoring_assigned_done", table=table, board=board, text=given.text))
+    flash(t("scoring_assigned_done", table=found.table_label(table), board=board,
+            text=given.text))
     return redirect(url_for("scoring.page") + "#assigned")

@@ -181,6 +181,26 @@ PAGES.add({
     "console_seed": Words(es="Semilla para repartir aquí", en="Seed to deal here"),
     "console_hands_help": Words(es="Suba un PBN, o reparta aquí con una semilla (vacía: al azar).",
                                 en="Upload a PBN file, or deal here from a seed (blank: random)."),
+    "console_dealing": Words(es="¿Quién reparte?", en="Who deals"),
+    "console_dealing_server": Words(es="Las manos de aquí (PBN o semilla)",
+                                    en="The hand records here (PBN or seed)"),
+    "console_dealing_table": Words(es="Se barajan y reparten en la mesa",
+                                   en="Boards dealt at the table"),
+    "console_dealing_help": Words(
+        es="En la mesa: la primera mesa que juega cada tablero lo baraja y reparte, y cada "
+           "jugador escanea sus 13 cartas antes de la subasta; esas manos son las del "
+           "tablero, y las mesas siguientes se comprueban con ellas (Ley 87).",
+        en="At the table: the first table to play each board shuffles and deals it, and each "
+           "player scans his 13 cards before the auction; those hands are the board's, and "
+           "every later table is checked against them (Law 87)."),
+    "console_dealt_at_table": Words(
+        es="Los tableros se reparten en la mesa: la primera mesa que juega cada uno captura "
+           "sus manos.",
+        en="The boards are dealt at the table: the first table to play each captures its "
+           "hands."),
+    "console_dealing_no_hands": Words(
+        es="Con los tableros repartidos en la mesa no hay PBN ni semilla: deje ambos vacíos.",
+        en="Boards dealt at the table take no PBN file or seed: leave both empty."),
     "console_create": Words(es="Crear la sesión", en="Create the session"),
     "console_created_next": Words(
         es="Las mesas pasan a «{event}» en cuanto terminan el tablero que tengan; «{before}» "

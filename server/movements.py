@@ -734,6 +734,13 @@ def section_prefix(section: str) -> str:
     return section if section.isalpha() and len(section) <= 2 else f"{section}-"
 
 
+def pair_number(label: str) -> str:
+    """A pair's label without its side ("3 NS" -> "3", "B4 EW" -> "B4"): how a traveller's
+    heading and the seat displays name a pair."""
+    head, _, tail = label.rpartition(" ")
+    return head if head and tail in ("NS", "EW", "EO") else label
+
+
 def table_name(section: str, number: int) -> str:
     """Table ``number`` of ``section`` as the room calls it: "B3", "bilbao-3"."""
     return f"{section_prefix(section)}{number}"

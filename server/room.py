@@ -28,6 +28,7 @@ from werkzeug.datastructures import MultiDict
 
 from server import display, standings
 from server.i18n import language, t
+from server.movements import pair_number
 from server.progress import session_progress
 from server.roundclock import server_now
 from server.services import services
@@ -147,12 +148,6 @@ def newest_first(rows: list[standings.ResultRow]) -> list[tuple[int, list[Any]]]
     latest = {board: max(row.finished_at for row in found) for board, found in by_board.items()}
     return [(board, by_board[board])
             for board in sorted(by_board, key=lambda b: (-latest[b], -b))]
-
-
-def pair_number(label: str) -> str:
-    """A pair's label without its side ("3 NS" -> "3"): the traveller's heading says it."""
-    head, _, tail = label.rpartition(" ")
-    return head if head and tail in ("NS", "EW", "EO") else label
 
 
 def _config(choice: Choice) -> Markup:

@@ -60,6 +60,10 @@ sessions = Table(
     # The public vugraph (server/vugraph.py VUGRAPH_MODES): "released" boards only, "off",
     # or "live" for a single match.
     Column("vugraph", String(8), nullable=False, server_default="released"),
+    # Who deals the boards (server/session.py DEALINGS): "server", the hand records imported
+    # or dealt here; "table", shuffled and dealt at the table, the first table to play a
+    # board capturing its deal.
+    Column("dealing", String(8), nullable=False, server_default="server"),
 )
 
 #: Each round's clock: its own length and warning (set before or during it), and, once it
@@ -138,6 +142,9 @@ deals = Table(
     Column("pbn", String(80), nullable=False),
     Column("analysis", Text),  # JSON: double-dummy tricks and par, computed in the background
     Column("analysis_error", String(200)),
+    # A deal captured at the table (boards dealt at the table): which table scanned it, when.
+    Column("captured_table", Integer),
+    Column("captured_at", Float),
 )
 
 #: The club's identity for its exports (USEBIO's CLUB): one row, set once for every session.

@@ -33,6 +33,7 @@ from server.movements import (
     MovementKind,
     Pairings,
     Plays,
+    pair_number,
     Seating,
     Section,
     Sectioned,
@@ -66,6 +67,10 @@ ALLOWED_SCORING: dict[str, tuple[Scoring, ...]] = {
 DEFAULT_SCORING = {name: kind.default_scoring for name, kind in KINDS.items()}
 SCREENS = {"NE-SW": Seat.E, "NW-SE": Seat.W}
 """Screens, by the sides they make: North sits with East (the default) or with West."""
+DEALINGS = ("server", "table")
+"""Who deals the boards: the server (hand records imported from PBN or dealt here from the
+seed), or the tables (shuffled and dealt at the table: the first table to play a board scans
+its four hands and the server keeps that deal as the board's hand record; docs/players.md)."""
 VUGRAPH_MODES = ("released", "off", "live")
 """What the public vugraph shows (server/vugraph.py): a board only once the release rule
 shows its results; nothing; or, for a single match only, the tables live with the delay."""
@@ -95,6 +100,11 @@ class Session:
     scope: str = "section"  # of several sections: "section" or "field" (SCOPES)
     pairings: Pairings = ()  # a Swiss: the rounds paired so far (server/swiss.py)
     vugraph: str = "released"  # the public vugraph (VUGRAPH_MODES)
+    dealing: str = "server"  # who deals the boards (DEALINGS)
+
+    @property
+    def dealt_at_table(self) -> bool:
+        return self.dealing == "table"
 
     @property
     def kind(self) -> MovementKind:
@@ -168,7 +178,8 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
                    profile: str = DEFAULT_PROFILE.name, round_minutes: int | None = None,
                    warning_minutes: int = 0, sections: Sequence[Section] | None = None,
                    arrow_rounds: Sequence[int] = (), scope: str = "section",
-                   vugraph: str = "released", clock: Any = time.time) -> Session:
+                   vugraph: str = "released", dealing: str = "server",
+                   clock: Any = time.time) -> Session:
     """Store a new session for ``event`` (replacing none: one event, one session).
 
     ``screens`` ("NE-SW", "NW-SE" or None), ``tray_delay`` (seconds the tray stays on a side
@@ -180,7 +191,9 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
     ``scope`` says whether a board is compared within its section or across the field).
     ``arrow_rounds``: the rounds a one-section Mitchell plays with the arrow switched.
     ``vugraph``: what the public vugraph shows (VUGRAPH_MODES). The new session is the one
-    the server runs from now on (server/running.py)."""
+    the server runs from now on (server/running.py). ``dealing``: "table" when the boards
+    are shuffled and dealt at the table (DEALINGS): no deals are stored or made then, the
+    first table to play each board captures it."""
     from server.roundclock import check  # it reads sessions: imported here, not at the top
 
     conduct_of(screens, tray_delay, profile)  # refuses what the tables would refuse
@@ -198,6 +211,11 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
     if kind not in KINDS or (kind == SECTIONS and not parts):
         raise SessionError(f"unknown movement {kind!r}; one of {', '.join(MOVEMENTS)}")
     check_vugraph(vugraph, kind)
+    if dealing not in DEALINGS:
+        raise SessionError(f"dealing {dealing!r}: one of {', '.join(DEALINGS)}")
+    if dealing == "table" and (deals or seed is not None):
+        raise SessionError("boards dealt at the table have no hand records before play: "
+                           "no PBN file or seed with them")
     chosen = scoring or DEFAULT_SCORING[kind]
     if chosen not in SCORINGS:
         raise SessionError(f"unknown scoring {chosen!r}; one of {', '.join(SCORINGS)}")
@@ -220,7 +238,7 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
             created_at=clock(), screens=screens, tray_delay=float(tray_delay),
             profile=profile, round_minutes=round_minutes,
             warning_minutes=warning_minutes, scope=scope, selected_at=clock(),
-            vugraph=vugraph)).scalar_one()
+            vugraph=vugraph, dealing=dealing)).scalar_one()
         if parts:
             conn.execute(insert(s.sections), [
                 {"session_id": session_id, "position": position, "letter": section.letter,
@@ -259,7 +277,7 @@ def current(db: Database, event: str) -> Session | None:
     return Session(row.id, row.event, row.title, row.movement, Scoring(row.scoring), row.tables,
                    row.rounds, row.boards_per_round, row.first_board, row.participants,
                    row.current_round, row.screens, row.tray_delay, row.profile, sections,
-                   row.scope, pairings, row.vugraph)
+                   row.scope, pairings, row.vugraph, row.dealing)
 
 
 def check_vugraph(mode: str, movement: str) -> str:
@@ -306,6 +324,9 @@ def dealt(seed: int, board: int) -> str:
 
 def import_deals(db: Database, session: Session, pbn: str | bytes) -> int:
     """The hand records of a PBN file: one deal per board number the movement uses."""
+    if session.dealt_at_table:
+        raise SessionError("this session's boards are dealt at the table: its hand records "
+                           "are the deals the tables capture")
     deals = read_deals(pbn, session.plan.boards())
     with db.write() as conn:
         _store_deals(conn, session.id, deals)
@@ -378,6 +399,27 @@ def _store_deals(conn: Connection, session_id: int, deals: Mapping[int, str]) ->
                                    for b, p in sorted(deals.items())])
 
 
+def capture_deal(conn: Connection, event: str, board: int, pbn: str, table: int,
+                 at: float) -> str | None:
+    """A deal a table scanned, for a session whose boards are dealt at the table: kept as
+    the board's hand record if it is the first (what the later tables are checked against,
+    Law 87). What happened: "captured", "same" (the board has that deal already),
+    "different" (another table captured other hands first: the later table's scans are
+    fouled, and its own check calls the director), or None (the session deals its boards)."""
+    row = conn.execute(select(s.sessions.c.id, s.sessions.c.dealing).where(
+        s.sessions.c.event == event)).first()
+    if row is None or row.dealing != "table":
+        return None
+    stored = conn.execute(select(s.deals.c.pbn).where(
+        s.deals.c.session_id == row.id, s.deals.c.board == board)).scalar()
+    if stored is not None:
+        return "same" if Deal.from_pbn(stored).hands == Deal.from_pbn(pbn).hands \
+            else "different"
+    conn.execute(insert(s.deals).values(session_id=row.id, board=board, pbn=pbn,
+                                        captured_table=table, captured_at=at))
+    return "captured"
+
+
 def deals_of(db: Database, session: Session) -> dict[int, str]:
     with db.read() as conn:
         rows = conn.execute(select(s.deals.c.board, s.deals.c.pbn).where(
@@ -409,11 +451,14 @@ def board_conditions(session: Session, board: int) -> tuple[Seat, Vulnerability]
 
 def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
                cards: Mapping[int, Mapping[str, Any]] | None = None,
-               clock: RoundClock | None = None) -> dict[str, Any]:
+               clock: RoundClock | None = None,
+               labels: Mapping[int, str] | None = None) -> dict[str, Any]:
     """The ``assign`` command's data for one table (docs/mqtt.md). ``cards``: the session's
     system cards by participant (``stored_cards``); the NS pair's goes under "NS", the
     EW pair's under "EW". The individual has no fixed pairs, so it sends none. ``clock``:
-    the round's end and warning (server/roundclock.py), when the round has a length."""
+    the round's end and warning (server/roundclock.py), when the round has a length.
+    ``labels``: the participants' labels ("A4 EW"), so the seat displays name the pairs as
+    the pages do."""
     data: dict[str, Any] = {"round": seating.round, "ns": seating.ns, "ew": seating.ew,
                             "boards": list(seating.boards)}
     if session.sections:
@@ -436,12 +481,22 @@ def assignment(session: Session, seating: Seating, deals: Mapping[int, str],
     known = {str(b): deals[b] for b in seating.boards if b in deals}
     if known:
         data["deals"] = known
+    if session.dealt_at_table:
+        # Law 6: the boards are dealt at the table; those the first table captured come in
+        # ``deals`` above, for this table's scans to be checked against (Law 87).
+        data["dealing"] = "table"
     if clock is not None:
         data["clock"] = {"ends_at": clock.ends_at, "warning": clock.warning}
     # A Swiss's next opponents are known only once the round is over: no guidance.
     if seating.round < session.rounds and not session.kind.paired:
-        data["next"] = {"ns": seating.next_ns, "ew": seating.next_ew,
-                        "boards": seating.next_boards}
+        # Each part's next table as the room calls it ("B3"), as the pages and cards do.
+        data["next"] = {part: None if table is None else session.table_label(table)
+                        for part, table in (("ns", seating.next_ns), ("ew", seating.next_ew),
+                                            ("boards", seating.next_boards))}
+    if session.kind.plays is Plays.PAIRS and labels:
+        # The pairs as the pages name them: a Mitchell's EW pair 9 is "1 EW", "A4 EW".
+        data["names"] = {side: pair_number(labels[number]) for side, number
+                         in (("ns", seating.ns), ("ew", seating.ew)) if number in labels}
     return data
 
 
@@ -462,6 +517,7 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
     round_clock = roundclock.start(db, session, number, clock())
     deals = deals_of(db, session)
     cards = stored_cards(db, session)
+    labels = {number: p.label for number, p in participants_of(db, session).items()}
     queued: list[str] = []
     with db.write() as conn:
         roster = register.roster(conn, session.id)  # its players, for the tables to check
@@ -472,7 +528,7 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
             queued.append(ident)
             if conn.execute(select(s.commands.c.id).where(s.commands.c.id == ident)).first():
                 continue
-            data = assignment(session, seating, deals, cards, round_clock)
+            data = assignment(session, seating, deals, cards, round_clock, labels)
             if roster is not None:
                 data["roster"] = roster
             checked(ident, data)

@@ -82,6 +82,8 @@ TEXTS: TextTable[str] = table("seat display", {
     "unknown_card": Words(es="Carta desconocida", en="Card not known"),
     "no_card_now": Words(es="Ahora no hay carta", en="No card now"),
     "fouled": Words(es="Tablero erroneo? Dir", en="Fouled board? Dir"),
+    # Boards dealt at the table: the seats whose 13 cards are still to be scanned ("NE").
+    "scan_hands": Words(es="Falta escanear {seats}", en="Scan hands: {seats}"),
     "reader_lost": Words(es="Lector desconectado", en="Card reader lost"),
     "reader_back": Words(es="Lector conectado", en="Card reader back"),
     "journal_full": Words(es="DISCO LLENO: director", en="DISK FULL: director"),

@@ -43,11 +43,12 @@ class StateError(RuntimeError):
 
 @dataclass(frozen=True)
 class Guidance:
-    """Where each part goes after the round: a table number, or None to stay."""
+    """Where each part goes after the round: a table (as the room names it, "B3", or its
+    number), or None to stay."""
 
-    ns: int | None = None
-    ew: int | None = None
-    boards: int | None = None
+    ns: int | str | None = None
+    ew: int | str | None = None
+    boards: int | str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,16 @@ class Assignment:
     clock: RoundClock | None = None  # the round's end and warning, if the director set one
     label: str = ""  # the table's name in a session of sections ("B3")
     switch: bool = False  # an arrow-switch round: the pair numbered EW sits North-South
+    # The pairs as the pages name them ({"ns": "B4", "ew": "B1"}); a side not named goes by
+    # its number.
+    names: dict[str, str] = field(default_factory=dict)
+    # Boards dealt at the table (Law 6): every hand is scanned before the first call; the
+    # first table to play a board captures its deal, the later ones are checked against it.
+    dealt_at_table: bool = False
+
+    def pair_name(self, side: str) -> str:
+        """The NS or EW pair seated here as the room calls it: "B4", or its number."""
+        return self.names.get(side) or str(self.ns if side == "ns" else self.ew)
 
 
 @dataclass(frozen=True)
@@ -474,7 +485,8 @@ class TableState:
              for b, c in (data.get("conditions") or {}).items()},
             Conduct.from_json(data.get("conduct")),
             RoundClock.from_json(data["round"], data["clock"]) if data.get("clock") else None,
-            data.get("label") or "", bool(data.get("switch")))
+            data.get("label") or "", bool(data.get("switch")), dict(data.get("names") or {}),
+            data.get("dealing") == "table")
         roster = data.get("roster")
         self.roster = None if roster is None else {int(n): name for n, name in roster.items()}
         self.players = {}
@@ -504,6 +516,11 @@ class TableState:
         scans.append(Card.from_str(data["card"]))
         if len(scans) == 13 and seat not in board.known:
             board.known[seat] = frozenset(scans)  # the first table to play it records it
+
+    def _on_deal(self, data: Mapping[str, Any], event: Event) -> None:
+        board = self._board(event)
+        if Deal.from_pbn(data["deal"]).hands != board.known:
+            raise StateError(f"event {event.seq}: the deal is not the hands scanned")
 
     def _on_call(self, data: Mapping[str, Any], event: Event) -> None:
         board = self._board(event)

@@ -112,7 +112,8 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
     if phase is Phase.PLAYERS:
         head = [_t("round", language, round=assignment.round) if not assignment.label else
                 _t("round_table", language, round=assignment.round, table=assignment.label),
-                _t("pairs", language, ns=assignment.ns, ew=assignment.ew)]
+                _t("pairs", language, ns=assignment.pair_name("ns"),
+                   ew=assignment.pair_name("ew"))]
         if assignment.switch:  # the arrow-switch: the pairs sit the other way this round
             head.append(_t("arrow_switch", language))
         if seat in state.players:

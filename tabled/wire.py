@@ -33,6 +33,8 @@ MAX_SEQ = 2**31 - 1
 """A journal's numbers fit a 4-byte integer: a table makes a few thousand events a session."""
 MAX_TS = 2**32
 """Seconds since 1970 up to the year 2106: a time beyond is a broken clock or a forgery."""
+MAX_TABLE_NAME = 24
+"""Characters of a table's or a pair's name: a club's section name (16) and a number."""
 MAX_PAYLOAD = 64 * 1024
 """Bytes: the biggest payload either end accepts (a command with 36 deals is ~4 KB)."""
 TOPIC_KINDS = ("status", "events", "state", "cmd")
@@ -187,12 +189,50 @@ def _deals(value: Any) -> dict[str, str]:
     return value
 
 
+DEALING = ("table",)
+"""How a session's boards are dealt when not by the server: "table", shuffled and dealt at the
+table by the first table to play each board (docs/players.md#boards-dealt-at-the-table)."""
+
+
+def _dealing(value: Any) -> str:
+    if value not in DEALING:
+        raise WireError(f"{value!r:.40} is not a way of dealing: {', '.join(DEALING)}")
+    return str(value)
+
+
+def _whole_deal(value: Any) -> str:
+    """A deal of four hands of 13 cards, in PBN: what a table captured."""
+    text = _parsed(Deal.from_pbn)(value)
+    if len(Deal.from_pbn(text).hands) != 4:
+        raise WireError(f"{value!r} does not give all four hands")
+    return str(text)
+
+
+def _table_ref(value: Any) -> int | str:
+    """A table as the room names it ("B3", "bilbao-3"), or its number."""
+    if isinstance(value, str):
+        if not value.strip():
+            raise WireError("a table's name is empty")
+        return str(_text(MAX_TABLE_NAME)(value))
+    return _count(1, 9999)(value)
+
+
 def _guidance(value: Any) -> dict[str, Any]:
-    """Where each part goes after the round: a table number, or null to stay."""
+    """Where each part goes after the round: a table (its name, or its number), or null to
+    stay."""
     if not isinstance(value, dict) or set(value) - {"ns", "ew", "boards"}:
         raise WireError(f"{value!r} is not a movement guidance {{ns, ew, boards}}")
     for part in value.values():
-        _optional(_count(1, 9999))(part)
+        _optional(_table_ref)(part)
+    return value
+
+
+def _pair_names(value: Any) -> dict[str, str]:
+    """The pairs seated as the pages name them: {"ns": "B4", "ew": "B1"}."""
+    if not isinstance(value, dict) or not value or set(value) - {"ns", "ew"}:
+        raise WireError(f"{value!r} is not the pairs' names {{ns, ew}}")
+    for name in value.values():
+        _text(MAX_TABLE_NAME)(name)
     return value
 
 
@@ -348,8 +388,9 @@ CLOCK = _schema(round=_opt(_count(1, 999)), ends_at=_timestamp,
 
 _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
-    section=_opt(_text(16)), label=_opt(_text(8)), switch=_opt(_bool),
-    deals=_opt(_deals), next=_opt(_guidance),
+    section=_opt(_text(16)), label=_opt(_text(MAX_TABLE_NAME)), switch=_opt(_bool),
+    deals=_opt(_deals), next=_opt(_guidance), names=_opt(_pair_names),
+    dealing=_opt(_dealing),
     conditions=_opt(_conditions), conduct=_opt(_conduct), clock=_opt(_round_clock),
     roster=_opt(_roster))
 
@@ -360,6 +401,7 @@ class EventType(enum.StrEnum):
     PLAYER = "player"
     BOARD = "board"
     HAND_CARD = "hand_card"
+    DEAL = "deal"
     CALL = "call"
     CHANGE = "change"
     ALERT = "alert"
@@ -385,6 +427,9 @@ EVENTS: dict[EventType, Schema] = {
     EventType.PLAYER: _schema(seat=SEAT, number=_optional(_count(1, MAX_PLAYER))),
     EventType.BOARD: _schema(board=BOARD, dealer=SEAT, vul=_parsed(Vulnerability.from_str)),
     EventType.HAND_CARD: _schema(seat=SEAT, card=CARD),
+    # Boards dealt at the table: the four hands the first table to play the board scanned,
+    # once its 52nd card is read; the server keeps it as the board's hand record.
+    EventType.DEAL: _schema(deal=_whole_deal),
     EventType.CALL: _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
     EventType.CHANGE: _schema(seat=SEAT, call=CALL, alert=_opt(_bool)),
     EventType.ALERT: _schema(seat=SEAT, index=_count(0, 400), late=_opt(_bool)),

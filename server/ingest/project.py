@@ -167,6 +167,29 @@ class Projections:
         first = _FIRST_CARD(conn, b_event=self.event, b_table=table, b_board=board).scalar()
         return None if first is None else str(json.loads(first)["card"])
 
+    def _on_deal(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                 batch: Statuses) -> None:
+        """Boards dealt at the table: the first table to scan a board's four hands gives its
+        hand record (the double-dummy analysis follows once the board is released)."""
+        from server.session import capture_deal  # it reads the movements: not at import
+
+        board = event.board
+        if board is None:
+            outcome.rejected = f"table {table} event {event.seq}: a deal without a board"
+            return
+        refusal = self.allowed(table, board) if self.allowed is not None else None
+        if refusal is not None:
+            outcome.rejected = f"table {table} event {event.seq}: {refusal}"
+            return
+        done = capture_deal(conn, self.event, board, event.data["deal"], table, event.ts)
+        if done == "captured":
+            outcome.changed.add("analysis")  # the hand record pages show the deal now
+        elif done == "different":
+            # The table's own check against the captured deal calls the director (Law 87);
+            # the hand record stays the first table's.
+            log.warning("table %d board %d: scanned other hands than the captured deal",
+                        table, board)
+
     def _on_card(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                  batch: Statuses) -> None:
         # A card that arrives after its board's result (a resent gap) may be the lead; a card

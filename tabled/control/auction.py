@@ -39,6 +39,14 @@ class AuctionInput(KeyEntry):
             return self._confirm_call(seat, entry, board)
         return Outcome()
 
+    def _hands_to_scan(self, board: BoardState) -> bool:
+        """Boards dealt at the table: the auction waits until every player has scanned the
+        13 cards of the hand (Law 7B: each counts the cards before looking at them); the
+        first table captures the deal so, every later one is checked against it (Law 87)."""
+        assignment = self.state.assignment
+        return (assignment is not None and assignment.dealt_at_table
+                and not len(board.auction) and any(len(board.scans[s]) < 13 for s in Seat))
+
     def _answer_irregularity(self, seat: Seat, key: str, board: BoardState) -> Outcome | None:
         """With nothing typed: Law 25B, the left-hand opponent of a change made after a pause
         accepts it (OK) or not (UNDO: the first call stands); Law 16B2, an opponent of a
@@ -172,6 +180,12 @@ class AuctionInput(KeyEntry):
         call = self._entered_call(entry)
         if call is None:
             return Outcome().tell([seat], Notice("enter_call"))
+        if self._hands_to_scan(board):
+            entry.keys.clear()
+            entry.alert = False
+            waiting = [s for s in Seat if len(board.scans[s]) < 13]
+            return Outcome().tell([seat], Notice("scan_hands", {
+                "seats": "".join(str(s) for s in waiting)}, "7B"))
         alert = entry.alert and self._self_alerting()
         entry.keys.clear()
         entry.alert = False

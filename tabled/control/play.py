@@ -8,6 +8,7 @@ from typing import Any
 
 from tabled.rules import (
     Card,
+    Deal,
     IllegalActionError,
     LeadRestrictionError,
     PenaltyCardError,
@@ -383,9 +384,27 @@ class PlayInput(AuctionInput):
         elif len(board.scans[seat]) >= 13:
             problem = f"a fourteenth card ({card}) scanned in {seat}'s hand"
         if problem is None:
-            return Outcome([Proposed("hand_card", board.number,
-                                     {"seat": str(seat), "card": str(card)})])
+            scanned = Outcome([Proposed("hand_card", board.number,
+                                        {"seat": str(seat), "card": str(card)})])
+            captured = self._captured(board, seat, card)
+            if captured is not None:
+                scanned.events.append(Proposed("deal", board.number,
+                                               {"deal": captured.to_pbn()}))
+            return scanned
         return self._fouled(seat, problem, board)
+
+    def _captured(self, board: BoardState, seat: Seat, card: Card) -> Deal | None:
+        """The deal the 52nd card scanned completes, when the board was dealt here (Law 6):
+        the assignment did not bring it, so this table is the first to play it and its four
+        hands, 13 distinct cards each, become the board's hand record."""
+        assignment = self.state.assignment
+        if (assignment is None or not assignment.dealt_at_table
+                or board.number in assignment.deals):
+            return None
+        if any(len(board.scans[s]) != (12 if s is seat else 13) for s in Seat):
+            return None
+        return Deal({s: frozenset([*board.scans[s], *([card] if s is seat else [])])
+                     for s in Seat})
 
     def _card_played(self, card: Card, reader_seat: Seat | None, board: BoardState,
                      now: float | None = None) -> Outcome:

@@ -25,7 +25,8 @@ from .helpers import PBN
 # -- round trips ------------------------------------------------------------------------------
 
 ASSIGN = {"round": 2, "ns": 7, "ew": 8, "boards": [5, 6, 7], "section": "A",
-          "deals": {"5": PBN}, "next": {"ns": None, "ew": 5, "boards": 3},
+          "deals": {"5": PBN}, "next": {"ns": None, "ew": "B5", "boards": 3},
+          "names": {"ns": "B7", "ew": "B8"}, "dealing": "table",
           "conduct": {"screens": {"north_with": "E", "tray_delay": 8}, "profile": "feb",
                       "cards": {"NS": {"name": "Ours", "entries": [
                           {"code": 10, "seq": "1C", "alert": True, "en": "two+ clubs",
@@ -36,6 +37,7 @@ EVENT_DATA: dict[str, dict[str, Any]] = {
     "player": {"seat": "N", "number": 1234},
     "board": {"board": 5, "dealer": "N", "vul": "NS"},
     "hand_card": {"seat": "E", "card": "SQ"},
+    "deal": {"deal": PBN},
     "call": {"seat": "S", "call": "1NT", "alert": True},
     "change": {"seat": "S", "call": "2C"},
     "alert": {"seat": "W", "index": 0, "late": True},
@@ -252,7 +254,7 @@ def command_payload(type: str = "assign", /, **data_changes: Any) -> str:
     (command_payload(conditions=["S"]), "map of at most 64 boards"),
     (command_payload(next={"ns": 0}), "0 is not between 1 and 9999"),
     (command_payload(next={"north": 2}), "movement guidance"),
-    (command_payload(next={"ew": "5"}), "'5' is not an integer"),
+    (command_payload(next={"ew": 5.0}), "5.0 is not an integer"),
     (command_payload(section="x" * 17), "at most 16 characters"),
     (command_payload("ruling", kind="dance"), "unknown ruling 'dance'"),
     (command_payload("ruling"), "missing field 'kind'"),
@@ -275,6 +277,28 @@ def test_deal_that_is_not_a_deal_is_refused() -> None:
     wrong = PBN.replace("KT8.", "AT8.", 1)
     with pytest.raises(WireError):
         Command.from_payload(command_payload(deals={"1": wrong}))
+
+
+@pytest.mark.parametrize(("data", "reason"), [
+    ({"deal": "N:" + " ".join([PBN[2:].split()[0], "-", "-", "-"])}, "all four hands"),
+    ({"deal": PBN.replace("KT8.", "AT8.", 1)}, "more than one hand"),
+])
+def test_a_captured_deal_gives_four_whole_hands(data: dict[str, Any], reason: str) -> None:
+    with pytest.raises(WireError, match=reason):
+        Event.from_json({"v": 1, "seq": 9, "type": "deal", "ts": 1.0, "board": 1,
+                         "data": data})
+
+
+@pytest.mark.parametrize(("names", "reason"), [
+    ({"next": {"ew": ""}}, "table's name is empty"),
+    ({"next": {"ew": "B" * 30}}, "at most 24"),
+    ({"names": {"north": "B1"}}, "pairs' names"),
+    ({"dealing": "machine"}, "way of dealing"),
+])
+def test_names_and_dealing_in_an_assignment_are_checked(names: dict[str, Any],
+                                                        reason: str) -> None:
+    with pytest.raises(WireError, match=reason):
+        Command.from_payload(command_payload(**names))
 
 
 @pytest.mark.parametrize("kind", ["event", "command"])
