@@ -49,6 +49,9 @@ def generated(seed: int, boards: Iterable[int]) -> dict[int, str]:
 
 def of_session(db: Database, session: Session) -> dict[int, str]:
     found = deals_of(db, session)
+    if not found and session.dealt_at_table:
+        raise HandRecordError("the boards are dealt at the table: no table has captured a "
+                              "deal yet (each board's hand record is the first table's scan)")
     if not found:
         raise HandRecordError("the session has no hand records: import a PBN file or deal "
                               "them with a seed when setting it up")

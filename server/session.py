@@ -33,11 +33,11 @@ from server.movements import (
     MovementKind,
     Pairings,
     Plays,
-    pair_number,
     Seating,
     Section,
     Sectioned,
     movement,
+    pair_number,
     sectioned,
     table_name,
 )
@@ -400,12 +400,11 @@ def _store_deals(conn: Connection, session_id: int, deals: Mapping[int, str]) ->
 
 
 def capture_deal(conn: Connection, event: str, board: int, pbn: str, table: int,
-                 at: float) -> str | None:
+                 at: float) -> tuple[Seat, ...] | None:
     """A deal a table scanned, for a session whose boards are dealt at the table: kept as
     the board's hand record if it is the first (what the later tables are checked against,
-    Law 87). What happened: "captured", "same" (the board has that deal already),
-    "different" (another table captured other hands first: the later table's scans are
-    fouled, and its own check calls the director), or None (the session deals its boards)."""
+    Law 87). The seats whose hands differ from the deal kept before (empty: captured now,
+    or the same hands), or None when the session's boards are not dealt at the table."""
     row = conn.execute(select(s.sessions.c.id, s.sessions.c.dealing).where(
         s.sessions.c.event == event)).first()
     if row is None or row.dealing != "table":
@@ -413,11 +412,11 @@ def capture_deal(conn: Connection, event: str, board: int, pbn: str, table: int,
     stored = conn.execute(select(s.deals.c.pbn).where(
         s.deals.c.session_id == row.id, s.deals.c.board == board)).scalar()
     if stored is not None:
-        return "same" if Deal.from_pbn(stored).hands == Deal.from_pbn(pbn).hands \
-            else "different"
+        first, now = Deal.from_pbn(stored), Deal.from_pbn(pbn)
+        return tuple(seat for seat in Seat if first[seat] != now[seat])
     conn.execute(insert(s.deals).values(session_id=row.id, board=board, pbn=pbn,
                                         captured_table=table, captured_at=at))
-    return "captured"
+    return ()
 
 
 def deals_of(db: Database, session: Session) -> dict[int, str]:

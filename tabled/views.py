@@ -87,7 +87,7 @@ def _guidance(guidance: Guidance | None, language: str) -> list[str]:
     if guidance is None:
         return [_t("round_over", language)]
 
-    def where(table: int | None) -> str:
+    def where(table: int | str | None) -> str:
         return _t("stay", language) if table is None else _t("to_table", language, table=table)
 
     return [_t("move_ns", language, where=where(guidance.ns)),

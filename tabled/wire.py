@@ -214,7 +214,8 @@ def _table_ref(value: Any) -> int | str:
         if not value.strip():
             raise WireError("a table's name is empty")
         return str(_text(MAX_TABLE_NAME)(value))
-    return _count(1, 9999)(value)
+    number: int = _count(1, 9999)(value)
+    return number
 
 
 def _guidance(value: Any) -> dict[str, Any]:

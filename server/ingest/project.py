@@ -181,14 +181,20 @@ class Projections:
         if refusal is not None:
             outcome.rejected = f"table {table} event {event.seq}: {refusal}"
             return
-        done = capture_deal(conn, self.event, board, event.data["deal"], table, event.ts)
-        if done == "captured":
-            outcome.changed.add("analysis")  # the hand record pages show the deal now
-        elif done == "different":
-            # The table's own check against the captured deal calls the director (Law 87);
-            # the hand record stays the first table's.
-            log.warning("table %d board %d: scanned other hands than the captured deal",
-                        table, board)
+        differ = capture_deal(conn, self.event, board, event.data["deal"], table, event.ts)
+        if differ is None:
+            return
+        outcome.changed.add("analysis")  # the hand record pages show the deal now
+        if differ:
+            # Law 87: a table that scanned its hands before the first table's deal reached it
+            # (both started the board at once) holds other cards: a fouled board. The first
+            # deal stays the hand record; the director is called to the later table.
+            conn.execute(insert(s.director_calls).values(
+                event=self.event, table_no=table, seq=event.seq, board=board, seat=None,
+                reason="fouled_board", law="87",
+                detail=(f"the hands of {' '.join(map(str, differ))} differ from the deal "
+                        f"captured first"), called_at=event.ts))
+            outcome.changed.add("calls")
 
     def _on_card(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                  batch: Statuses) -> None:

@@ -384,13 +384,13 @@ class PlayInput(AuctionInput):
         elif len(board.scans[seat]) >= 13:
             problem = f"a fourteenth card ({card}) scanned in {seat}'s hand"
         if problem is None:
-            scanned = Outcome([Proposed("hand_card", board.number,
-                                        {"seat": str(seat), "card": str(card)})])
+            taken = Outcome([Proposed("hand_card", board.number,
+                                      {"seat": str(seat), "card": str(card)})])
             captured = self._captured(board, seat, card)
             if captured is not None:
-                scanned.events.append(Proposed("deal", board.number,
-                                               {"deal": captured.to_pbn()}))
-            return scanned
+                taken.events.append(Proposed("deal", board.number,
+                                             {"deal": captured.to_pbn()}))
+            return taken
         return self._fouled(seat, problem, board)
 
     def _captured(self, board: BoardState, seat: Seat, card: Card) -> Deal | None:
