@@ -31,6 +31,7 @@ TEXTS: TextTable[str] = table("seat display", {
     "board": Words(es="Tab {board} Da {dealer}", en="Bd {board} Dlr {dealer}"),
     "vul": Words(es="Vul {vul}", en="Vul {vul}"),
     "scan_or_call": Words(es="Escanee o declare", en="Scan hand or call"),
+    "scan_first": Words(es="Escanee su mano", en="Scan your hand"),
     "scanned": Words(es="Escaneadas {count}/13", en="Scanned {count}/13"),
     "your_call": Words(es="Su turno", en="Your call"),
     "turn": Words(es="Turno: {seat}", en="Turn: {seat}"),

@@ -140,7 +140,9 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
         return [lines[0], *special]
     review = review_of(seat, state) if entry.review else None
     if phase is Phase.SETUP:
-        lines.append(_t("scan_or_call", language))
+        # Boards dealt at the table: every hand is scanned before the first call.
+        dealt_here = assignment.dealt_at_table and any(len(board.scans[s]) < 13 for s in Seat)
+        lines.append(_t("scan_first" if dealt_here else "scan_or_call", language))
         lines.append(_t("scanned", language, count=len(board.scans[seat])))
     elif review == "contract" and board.play is not None:
         # Law 41C: at one's turn in the play, the contract and whether it was doubled

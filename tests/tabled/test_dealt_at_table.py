@@ -21,6 +21,7 @@ def scan_hands(table: Table, deal: Deal) -> None:
 
 def test_the_auction_waits_for_every_hand_then_the_deal_is_published(table: Table) -> None:
     table.start(dealing="table")
+    assert "Scan your hand" in table.view(Seat.W)
     table.mark()
     table.call(Seat.N, "1NT")
     assert table.state.board is not None and not len(table.state.board.auction)
@@ -29,6 +30,7 @@ def test_the_auction_waits_for_every_hand_then_the_deal_is_published(table: Tabl
     assert notice.args["seats"] == "NESW"
     assert "NESW" in " ".join(table.view(Seat.N))
     scan_hands(table, DEAL)
+    assert "Scan hand or call" in table.view(Seat.W)  # all four in: the dealer calls
     deals = [e for e in table.new_events() if e.type == "deal"]
     assert len(deals) == 1 and Deal.from_pbn(deals[0].data["deal"]).hands == DEAL.hands
     assert deals[0].board == 1
