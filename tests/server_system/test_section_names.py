@@ -79,12 +79,15 @@ def test_section_b_is_told_b_tables_and_every_page_names_them_so(
         wait_until(found, lambda: _results(found) == 1)
 
     # The console's pages: the rulings form, the results grid, the boards without a result,
-    # the players at the tables.
+    # the forms that correct a result or assign a score, the players at the tables.
     rulings = client.get("/console/rulings").get_data(as_text=True)
     assert '<option value="4">B1</option>' in rulings
     results = client.get("/console/results").get_data(as_text=True)
     assert "Mesa B1" in results or "Table B1" in results
     assert "Mesa 4" not in results and "Table 4<" not in results
+    assert '<option value="4">B1</option>' in results  # the correction form
+    scoring = client.get("/console/scoring").get_data(as_text=True)
+    assert '<option value="4">B1</option>' in scoring  # the assigned score's form
     missing = cells(results, 'class="grid missing"')
     assert missing and set(missing) == {"1"}  # the round column; the table is the second
     assert re.search(r'data-missing="r1-t1-b1"><td>1</td><td>A1</td>', results)
