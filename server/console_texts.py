@@ -294,6 +294,11 @@ PAGES.add({
     "console_names_saved": Words(es="Nombres guardados.", en="Names saved."),
     "console_deals_count": Words(es="{n} de {total} tableros tienen mano.",
                                  en="{n} of {total} boards have a deal."),
+    "console_deals_captured": Words(
+        es="Los tableros se reparten en la mesa: cada mano es la que escaneó la primera mesa "
+           "que jugó el tablero.",
+        en="The boards are dealt at the table: each deal is the one the first table to play "
+           "the board scanned."),
     "console_upload": Words(es="Subir", en="Upload"),
 })
 

@@ -93,13 +93,17 @@ def test_board_one_is_captured_at_its_first_table_and_a_fouled_copy_refused_at_t
     set_up(client, token, movement="mitchell", participants="6", rounds="2")
     session = found.session
     assert session is not None and session.dealt_at_table and captured(found, session) == {}
+    page = client.get("/console/session?lang=en").get_data(as_text=True)
+    assert 'id="dealt-at-table"' in page and "0 of 3 boards have a deal" in page
     first = next(seat for seat in session.plan.round(1) if 1 in seat.boards)
     later = next(seat for seat in session.plan.round(2) if 1 in seat.boards)
     assert first.table != later.table
     dealt = deal(32, 1)  # the first table's shuffle
-    with simulated(broker, broker_users, tmp_path, first.table) as table:
+    with simulated(broker, broker_users, tmp_path, first.table) as table, \
+            simulated(broker, broker_users, tmp_path, later.table) as next_table:
         start_round(client, token, 1)
         assigned(table, 1)
+        assigned(next_table, 1)  # it plays board 3 meanwhile (not here)
         assignment = table.state.assignment
         assert assignment.dealt_at_table and 1 not in assignment.deals
         players = SimulatedPlayers(table, seed=1, speed=0.0, director_rate=0.0)
@@ -108,14 +112,16 @@ def test_board_one_is_captured_at_its_first_table_and_a_fouled_copy_refused_at_t
         sent = [e for e in table.journal.events(0) if e.type == "deal"]
         assert len(sent) == 1 and Deal.from_pbn(sent[0].data["deal"]).hands == dealt.hands
         wait_until(found, lambda: 1 in captured(found, session))
-    record = captured(found, session)[1]
-    assert Deal.from_pbn(record.pbn).hands == dealt.hands
-    assert record.captured_table == first.table and record.captured_at is not None
-    # The hand records the console prints and exports are the captured deal.
-    pbn = client.get("/console/hand-records.pbn")
-    assert pbn.status_code == 200 and dealt.to_pbn() in pbn.get_data(as_text=True)
+        record = captured(found, session)[1]
+        assert Deal.from_pbn(record.pbn).hands == dealt.hands
+        assert record.captured_table == first.table and record.captured_at is not None
+        page = client.get("/console/session?lang=en").get_data(as_text=True)
+        assert "1 of 3 boards have a deal" in page
+        # The hand records the console prints and exports are the captured deal.
+        pbn = client.get("/console/hand-records.pbn")
+        assert pbn.status_code == 200 and dealt.to_pbn() in pbn.get_data(as_text=True)
 
-    with simulated(broker, broker_users, tmp_path, later.table) as table:
+        table = next_table
         start_round(client, token, 2)
         assigned(table, 2)
         assignment = table.state.assignment
@@ -128,7 +134,7 @@ def test_board_one_is_captured_at_its_first_table_and_a_fouled_copy_refused_at_t
             table.scan(card, Seat.N)
         table.press(Seat.N, "1", "NT", "OK")  # no call before every hand is scanned
         board = table.state.board
-        assert board is not None and not len(board.auction)
+        assert board is not None and not len(board.auction), table.state.phase
         assert table.daemon.notices[Seat.N].key == "scan_hands"
         table.scan(min(dealt[Seat.E], key=lambda c: c.index), Seat.N)  # a fouled copy
         assert table.daemon.notices[Seat.N].key == "fouled"
