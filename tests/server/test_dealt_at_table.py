@@ -9,6 +9,7 @@ import io
 import re
 import time
 import zipfile
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -16,14 +17,22 @@ from sqlalchemy import select
 
 from server import publish, report, rulings
 from server import schema as s
+from server.analysis import analyse
 from server.exports import pbn
 from server.handrecords import HandRecordError, of_session
 from server.report.data import hand_records
-from server.session import SessionError, create_session, deals_of, import_deals, start_round
+from server.session import (
+    SessionError,
+    create_session,
+    deals_of,
+    import_deals,
+    start_round,
+    stored_analysis,
+)
 from sim.players.deals import deal
 from tabled.rules import Deal
 from tabled.wire import Event, table_topic
-from tests.server.conftest import EVENT, services
+from tests.server.conftest import EVENT, make_app, services
 
 
 def send(app: Flask, table: int, seq: int, board: int, dealt: Deal) -> object:
@@ -96,3 +105,35 @@ def _ranks(dealt: Deal, seat: object) -> dict[str, str]:
     text = dealt.to_pbn(seat).split(":")[1].split()[0]  # type: ignore[arg-type]
     return {suit: " ".join("10" if rank == "T" else rank for rank in ranks)
             for suit, ranks in zip("SHDC", text.split("."), strict=True)}
+
+
+def test_a_captured_deal_gets_its_double_dummy_table_and_par_once_released(
+        tmp_path: Path) -> None:
+    pytest.importorskip("endplay")
+    app = make_app(str(tmp_path / "bidbox.db"), ANALYSIS=True)
+    try:
+        db = services(app).db
+        session = create_session(db, event=EVENT, title="Martes", kind="mitchell",
+                                 participants=6, boards_per_round=1, dealing="table")
+        for number in range(1, session.rounds + 1):
+            start_round(db, session, number)
+        dealt = deal(5, 1)
+        schedule = session.plan.schedule(1)
+        assert not send(app, schedule[0].table, 1, 1, dealt).rejected
+        hub = services(app).hub
+        seen = hub.version
+        for seating in schedule:  # the board released once every table has played it
+            rulings.correct_result(db, session, seating.table, 1, contract="3NT",
+                                   declarer="N", tricks=9, adjusted=None, score_ns=None,
+                                   by="director", note="entered")
+        hub.notify({"results"})
+        deadline = time.monotonic() + 60
+        while stored_analysis(db, session, 1)[0] is None:
+            left = deadline - time.monotonic()
+            assert left > 0, "the captured deal was never analysed"
+            seen = hub.wait(seen, left).version
+        expected = analyse(dealt.to_pbn(), 1)
+        page = app.test_client().get("/board/1?lang=en").get_data(as_text=True)
+        assert f"NS {expected.par_score:+d}:" in page
+    finally:
+        services(app).close()
