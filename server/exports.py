@@ -437,14 +437,15 @@ def optimum_tags(record: Record, analysis: Analysis) -> None:
         f"{seat} {strain} {analysis.tricks[strain][seat]}"
         for seat in _OPTIMUM_SEATS for strain in _OPTIMUM_STRAINS]
     pars = analysis.pars
-    side = "NS" if analysis.par_score >= 0 else "EW"
     if pars:
-        side = "NS" if pars[0].declarer in "NS" else "EW"
+        # The side that declares par, which may be the side that loses by it (a sacrifice).
+        declaring = "NS" if pars[0].declarer in "NS" else "EW"
         contracts = list(dict.fromkeys(par.contract for par in pars))
-        record.tags["ParContract"] = f"{side} {', '.join(contracts)}"
+        record.tags["ParContract"] = f"{declaring} {', '.join(contracts)}"
     else:
         record.tags["ParContract"] = "Pass"
-    record.tags["OptimumScore"] = f"{side} {abs(analysis.par_score)}"
+    gaining = "NS" if analysis.par_score >= 0 else "EW"
+    record.tags["OptimumScore"] = f"{gaining} {abs(analysis.par_score)}"
 
 
 def _optimum_of(db: Database, session: Session) -> Callable[[int], Analysis | None]:
