@@ -444,8 +444,8 @@ def optimum_tags(record: Record, analysis: Analysis) -> None:
         record.tags["ParContract"] = f"{declaring} {', '.join(contracts)}"
     else:
         record.tags["ParContract"] = "Pass"
-    gaining = "NS" if analysis.par_score >= 0 else "EW"
-    record.tags["OptimumScore"] = f"{gaining} {abs(analysis.par_score)}"
+    # From North-South's side, signed, as the dealing programs write it ("NS -400").
+    record.tags["OptimumScore"] = f"NS {analysis.par_score:+d}"
 
 
 def _optimum_of(db: Database, session: Session) -> Callable[[int], Analysis | None]:
