@@ -124,7 +124,7 @@ def queue_ruling(db: Database, session: Session, table: int, kind: str,
     data = ruling_data(kind, fields)
     ident = uuid.uuid4().hex
     with db.write() as conn:
-        if board is None and kind not in ("end_round", "director_ack"):
+        if board is None and kind_of(kind).needs_board:  # the kind says (tabled/rulings.py)
             board = conn.execute(select(s.table_status.c.board).where(
                 s.table_status.c.event == session.event,
                 s.table_status.c.table_no == table)).scalar()
