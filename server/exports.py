@@ -29,6 +29,7 @@ from server import schema as s
 from server.adjusted import assigned_of
 from server.analysis import Analysis, AnalysisError
 from server.db import Database
+from server.errors import Refused
 from server.fieldscore import Scored, Standing, parse_adjusted
 from server.movements import Plays
 from server.penalties import Penalty
@@ -61,7 +62,7 @@ from tabled.wire import Event, EventType
 PROGRAM = "bidbox"
 
 
-class ExportError(ValueError):
+class ExportError(Refused):
     """A session a format cannot carry; the message says which export to use instead."""
 
 

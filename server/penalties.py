@@ -20,6 +20,7 @@ from sqlalchemy import insert, select, update
 
 from server import schema as s
 from server.db import Database
+from server.errors import Refused
 from server.session import Session, participants_of
 
 Clock = Callable[[], float]
@@ -33,7 +34,7 @@ MOST = {"mp": 1000.0, "top": 100.0, "imps": 100.0, "vp": 20.0}
 keyboard (a whole top, 100 %, is the most Law 90 practice ever takes on one offence)."""
 
 
-class PenaltyError(ValueError):
+class PenaltyError(Refused):
     """A penalty that cannot be given or withdrawn; the message says why."""
 
 

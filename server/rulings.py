@@ -22,6 +22,7 @@ from sqlalchemy import and_, insert, select, update
 
 from server import schema as s
 from server.db import Database
+from server.errors import Refused
 from server.fieldscore import parse_adjusted
 from server.i18n import PAGES, language, t
 from server.session import Session, board_conditions
@@ -35,7 +36,7 @@ from tabled.wire import Command, WireError
 Clock = Callable[[], float]
 
 
-class RulingError(ValueError):
+class RulingError(Refused):
     """A ruling or correction that cannot be queued or made; the message says why."""
 
 
