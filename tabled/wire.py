@@ -343,12 +343,16 @@ def _roster(value: Any) -> dict[str, str]:
     return value
 
 
+MAX_LABEL = 16
+"""A table's name in a session of sections ("B3", a club's "bilbao-3"): the seat displays
+give it a line of its own when the round's line has no room for it (tabled.views)."""
+
 CLOCK = _schema(round=_opt(_count(1, 999)), ends_at=_timestamp,
                 warning=_opt(_count(0, MAX_WARNING)))
 
 _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
-    section=_opt(_text(16)), label=_opt(_text(8)), switch=_opt(_bool),
+    section=_opt(_text(16)), label=_opt(_text(MAX_LABEL)), switch=_opt(_bool),
     deals=_opt(_deals), next=_opt(_guidance),
     conditions=_opt(_conditions), conduct=_opt(_conduct), clock=_opt(_round_clock),
     roster=_opt(_roster))
