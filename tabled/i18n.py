@@ -145,7 +145,7 @@ TEXTS: TextTable[str] = table("seat display", {
     "ask_nothing": Words(es="Nada que preguntar", en="Nothing to ask"),
     "asked": Words(es="Pregunta enviada", en="Question sent"),
     "ask_page": Words(es="¿{call} de {seat}?", en="Ask: {call} by {seat}"),
-    "ask_how": Words(es="OK pregunta UNDO ant.", en="OK ask  UNDO prev"),
+    "ask_how": Words(es="OK sí  UNDO otra voz", en="OK ask  UNDO prev"),
     "card_page": Words(es="Convenios {side}: {call}", en="{side} card: {call}"),
     "card_none": Words(es="No está en su carta", en="Not on their card"),
     "card_start": Words(es="Convenios {side}", en="{side} card"),

@@ -144,7 +144,11 @@ def _seated_name(seat: Seat, state: TableState, language: str, lines: int = 2) -
 def _round_lines(assignment: Assignment, language: str, room: int) -> list[str]:
     """The round and, in a session of sections, the table (a label of up to 16 characters):
     on one line if they fit, else the table on a line of its own when there is ``room``
-    for two, else the table alone (it is what the players need to sit down)."""
+    for two, else the table alone (it is what the players need to sit down). With no room
+    at all (a register name over two lines under the arrow-switch) the round gives way: the
+    board screen that follows names it again."""
+    if room < 1:
+        return []
     if not assignment.label:
         return [_t("round", language, round=assignment.round)]
     whole = _t("round_table", language, round=assignment.round, table=assignment.label)
@@ -174,14 +178,14 @@ def _body(seat: Seat, state: TableState, entry: SeatEntry, language: str) -> lis
         elif number is None:
             who = [_t("player_skip", language)]
         else:
-            who = (_seated_name(seat, state, language, ROWS - 1 - len(rest))
+            who = (_seated_name(seat, state, language, ROWS - len(rest))
                    or [_t("player_done", language, number=number)])
         room = ROWS - len(rest) - len(who)
         return [*_round_lines(assignment, language, room), *rest, *who]
     if phase is Phase.BOARD:
         switch = [_t("arrow_switch", language)] if assignment.switch else []
         ask = [_t("board_ask", language, board=state.next_board())]
-        name = _seated_name(seat, state, language, ROWS - 1 - len(switch) - len(ask))
+        name = _seated_name(seat, state, language, ROWS - len(switch) - len(ask))
         room = ROWS - len(switch) - len(ask) - len(name)
         return [*_round_lines(assignment, language, room), *switch, *ask, *name]
     if phase is Phase.ROUND_END:
@@ -332,18 +336,17 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
 def _play_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
     """The play's lines under the header: the trick (or the contract) and the cue (whose
     turn, or the option to choose; on one line or two). With penalty cards on the table
-    (Law 50A) the least needed line goes last, on the fourth line, where a notice may cover
-    it for a moment: a one-line cue comes after the penalty cards and the trick goes last;
-    a two-line option comes first and the penalty cards last. The cue and the penalty cards
-    are never given up (many penalty cards with a two-line option take one line, ending
-    in the read-on mark, until the option is chosen)."""
+    (Law 50A) the cue stays on the second or third line and the least needed line goes to
+    the fourth, where a notice may cover it for a moment: one line of penalty cards and a
+    one-line cue keep the trick below them; otherwise the cue comes first and the penalty
+    cards after it, in place of the trick. The cue and the penalty cards are never given
+    up (with a two-line option, penalty cards that need two lines take one, ending in the
+    read-on mark, until the option is chosen)."""
     top, cue, penalties = _play_parts(seat, board, language)
     if not penalties:
         return [top, *cue] if top else cue
-    if len(cue) == 1:
-        # the trick gives way to a second line of penalty cards (the cards are on the table)
-        return [*penalties, *cue, top] if len(penalties) == 1 and top \
-            else [*penalties, *cue]
+    if len(cue) == 1 and len(penalties) == 1:
+        return [*penalties, *cue, top] if top else [*penalties, *cue]
     if len(penalties) + len(cue) > ROWS - 1:
         penalties = page(" ".join(penalties), max(1, ROWS - 1 - len(cue)), 0)
     return [*cue, *penalties]
