@@ -117,3 +117,23 @@ class LcdEncoder:
         if ch in slot_of:
             return slot_of[ch]
         return ord(transliterate(ch))
+
+
+def shown(lines: Sequence[str]) -> tuple[list[str], int]:
+    """What a seat's LCD shows for ``lines`` on a fresh screen, character for character
+    (a glyph without a slot as its plain letter), and how many custom characters it took."""
+    encoder = LcdEncoder()
+    encoded, loads = encoder.encode(list(lines))
+    by_code = {code: ch for ch, code in ROM_A00.items()}
+    out = []
+    for data in encoded:
+        text = []
+        for byte in data:
+            if byte < len(encoder.slots):
+                text.append(encoder.slots[byte] or "?")
+            elif byte in by_code and not (0x20 <= byte <= 0x7D and byte != 0x5C):
+                text.append(by_code[byte])
+            else:
+                text.append(chr(byte))
+        out.append("".join(text))
+    return out, len(loads)

@@ -325,7 +325,7 @@ def _special_lines(seat: Seat, state: TableState, board: BoardState, view: View,
         leader, lead = board.cards[0]
         confirmer = board.lead_confirmer(state.conduct.screens)
         if seat is leader:
-            return [_t("your_card", language) + f" {lead}",
+            return [_t("your_card", language) + f" {words.card(lead)}",
                     _t("face_up_ok" if seat is confirmer else "face_down_wait", language)]
         if seat is confirmer:
             return [_t("face_down_ok", language)]

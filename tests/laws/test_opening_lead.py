@@ -38,7 +38,7 @@ def test_the_opening_lead_is_private_until_its_leader_faces_it(auction_over: Law
     table.card("D4")
     assert table.published() == [("card", {"seat": "E", "card": "D4", "face_down": True})]
     assert table.phase is Phase.LEAD
-    assert table.display(E)[1:3] == ["Your card D4", "OK to face it"]
+    assert table.display(E)[1:3] == ["Your card ♦4", "OK to face it"]
     for seat in (N, S, W):
         assert "D4" not in table.shown(seat), seat
         assert table.display(seat)[1] == "Lead is face down"
