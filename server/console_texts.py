@@ -7,6 +7,7 @@ import re
 from server.i18n import PAGES
 from server.movements import KINDS
 from tabled import words as bridge
+from tabled.rulings import KINDS as RULING_KINDS
 from tabled.texts import Words
 
 PAGES.add({
@@ -512,6 +513,16 @@ _TABLE_MESSAGES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
                   "hacerlo: renuncio",
                en="{seat} did not comply with Law {law} on trick {number} ({card}) when "
                   "able: a revoke")),
+        # A table's refusal of a command (tabled.control.commands), shown on the record
+        (r"no board on the table",
+         Words(es="no hay tablero en la mesa", en="no board on the table")),
+        (r"board (?P<board>\d*) is being played; end the round first",
+         Words(es="se está jugando el tablero {board}; termine antes la ronda",
+               en="board {board} is being played; end the round first")),
+        (r"(?P<kind>[a-z_]+): the play has started",
+         Words(es="{kind}: el carteo ya ha empezado", en="{kind}: the play has started")),
+        (r"(?P<kind>[a-z_]+): (?P<reason>.+)",
+         Words(es="{kind}: {reason}", en="{kind}: {reason}")),
     ))
 
 
@@ -530,5 +541,10 @@ def table_message(text: str, language: str) -> str:
             parts["card"] = bridge.plain(bridge.card_pieces(parts["card"], language))
         if "call" in parts:
             parts["call"] = bridge.plain(bridge.call_pieces(parts["call"], language))
+        if "kind" in parts:  # a ruling's kind, by its name in the language
+            ruling = RULING_KINDS.get(parts["kind"])
+            if ruling is None:
+                continue
+            parts["kind"] = ruling.words[language]
         return words[language].format(**parts)
     return text
