@@ -546,6 +546,8 @@ def layout(body: list[str], last: list[str]) -> list[str]:
     the body's lower lines (the header stays). Every row fits (``tabled.texts.fit``): a
     row that does not is a fault in a text, logged, and shown ending in the read-on mark
     rather than cut silently; the table keeps working."""
+    if len(body) > ROWS:
+        log.error("a seat display body of %d lines: %r", len(body), body)
     keep = ROWS - len(last)
     rows = [*body[:keep], *[""] * max(0, keep - len(body)), *last]
     shown = []

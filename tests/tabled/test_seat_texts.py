@@ -73,7 +73,7 @@ def worst(language: str) -> dict[str, list[Any]]:
 TWO_LINES = {"round_table", "alert_partner", "journal_full", "lead_out_of_turn",
              "lead_options_54", "penalty_lead", "hesitation", "simultaneous_play",
              "premature_options", "designate", "breach", "remind_alert", "faced_lead",
-             "unknown_player", "penalty_line"}
+             "unknown_player", "penalty_line", "ruling"}
 #: Texts read page by page (docs/keypad.md): any length.
 PAGED = {"answer", "answered", "player_named"}
 #: Texts tried first and given up for a shorter form when they do not fit
@@ -195,6 +195,8 @@ def test_a_line_too_long_is_logged_and_marked_never_cut_silently(
     rows = views.layout(["x" * 25], [])
     assert rows[0] == "x" * 19 + MORE and len(rows) == 4
     assert "25 characters" in caplog.text
+    assert views.layout(["a", "b", "c", "d", "e"], ["z"]) == ["a", "b", "c", "z"]
+    assert "body of 5 lines" in caplog.text
 
 
 def test_no_seat_display_code_cuts_a_line_at_the_width() -> None:

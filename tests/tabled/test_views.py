@@ -300,7 +300,7 @@ def test_short_law_texts_keep_their_number(law: str, language: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_ruling_notice_fits_a_line(language: str) -> None:
+def test_every_ruling_notice_fits_the_two_lines_of_a_notice(language: str) -> None:
     texts = {kind: i18n.text("ruling", language, kind=i18n.ruling(kind, language))
              for kind in RULINGS}
-    assert overlong(texts) == {}
+    assert {kind: text for kind, text in texts.items() if len(wrap(text)) > 2} == {}
