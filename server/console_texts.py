@@ -324,6 +324,9 @@ PAGES.add({
     "console_results": Words(es="Resultados", en="Results"),
     "console_contract": Words(es="Contrato", en="Contract"),
     "console_contract_example": Words(es="4HX, 3ST, Paso", en="4HX, 3NT, Pass"),
+    # Law 12C1: the score the director assigns; the field also takes the wire's "assigned"
+    "console_adjusted_example": Words(es="A60/40, asignada", en="A60/40, assigned"),
+    "console_assigned_word": Words(es="asignada", en="assigned"),
     "console_declarer": Words(es="Carteador", en="Declarer"),
     "console_score": Words(es="Marca NS", en="NS score"),
     "console_no_results": Words(es="Ningún resultado aún.", en="No result yet."),
