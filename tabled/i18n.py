@@ -52,7 +52,7 @@ TEXTS: TextTable[str] = table("seat display", {
     "claim_ask": Words(es="OK acepta UNDO no", en="OK agree UNDO no"),
     "claim_director": Words(es="Reclamación: árbitro", en="Claim: director"),
     "result": Words(es="{contract} {declarer} {tricks}", en="{contract} {declarer} {tricks}"),
-    "assigned": Words(es="Asignado", en="Assigned"),
+    "assigned": Words(es="Asignada", en="Assigned"),
     "score": Words(es="NS {score}", en="NS {score}"),
     "confirm": Words(es="OK para confirmar", en="OK to confirm"),
     "confirmed": Words(es="Confirmado", en="Confirmed"),
