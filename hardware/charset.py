@@ -4,10 +4,14 @@ The common HD44780 (ROM code A00, the Japanese set) has ASCII 0x20-0x7D except t
 yen sign and 0x7E/0x7F are arrows, plus a few European letters in its upper half: ñ (0xEE),
 ü (0xF5), ä, ö, the degree sign. It has no accented vowels, no Ñ, no ¿ ¡ and no suit symbols.
 
-Those come from CGRAM: eight user-defined 5x8 glyphs, chosen per screen. Suit symbols get
-slots first, then the other glyphs in order of first appearance. A character with no ROM code
-and no free slot is transliterated, one cell for one character, so layouts never shift:
-á→a, Ñ→N, ¿→?, ♥→H ... and anything else unknown→?. Each character is one cell.
+Those come from CGRAM: eight user-defined 5x8 glyphs, chosen per screen (docs/display.md).
+When a screen wants more than eight, the glyphs that carry most keep their slots: the suit
+symbols first (a card or a call must not change), then the accented letters and Ñ in the
+order they first appear on the screen, and last the opening ¿ and ¡ (the closing ? and !
+still say it). What has no slot left falls back to its plain letter, one cell for one
+character, so layouts never shift: á→a, Ñ→N, ¿→?, ¡→!, ♥→H ... and anything else
+unknown→?. The seat texts stay within eight a screen (tests/hardware/test_lcd.py renders
+the Spanish screens of docs/players.es.md).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ ROM_A00: dict[str, int] = {
 }
 
 SUITS = "♣♦♥♠"
+OPENING_MARKS = "¿¡"
 
 #: 5x8 bitmaps, one byte per pixel row (bit 4 is the left column). Capitals use the bottom
 #: row, which is free because the cursor is off, so that Ó is taller than ó.
@@ -51,6 +56,14 @@ _TRANSLITERATION = {
     "♣": "C", "♦": "D", "♥": "H", "♠": "S", "¿": "?", "¡": "!", "\\": "/", "~": "-",
     "«": '"', "»": '"', "“": '"', "”": '"', "‘": "'", "’": "'", "–": "-", "—": "-", "€": "E",
 }
+
+
+def priority(ch: str) -> int:
+    """Which glyphs keep a CGRAM slot when a screen wants more than eight: suits (0), then
+    letters (1), then the opening ¿ ¡ (2); lower first."""
+    if ch in SUITS:
+        return 0
+    return 2 if ch in OPENING_MARKS else 1
 
 
 def rom_code(ch: str) -> int | None:
@@ -84,7 +97,7 @@ class LcdEncoder:
         """The bytes of each line, and the CGRAM slots to load first (slot -> bitmap)."""
         text = "".join(lines)
         wanted = sorted({ch for ch in text if rom_code(ch) is None and ch in GLYPHS},
-                        key=lambda ch: (ch not in SUITS, text.index(ch)))
+                        key=lambda ch: (priority(ch), text.index(ch)))
         chosen = set(wanted[:len(self.slots)])
         free = [i for i, ch in enumerate(self.slots) if ch not in chosen]
         loads: dict[int, bytes] = {}
@@ -104,3 +117,23 @@ class LcdEncoder:
         if ch in slot_of:
             return slot_of[ch]
         return ord(transliterate(ch))
+
+
+def shown(lines: Sequence[str]) -> tuple[list[str], int]:
+    """What a seat's LCD shows for ``lines`` on a fresh screen, character for character
+    (a glyph without a slot as its plain letter), and how many custom characters it took."""
+    encoder = LcdEncoder()
+    encoded, loads = encoder.encode(list(lines))
+    by_code = {code: ch for ch, code in ROM_A00.items()}
+    out = []
+    for data in encoded:
+        text = []
+        for byte in data:
+            if byte < len(encoder.slots):
+                text.append(encoder.slots[byte] or "?")
+            elif byte in by_code and not (0x20 <= byte <= 0x7D and byte != 0x5C):
+                text.append(by_code[byte])
+            else:
+                text.append(chr(byte))
+        out.append("".join(text))
+    return out, len(loads)

@@ -21,19 +21,27 @@ class SeatDisplay(Protocol):
     """One seat's 4 x 20 screen."""
 
     def show(self, lines: Sequence[str]) -> None:
-        """Show up to four lines; longer lines are cut at 20 characters, missing ones blank."""
+        """Show up to four lines of 20 characters, missing ones blank (a longer line ends in
+        the read-on mark ``→``)."""
 
     def clear(self) -> None: ...
 
 
+MORE = "→"
+"""Ends a line too long for the display: the LCD's ROM arrow, never a silent cut."""
+
+
 def fit(lines: Sequence[str], columns: int = COLUMNS, rows: int = ROWS) -> list[str]:
-    """Exactly ``rows`` lines of exactly ``columns`` characters (cut or padded)."""
+    """Exactly ``rows`` lines of exactly ``columns`` characters, padded. The table lays its
+    lines out to fit (tabled.views); a line that still comes too long ends in ``MORE`` in
+    its last column, so what is missing shows."""
     if isinstance(lines, str):
         raise TypeError("show() takes a sequence of lines, not one string")
     if len(lines) > rows:
         raise ValueError(f"a seat display has {rows} lines, got {len(lines)}")
     padded = [*lines, *([""] * (rows - len(lines)))]
-    return [line[:columns].ljust(columns) for line in padded]
+    return [line.ljust(columns) if len(line) <= columns else line[:columns - 1] + MORE
+            for line in padded]
 
 
 _STREAM_LOCK = threading.Lock()

@@ -186,8 +186,8 @@ class SelfTest:
                 self._record(name, False, self.absent.get(seat, "no display configured"))
                 continue
             line = self.texts["line"]
-            lines = [f"{line} {n} {seat.name} " + "#" * 20 for n in range(1, 5)]
-            if not self._show(seat, [text[:20] for text in lines]):
+            lines = [f"{line} {n} {seat.name} ".ljust(20, "#") for n in range(1, 5)]
+            if not self._show(seat, lines):
                 self._record(name, False, "the LCD did not answer on I2C")
                 continue
             if self.prompt is not None:

@@ -32,7 +32,7 @@ PAGES.add({
     "console_clock_late": Words(es="Mesas con retraso", en="Late tables"),
     "console_clock_late_help": Words(
         es="Mesas que seguían jugando al acabar el tiempo de la ronda (Ley 90: "
-           "penalización de procedimiento, a juicio del director).",
+           "penalización de procedimiento, a juicio del árbitro).",
         en="Tables still playing when the round's time ran out (Law 90: a procedural "
            "penalty, at the director's discretion)."),
     "console_clock_late_playing": Words(

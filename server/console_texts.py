@@ -7,10 +7,11 @@ import re
 from server.i18n import PAGES
 from server.movements import KINDS
 from tabled import words as bridge
+from tabled.rulings import KINDS as RULING_KINDS
 from tabled.texts import Words
 
 PAGES.add({
-    "console_title": Words(es="Consola del director", en="Director's console"),
+    "console_title": Words(es="Consola del árbitro", en="Director's console"),
     "console_nav_tables": Words(es="Mesas", en="Tables"),
     "console_nav_session": Words(es="Sesión", en="Session"),
     "console_nav_rulings": Words(es="Decisiones", en="Rulings"),
@@ -80,7 +81,7 @@ PAGES.add({
     "console_phase_result": Words(es="Resultado", en="Result"),
     "console_phase_round_end": Words(es="Fin de ronda", en="Round over"),
     # director calls
-    "console_calls": Words(es="Llamadas al director", en="Director calls"),
+    "console_calls": Words(es="Llamadas al árbitro", en="Director calls"),
     "console_no_calls": Words(es="No hay llamadas pendientes.", en="No call is waiting."),
     "console_seat": Words(es="Asiento", en="Seat"),
     "console_reason": Words(es="Motivo", en="Reason"),
@@ -279,13 +280,13 @@ PAGES.add({
                                 en="Round {n} sent to {tables} tables."),
     "console_pairing": Words(es="Emparejar a mano", en="Pair by hand"),
     "console_pairing_help": Words(
-        es="Solo un suizo, si el director empareja la ronda: cada encuentro local-visitante "
+        es="Solo un suizo, si el árbitro empareja la ronda: cada encuentro local-visitante "
            "(3-8), separados por comas; con equipos impares, el que descansa solo. Se admite "
            "repetir un encuentro.",
         en="A Swiss only, when the director pairs the round: each match home-away (3-8), "
            "separated by commas; with an odd number of teams, the team with the bye alone. "
            "A rematch is allowed."),
-    "console_rematches": Words(es="Encuentros repetidos, por decisión del director: {matches}.",
+    "console_rematches": Words(es="Encuentros repetidos, por decisión del árbitro: {matches}.",
                                en="Rematches, by the director's decision: {matches}."),
     "console_names": Words(es="Nombres", en="Names"),
     "console_number": Words(es="Nº", en="No."),
@@ -304,7 +305,7 @@ PAGES.add({
 
 # The rulings' texts that are not the kinds' own (tabled/rulings.py words those).
 PAGES.add({
-    "console_rulings": Words(es="Decisiones del director", en="Director's rulings"),
+    "console_rulings": Words(es="Decisiones del árbitro", en="Director's rulings"),
     "console_kind": Words(es="Decisión", en="Ruling"),
     "console_unknown_ruling": Words(es="decisión desconocida «{kind}»",
                                        en="unknown ruling \"{kind}\""),
@@ -334,7 +335,7 @@ PAGES.add({
     "console_no_record": Words(es="Ninguna decisión ni corrección aún.",
                                en="No ruling or correction yet."),
     "console_when": Words(es="Hora", en="When"),
-    "console_who": Words(es="Director", en="Director"),
+    "console_who": Words(es="Árbitro", en="Director"),
     "console_what": Words(es="Qué", en="What"),
     "console_answer": Words(es="Respuesta de la mesa", en="The table's answer"),
     "console_answer_ruling": Words(es="Aplicada", en="Applied"),
@@ -347,6 +348,10 @@ PAGES.add({
     # results
     "console_results": Words(es="Resultados", en="Results"),
     "console_contract": Words(es="Contrato", en="Contract"),
+    "console_contract_example": Words(es="4HX, 3ST, Paso", en="4HX, 3NT, Pass"),
+    # Law 12C1: the score the director assigns; the field also takes the wire's "assigned"
+    "console_adjusted_example": Words(es="A60/40, asignada", en="A60/40, assigned"),
+    "console_assigned_word": Words(es="asignada", en="assigned"),
     "console_declarer": Words(es="Carteador", en="Declarer"),
     "console_score": Words(es="Marca NS", en="NS score"),
     "console_no_results": Words(es="Ningún resultado aún.", en="No result yet."),
@@ -413,14 +418,16 @@ PAGES.add({
     "console_cards_individual": Words(
         es="En un individual no hay parejas fijas: no se envían hojas.",
         en="An individual has no fixed pairs: no system cards are sent."),
-    "console_card": Words(es="Hoja", en="System card"),
+    "console_card": Words(es="Carta de convenios", en="System card"),
     "console_no_card": Words(es="sin hoja", en="no card"),
     "console_card_file": Words(es="Archivo de la hoja (JSON)", en="Card file (JSON)"),
     "console_give_example": Words(es="Dar la hoja de ejemplo", en="Give the example card"),
     "console_remove_card": Words(es="Quitar", en="Remove"),
-    "console_card_loaded": Words(es="Hoja «{name}» cargada para el participante {participant}.",
+    "console_card_loaded": Words(es="Carta de convenios «{name}» cargada para el participante "
+                                    "{participant}.",
                                  en="Card \"{name}\" loaded for participant {participant}."),
-    "console_card_removed": Words(es="Hoja del participante {participant} quitada.",
+    "console_card_removed": Words(es="Carta de convenios del participante {participant} "
+                                     "quitada.",
                                   en="Participant {participant}'s card removed."),
     "console_card_loaded_by": Words(es="cargada por {by} a las {when}",
                                     en="loaded by {by} at {when}"),
@@ -430,7 +437,7 @@ PAGES.add({
     "console_card_meaning": Words(es="Significado", en="Meaning"),
     # the director's vugraph
     "console_vugraph": Words(es="Vugraph", en="Vugraph"),
-    "console_vugraph_title": Words(es="Vugraph del director · Mesa {table}",
+    "console_vugraph_title": Words(es="Vugraph del árbitro · Mesa {table}",
                                    en="Director's vugraph · Table {table}"),
     "console_vugraph_help": Words(
         es="Todo, al momento: manos, alertas y explicaciones de los dos "
@@ -534,6 +541,16 @@ _TABLE_MESSAGES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
                   "hacerlo: renuncio",
                en="{seat} did not comply with Law {law} on trick {number} ({card}) when "
                   "able: a revoke")),
+        # A table's refusal of a command (tabled.control.commands), shown on the record
+        (r"no board on the table",
+         Words(es="no hay tablero en la mesa", en="no board on the table")),
+        (r"board (?P<board>\d*) is being played; end the round first",
+         Words(es="se está jugando el tablero {board}; termine antes la ronda",
+               en="board {board} is being played; end the round first")),
+        (r"(?P<kind>[a-z_]+): the play has started",
+         Words(es="{kind}: el carteo ya ha empezado", en="{kind}: the play has started")),
+        (r"(?P<kind>[a-z_]+): (?P<reason>.+)",
+         Words(es="{kind}: {reason}", en="{kind}: {reason}")),
     ))
 
 
@@ -552,5 +569,10 @@ def table_message(text: str, language: str) -> str:
             parts["card"] = bridge.plain(bridge.card_pieces(parts["card"], language))
         if "call" in parts:
             parts["call"] = bridge.plain(bridge.call_pieces(parts["call"], language))
+        if "kind" in parts:  # a ruling's kind, by its name in the language
+            ruling = RULING_KINDS.get(parts["kind"])
+            if ruling is None:
+                continue
+            parts["kind"] = ruling.words[language]
         return words[language].format(**parts)
     return text

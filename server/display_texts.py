@@ -125,7 +125,7 @@ PAGES.add({
            "juegan lo hayan terminado.",
         en="The table is playing board {board}: it is shown here once every table that "
            "plays it has finished it."),
-    "display_vugraph_off": Words(es="El director ha desactivado el vugraph público.",
+    "display_vugraph_off": Words(es="El árbitro ha desactivado el vugraph público.",
                                  en="The director has turned the public vugraph off."),
     "display_vugraph_delay": Words(es="con {seconds} s de retraso",
                                    en="{seconds} s behind the table"),

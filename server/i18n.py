@@ -64,7 +64,7 @@ PAGES.add({
                          en="The form has expired; reload the page."),
     "login": Words(es="Entrar", en="Sign in"),
     "logout": Words(es="Salir", en="Sign out"),
-    "login_title": Words(es="Consola del director", en="Director's console"),
+    "login_title": Words(es="Consola del árbitro", en="Director's console"),
     "login_failed": Words(es="Usuario o contraseña incorrectos.",
                           en="Wrong user name or password."),
     "username": Words(es="Usuario", en="User name"),

@@ -282,6 +282,9 @@ def _score(table: TableState, board: BoardState | None, data: Mapping[str, Any],
     board.confirmed = set()
 
 
+ASSIGNED_WORDS = frozenset({"assigned", "asignada", "asignado"})
+
+
 def _check_score(data: dict[str, Any]) -> None:
     # Law 12C1: an assigned score is a real score, in points; Law 12C2: an artificial score
     # (A60/40) is percentages only. Which artificial scores there are is the server's
@@ -290,7 +293,8 @@ def _check_score(data: dict[str, Any]) -> None:
     if adjusted is None and data.get("score_ns") is None:
         raise RulingDataError("score: needs score_ns or adjusted: give an adjusted score "
                               "(A60/40) or an assigned score (the NS points)")
-    if adjusted is None or adjusted.lower() == "assigned":
+    # "assigned" is the wire's word; the Spanish console's "asignada" says the same
+    if adjusted is None or adjusted.lower() in ASSIGNED_WORDS:
         if data.get("score_ns") is None:
             raise RulingDataError("score: an assigned score needs the NS points")
         data["adjusted"] = "assigned"
@@ -739,7 +743,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
     RulingKind(
         "claim", "68D, 70",
         Words(es="Reclamación disputada", en="Disputed claim"),
-        Words(es="reclamo", en="claim"),
+        Words(es="reclamación", en="claim"),
         (Field("tricks", "count", Words(es="Bazas", en="Tricks"),
                high=13, help=Words(es="vacío: se sigue jugando", en="blank: play on")),),
         _claim, check=_play_on),
@@ -756,7 +760,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
     RulingKind(
         "unauthorised_information", "16B",
         Words(es="Información no autorizada", en="Unauthorised information"),
-        Words(es="IN anotada", en="UI noted"),
+        Words(es="inf. no aut.", en="UI noted"),
         (Field("side", "side", Words(es="Pareja que la tuvo", en="Pair that had it"),
                required=True),
          _law(False, "16B1")),
@@ -878,7 +882,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
     RulingKind(
         "breach_option", "52B1, 52B2",
         Words(es="Opción del carteador sobre esa carta", en="Declarer's option on that card"),
-        Words(es="opcion 52B", en="52B option"),
+        Words(es="opción 52B", en="52B option"),
         (Field("breach", "choice", Words(es="Opción del carteador", en="Declarer's option"),
                required=True, choices=(
                    Choice("accept", Words(es="La acepta; la penalizada sigue (52B1)",
@@ -891,7 +895,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
     RulingKind(
         "penalty_choice", "51A",
         Words(es="Carta penalizada que se juega", en="Penalty card to play"),
-        Words(es="cual juega", en="which card"),
+        Words(es="cuál juega", en="which card"),
         (_CARD,), _play_ruling),
     RulingKind(
         "premature_option", "57A, 59",
@@ -928,7 +932,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         (), _end_round, needs_board=False),
     RulingKind(
         "director_ack", "9B1",
-        Words(es="Director en camino", en="Director on the way"),
+        Words(es="Árbitro en camino", en="Director on the way"),
         Words(es="en camino", en="coming"),
         (Field("call", "count", Words(es="Llamada", en="Call"), low=1, high=10**9),),
         _director_ack, needs_board=False, console=False),

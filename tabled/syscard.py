@@ -47,6 +47,11 @@ STANDARD_ANSWERS: TextTable[int] = table("answers", {
 })
 
 
+def answer_line(card: SystemCard | None, code: int, language: str) -> str:
+    """An answer as the answering seat's display offers it: its code, then its text."""
+    return f"{code} {answer_text(card, code, language) or ''}".rstrip()
+
+
 class CardError(ValueError):
     """A system card that cannot be read: the message says where."""
 

@@ -118,3 +118,96 @@ def table(name: str, entries: Mapping[K, Words] | None = None) -> TextTable[K]:
         found.add(entries)
     REGISTRY[name] = found
     return found
+
+
+# -- laying texts out on a seat display --------------------------------------------------
+
+WIDTH = 20
+"""The columns of a seat display's line (a 20x4 LCD)."""
+
+MORE = "→"
+"""Ends a page when more of the text follows (the LCD's ROM has it: no custom character)."""
+
+
+class TooWide(ValueError):
+    """A display line longer than the display: a text that must be laid out, not cut."""
+
+    def __init__(self, line: str, width: int = WIDTH) -> None:
+        super().__init__(f"{len(line)} characters on a {width}-column line: {line!r}")
+        self.line = line
+
+
+def fit(line: str, width: int = WIDTH) -> str:
+    """``line`` as it is, or ``TooWide``: a seat display never cuts a line silently."""
+    if len(line) > width:
+        raise TooWide(line, width)
+    return line
+
+
+def first_fitting(*candidates: str, width: int = WIDTH) -> str:
+    """The first of ``candidates`` that fits a line (the fuller forms first, the shorter
+    after); ``TooWide`` if none does."""
+    for text in candidates:
+        if len(text) <= width:
+            return text
+    raise TooWide(candidates[-1], width)
+
+
+KEEP = "\u00a0"
+"""A space that ``wrap`` does not break at ("1 require": an option's key and its word stay
+together); shown as a space."""
+
+
+def wrap(text: str, width: int = WIDTH) -> list[str]:
+    """``text`` over as many lines of ``width`` as it needs, broken between words (never at
+    ``KEEP``); a word longer than a line (a long name) is broken where the line ends.
+    Never an empty list."""
+    return [line.replace(KEEP, " ") for line in _wrap(text, width)]
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for word in text.replace("\t", " ").replace("\n", " ").split(" "):
+        if not word:
+            continue
+        while word:
+            joined = f"{line} {word}" if line else word
+            if len(joined) <= width:
+                line, word = joined, ""
+            elif len(word) <= width:  # the word starts the next line
+                lines.append(line)
+                line = ""
+            else:  # a word longer than any line fills this one and goes on below
+                room = width - len(line) - 1 if line else width
+                if room < 2:
+                    lines.append(line)
+                    line = ""
+                    continue
+                lines.append(f"{line} {word[:room]}" if line else word[:room])
+                line, word = "", word[room:]
+    if line or not lines:
+        lines.append(line)
+    return lines
+
+
+def pages(text: str, lines: int, width: int = WIDTH) -> list[list[str]]:
+    """``text`` laid out in pages of ``lines`` lines: one page if it fits, else pages whose
+    last line ends with ``MORE`` (wrapped one column short to leave it room) but the last
+    page's. The seat reads on with the page's key (docs/keypad.md)."""
+    if lines < 1:
+        raise ValueError("a page has at least one line")
+    whole = wrap(text, width)
+    if len(whole) <= lines:
+        return [whole]
+    narrow = wrap(text, width - 1)
+    split = [narrow[i:i + lines] for i in range(0, len(narrow), lines)]
+    for page in split[:-1]:
+        page[-1] = page[-1].ljust(width - 1) + MORE
+    return split
+
+
+def page(text: str, lines: int, at: int, width: int = WIDTH) -> list[str]:
+    """Page ``at`` of ``text`` (round to the first after the last)."""
+    found = pages(text, lines, width)
+    return found[at % len(found)]

@@ -33,8 +33,6 @@ MAX_SEQ = 2**31 - 1
 """A journal's numbers fit a 4-byte integer: a table makes a few thousand events a session."""
 MAX_TS = 2**32
 """Seconds since 1970 up to the year 2106: a time beyond is a broken clock or a forgery."""
-MAX_TABLE_NAME = 24
-"""Characters of a table's or a pair's name: a club's section name (16) and a number."""
 MAX_PAYLOAD = 64 * 1024
 """Bytes: the biggest payload either end accepts (a command with 36 deals is ~4 KB)."""
 TOPIC_KINDS = ("status", "events", "state", "cmd")
@@ -213,7 +211,7 @@ def _table_ref(value: Any) -> int | str:
     if isinstance(value, str):
         if not value.strip():
             raise WireError("a table's name is empty")
-        return str(_text(MAX_TABLE_NAME)(value))
+        return str(_text(MAX_LABEL)(value))
     number: int = _count(1, 9999)(value)
     return number
 
@@ -233,7 +231,7 @@ def _pair_names(value: Any) -> dict[str, str]:
     if not isinstance(value, dict) or not value or set(value) - {"ns", "ew"}:
         raise WireError(f"{value!r} is not the pairs' names {{ns, ew}}")
     for name in value.values():
-        _text(MAX_TABLE_NAME)(name)
+        _text(MAX_LABEL)(name)
     return value
 
 
@@ -384,12 +382,16 @@ def _roster(value: Any) -> dict[str, str]:
     return value
 
 
+MAX_LABEL = 16
+"""A table's name in a session of sections ("B3", a club's "bilbao-3"): the seat displays
+give it a line of its own when the round's line has no room for it (tabled.views)."""
+
 CLOCK = _schema(round=_opt(_count(1, 999)), ends_at=_timestamp,
                 warning=_opt(_count(0, MAX_WARNING)))
 
 _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
     round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
-    section=_opt(_text(16)), label=_opt(_text(MAX_TABLE_NAME)), switch=_opt(_bool),
+    section=_opt(_text(16)), label=_opt(_text(MAX_LABEL)), switch=_opt(_bool),
     deals=_opt(_deals), next=_opt(_guidance), names=_opt(_pair_names),
     dealing=_opt(_dealing),
     conditions=_opt(_conditions), conduct=_opt(_conduct), clock=_opt(_round_clock),

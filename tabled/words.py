@@ -3,9 +3,10 @@
 Calls, contracts, seats, sides, strains, suits, cards and vulnerability are written here and
 nowhere else, in the forms their readers need:
 
-- the seat displays (``tabled.views``): plain letters for a twenty-character line, ``1ST`` /
-  ``1NT``, ``P`` for a pass, ``O`` for West in Spanish (``seat_letter``, ``call``,
-  ``contract``, ``side``, ``vulnerability``);
+- the seat displays (``tabled.views``): a twenty-character line, suits as their symbols
+  (the LCD draws ♠♥♦♣, hardware/charset.py): ``2♣``, ``1ST`` / ``1NT``, ``P`` for a pass,
+  ``♠Q`` for a card, ``O`` for West in Spanish (``seat_letter``, ``call``, ``contract``,
+  ``card``, ``side``, ``vulnerability``);
 - the pages (``server.display``): ``Pieces``, text with suit marks, written out as HTML
   (``html``: the suit's symbol with its name for screen readers) or as JSON for the scripts
   (``to_json``), which draw them without knowing any bridge word (``server/static/display.js``).
@@ -108,21 +109,49 @@ def passed_out(language: str) -> str:
 
 
 def call(text: Call | str, language: str, *, keyed: bool = False) -> str:
-    """A call on a display line: ``1NT`` / ``1ST``, ``P``, ``X``, ``XX``; ``keyed`` as the
-    display echoes a call being keyed in: ``Pass`` / ``Paso``, ``X`` / ``Doblo``. The call's
-    text (``str(call)``) is read as it is, its NT spelled in the language."""
+    """A call on a display line, suits as their symbols (the LCD draws them, hardware/
+    charset.py): ``2♣``, ``1NT`` / ``1ST``, ``P``, ``X``, ``XX``; ``keyed`` as the display
+    echoes a call being keyed in: ``Pass`` / ``Paso``, ``X`` / ``Doblo``. A text that is no
+    call is shown as it is."""
     name = str(text)
     if name in _OTHER_CALLS:
         if keyed:
             return BRIDGE.text(f"keyed_{name}", language)
         if name == "Pass":
             return BRIDGE.text("short_Pass", language)
-    return name.replace("NT", strain(Strain.NT, language))
+        return name
+    try:
+        parsed = Call.from_str(name)
+    except RulesError:
+        return name.replace("NT", strain(Strain.NT, language))
+    if isinstance(parsed, Bid):
+        return f"{parsed.level}{strain_symbol(parsed.strain, language)}"
+    return name
+
+
+def strain_symbol(strain_: Strain, language: str) -> str:
+    """A strain on a display line: the suit's symbol (``♥``), or ``NT`` / ``ST``."""
+    suit = strain_.suit
+    return strain(strain_, language) if suit is None else suit.symbol
 
 
 def contract(contract: Contract, language: str) -> str:
-    """A contract on a display line: ``4HX``; ``3NT`` / ``3ST``."""
-    return f"{contract.level}{strain(contract.strain, language)}{contract.doubling}"
+    """A contract on a display line: ``4♥X``; ``3NT`` / ``3ST``."""
+    return f"{contract.level}{strain_symbol(contract.strain, language)}{contract.doubling}"
+
+
+def card(card: Card | str) -> str:
+    """A card on a display line: ``♠Q``, ``♦10``; a text that is no card as it is."""
+    try:
+        found = card if isinstance(card, Card) else Card.from_str(card)
+    except RulesError:
+        return str(card)
+    return f"{found.suit.symbol}{rank_text(found.rank)}"
+
+
+def cards(cards: Iterable[Card | str]) -> str:
+    """Cards run together on a display line: ``♣J♥Q♦10``."""
+    return "".join(card(c) for c in cards)
 
 
 # -- the pages: pieces of text and suit marks --------------------------------------------

@@ -41,7 +41,7 @@ PAGES.add({
     "hands_back": Words(es="Volver", en="Back"),
     "hands_summary_link": Words(es="Bazas regaladas por pareja",
                                 en="Tricks given away, by pair"),
-    "hands_dealer": Words(es="Da {seat}", en="Dealer {seat}"),
+    "hands_dealer": Words(es="Reparte {seat}", en="Dealer {seat}"),
     "hands_help": Words(
         es="La subasta y el carteo de cada mesa, baza a baza. Tras cada carta, las bazas que "
            "el bando del declarante podía hacer aún con el mejor carteo de todos (doble "

@@ -6,10 +6,17 @@ from __future__ import annotations
 from tabled.rules import PASS, Seat
 
 from ..state import BoardState, Phase
-from ..syscard import STANDARD_ANSWERS
+from ..syscard import STANDARD_ANSWERS, answer_line, answer_text
+from ..texts import LANGUAGES, pages
 from ..viewing import review_of
 from .keys import KeyEntry, SeatEntry
 from .outcome import Notice, Outcome, Proposed
+
+
+def _pages(texts: dict[str, str]) -> int:
+    """How many pages of two lines a text takes on the seat displays, in whichever language
+    takes most (the display shows its last page again if its language needs fewer)."""
+    return max(len(pages(texts[language], 2)) for language in LANGUAGES)
 
 
 class QuestionInput(KeyEntry):
@@ -108,6 +115,9 @@ class QuestionInput(KeyEntry):
         if entry.page == "card":
             entry.scroll += 1  # OK: the next lines of the meaning (or of the card)
             return Outcome()
+        if self._reading_answer(seat, entry, board):
+            entry.scroll += 1  # OK: the next lines of the answer, before asking again
+            return Outcome()
         # OK on the question page: ask about the call shown.
         if not self._may_ask(seat, board):
             entry.page = None
@@ -127,6 +137,19 @@ class QuestionInput(KeyEntry):
                                  {"seat": str(seat), "index": index, "to": str(to)})]).tell(
             [seat], Notice("asked", error=False))
 
+    def _reading_answer(self, seat: Seat, entry: SeatEntry, board: BoardState) -> bool:
+        """The question page shows an answer with more of it to read."""
+        answered = [q for q in board.questions if q.index == entry.pick
+                    and q.asker in (seat, seat.partner) and q.answer is not None]
+        if not answered:
+            return False
+        last = answered[-1]
+        assert last.answer is not None
+        card = self.state.conduct.card_of(last.answerer)
+        texts = {language: answer_text(card, last.answer, language) or str(last.answer)
+                 for language in LANGUAGES}
+        return entry.scroll + 1 < _pages(texts)
+
     def _answering(self, seat: Seat, key: str, entry: SeatEntry,
                    board: BoardState) -> Outcome:
         """A question waits for this seat: its keys answer it, from the list (UNDO shows the
@@ -138,8 +161,15 @@ class QuestionInput(KeyEntry):
         if key == "UNDO":
             if entry.keys:
                 entry.keys.pop()
+                return Outcome()
+            card = self.state.conduct.card_of(seat)
+            code = offered[entry.answer % len(offered)]
+            texts = {language: answer_line(card, code, language) for language in LANGUAGES}
+            if entry.scroll + 1 < _pages(texts):
+                entry.scroll += 1  # the rest of the answer shown, before the next one
             else:
                 entry.answer = (entry.answer + 1) % len(offered)
+                entry.scroll = 0
             return Outcome()
         if key == "OK":
             if entry.keys:
@@ -154,6 +184,7 @@ class QuestionInput(KeyEntry):
             else:
                 code = offered[entry.answer % len(offered)]
             entry.answer = 0
+            entry.scroll = 0
             told = [question.asker]
             if self.state.conduct.screens is None:
                 told.append(question.asker.partner)  # Law 20F1: the asker's side

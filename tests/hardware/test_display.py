@@ -35,7 +35,8 @@ def test_clear_shows_a_blank_screen() -> None:
 
 
 def test_fit() -> None:
-    assert fit(["a" * 30, "b"]) == ["a" * 20, "b" + " " * 19, " " * 20, " " * 20]
+    assert fit(["a" * 30, "b"]) == ["a" * 19 + "→", "b" + " " * 19, " " * 20, " " * 20]
+    assert fit(["a" * 20]) == ["a" * 20, *[" " * 20] * 3]  # exactly the width: whole
     with pytest.raises(ValueError):
         fit(["1", "2", "3", "4", "5"])
     with pytest.raises(TypeError):

@@ -42,10 +42,10 @@ def test_text_lands_on_the_right_rows(bus: FakeBus) -> None:
         "Board 7  Dealer N   ", "1NT  X   2H         ", " " * 20, "Your turn           "]
 
 
-def test_long_lines_are_cut_and_missing_lines_blank(bus: FakeBus) -> None:
+def test_long_lines_end_in_the_read_on_mark_and_missing_lines_blank(bus: FakeBus) -> None:
     lcd = make(bus)
     lcd.show(["x" * 25])
-    assert bus.lcds[0x27].screen() == ["x" * 20] + [" " * 20] * 3
+    assert bus.lcds[0x27].screen() == ["x" * 19 + "→"] + [" " * 20] * 3
     with pytest.raises(ValueError):
         lcd.show(["1", "2", "3", "4", "5"])
     with pytest.raises(TypeError):
@@ -73,6 +73,14 @@ def test_more_glyphs_than_slots_fall_back_to_plain_letters(bus: FakeBus) -> None
     lcd.show(["♣♦♥♠", "áéíóú", "ÁÉ"])  # eleven glyphs wanted, eight slots
     assert [line.rstrip() for line in bus.lcds[0x27].screen()] == [
         "♣♦♥♠", "áéíóu", "AE", ""]
+
+
+def test_past_eight_glyphs_the_opening_marks_give_way_first(bus: FakeBus) -> None:
+    lcd = make(bus)
+    # suits, five accented letters and the opening marks: eleven glyphs for eight slots
+    lcd.show(["¿Reclamación? ¡Sí!", "♣J ♥Q ♦3 ♠7", "Número válido", "Opción"])
+    assert [line.rstrip() for line in bus.lcds[0x27].screen()] == [
+        "?Reclamación? !Sí!", "♣J ♥Q ♦3 ♠7", "Número válido", "Opción"]
 
 
 def test_suits_win_the_slots(bus: FakeBus) -> None:

@@ -36,7 +36,7 @@ def changed(table: LawTable) -> LawTable:
 def test_the_left_hand_opponent_is_asked_about_his_call(changed: LawTable) -> None:
     assert changed.published() == [("change", {"seat": "N", "call": "1C"})]
     assert changed.auction() == ["1C"]
-    assert changed.display(E)[2] == "Keep 1S? OK/UNDO"
+    assert changed.display(E)[2] == "Keep 1♠? OK/UNDO"
     for seat in (N, S, W):
         assert "Keep" not in changed.shown(seat)
 

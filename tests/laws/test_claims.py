@@ -149,7 +149,7 @@ def test_a_concession_partner_objects_to_is_void_and_calls_the_director(
     assert (published[1][1]["reason"], published[1][1]["law"], published[1][1]["seat"]) == (
         "concession", "68B2", "W")
     for seat in (N, E, S, W):
-        assert table.display(seat)[3] == "No concession: Dir"
+        assert table.display(seat)[3] == "Concession void"
     board = table.state.board
     assert board is not None and board.play is not None and board.play.claim is None
     table.cards("S2")                            # no concession: play goes on

@@ -38,7 +38,7 @@ def test_the_opening_lead_is_private_until_its_leader_faces_it(auction_over: Law
     table.card("D4")
     assert table.published() == [("card", {"seat": "E", "card": "D4", "face_down": True})]
     assert table.phase is Phase.LEAD
-    assert table.display(E)[1:3] == ["Your card D4", "OK to face it"]
+    assert table.display(E)[1:3] == ["Your card ♦4", "OK to face it"]
     for seat in (N, S, W):
         assert "D4" not in table.shown(seat), seat
         assert table.display(seat)[1] == "Lead is face down"
@@ -51,7 +51,7 @@ def test_the_opening_lead_is_private_until_its_leader_faces_it(auction_over: Law
     assert table.published()[-1] == ("faced", {"seat": "E"})
     assert table.phase is Phase.PLAY
     for seat in (N, E, S, W):
-        assert "ED4" in table.display(seat)[1], seat
+        assert "E:♦4" in table.display(seat)[1], seat
     assert table.public_cards() == ["D4"]
 
 
@@ -159,12 +159,12 @@ def test_the_player_asked_answers_from_memory(table: LawTable) -> None:
     table.sit_down(conduct={"cards": {"NS": seed_card(), "EW": seed_card()}})
     table.calls("1NT", "Pass", "2C")
     table.keys(N, "ALERT")                   # partner alerts (the federation's norms)
-    assert table.page(W, "Ask: 2C by S")     # West, at his turn, asks about South's 2C
+    assert table.page(W, "Ask: 2♣ by S")     # West, at his turn, asks about South's 2C
     table.keys(W, "OK")
-    assert table.display(N)[1] == "W? 2C by S"
+    assert table.display(N)[1] == "W? 2♣ by S"
     assert "Stayman" not in table.shown(N)   # not North's own card (a memory aid)
     assert table.display(N)[2] == "1 natural"
     table.mark()
     table.keys(N, "3", "S", "OK")            # the card's code 30, from memory
     assert table.published()[-1][1]["code"] == 30
-    assert table.display(W)[3].startswith("2C: Stayman")
+    assert table.display(W)[2].startswith("2♣: Stayman")

@@ -52,10 +52,10 @@ def test_a_defenders_revoke_becomes_a_major_penalty_card(lead_faced: LawTable) -
         "director", "revoke", "62B1")
     assert table.display(W)[3] == "Follow suit L44C"  # the offender is told why
     for seat in (N, E, S):
-        assert table.display(seat)[3] == "Penalty W C6"
+        assert table.display(seat)[3] == "Penalty card W ♣6"
     assert table.penalty_cards() == ["WC6"]
     for seat in (N, E, S, W):
-        assert "W:C6" in table.shown(seat)    # Law 50A: face up before its owner
+        assert "W:♣6" in table.shown(seat)    # Law 50A: face up before its owner
     table.cards("D3")                         # West follows suit
     board = table.state.board
     assert board is not None and board.play is not None and board.play.revokes == []
@@ -98,7 +98,7 @@ def test_a_lead_declarer_required_is_named(west_penalty_card: LawTable) -> None:
     table.mark()
     table.card("D4")
     assert table.published() == []
-    assert table.display(E)[3] == "Must lead C"
+    assert table.display(E)[3] == "Must lead ♣"
     assert table.display(N)[3] == table.display(W)[3] == ""
 
 
@@ -107,7 +107,7 @@ def test_the_cue_to_play_from_dummy_is_never_lost(west_penalty_card: LawTable) -
     table.keys(N, "3")                        # 50D2(b): any lead; the jack stays
     table.cards("D4")
     assert "Play from dummy" in table.display(N)
-    assert "Pen W:CJ" in table.shown(N)
+    assert "Penalty W:♣J" in table.shown(N)
 
 
 def test_the_cue_fits_in_spanish_too(make_table: MakeTable) -> None:
@@ -139,7 +139,7 @@ def test_another_card_in_the_penalty_cards_place_waits_for_declarer(
     assert published[0] == ("option", {"kind": "penalty_breach", "seat": "W", "card": "C6",
                                        "by": "W"})
     assert (published[1][1]["reason"], published[1][1]["law"]) == ("penalty_breach", "52B")
-    assert table.display(N)[1:3] == ["W C6 for pen CJ", "1 accept 2 pen card"]
+    assert table.display(N)[1:3] == ["W ♣6 instead of ♣J", "1 accept 2 refuse"]
     assert table.display(W)[2] == "Declarer chooses"
     assert table.display(W)[3] == "Play pen. card L50D1"
 

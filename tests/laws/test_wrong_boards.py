@@ -30,7 +30,7 @@ def test_a_hand_may_be_checked_on_the_reader_during_the_auction(table: LawTable)
     table.card("SQ", at=N)                    # the deal has the SQ in East's hand
     assert fouled(table) == [("fouled_board", "87")]
     for seat in (N, E, S, W):
-        assert table.display(seat)[3] == "Fouled board? Dir"
+        assert table.display(seat)[3] == "Fouled board?"
 
 
 def test_a_card_of_another_hand_at_the_leaders_reader_is_a_wrong_board(
@@ -43,7 +43,7 @@ def test_a_card_of_another_hand_at_the_leaders_reader_is_a_wrong_board(
     assert table.played() == []
     board = table.state.board
     assert board is not None and board.play is not None and not board.play.penalty_cards
-    assert table.display(E)[3] == "Fouled board? Dir"
+    assert table.display(E)[3] == "Fouled board?"
 
 
 def test_a_card_of_another_hand_in_the_play_is_no_irregularity_of_a_player(

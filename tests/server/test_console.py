@@ -500,7 +500,10 @@ def test_the_rulings_form_and_record_come_from_the_ruling_kinds(app: Flask,
         if kind.console:
             assert kind.words["es"] in form
     assert '<fieldset data-kinds="unauthorised_information">' in form
-    assert '<select name="side"><option>NS</option><option>EW</option></select>' in form
+    # in Spanish the sides and seats are written NS / EO, N E S O; the form sends NS / EW
+    assert ('<select name="side"><option value="NS">NS</option>'
+            '<option value="EW">EO</option></select>') in form
+    assert '<option value="W">O</option>' in form
     client.post("/console/ruling", data={
         "csrf": token, "table": "1", "board": "2", "kind": "lead_restriction", "seat": "S",
         "suit": "D", "required": "forbidden", "law": "26B", "note": "palo prohibido"})

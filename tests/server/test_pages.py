@@ -102,6 +102,20 @@ def test_a_tables_message_in_the_consoles_language(english: str, spanish: str) -
         "♣2", "C2").replace("♦A", "DA").replace("2♥", "2H").replace("1NT", "1NT") == english
 
 
+@pytest.mark.parametrize(("reason", "spanish"), [
+    ("no board on the table", "no hay tablero en la mesa"),
+    ("board 5 is being played; end the round first",
+     "se está jugando el tablero 5; termine antes la ronda"),
+    ("penalty_card: the play has started", "Carta penalizada: el carteo ya ha empezado"),
+    ("lead_restriction: not now", "Restricción de salida: not now"),
+    ("not_a_kind: the play has started", "not_a_kind: the play has started"),
+])
+def test_a_tables_refusal_in_the_consoles_language(reason: str, spanish: str) -> None:
+    """Issue 33: the table's refusals of the director's commands, on the record in Spanish
+    (what the engine says in detail stays as it said it)."""
+    assert table_message(reason, "es") == spanish
+
+
 def test_the_calls_queue_speaks_the_consoles_language(app: Flask, director: Director) -> None:
     client, _token = director
     make_session(app)

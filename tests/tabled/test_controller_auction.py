@@ -151,7 +151,7 @@ def test_partner_alerts_the_last_call(setup: Table) -> None:
         ("alert", {"seat": "S", "index": 0})]
     board = setup.state.board
     assert board is not None and board.auction.entries[0].alert
-    assert setup.view(E)[1] == "1C!"
+    assert setup.view(E)[1] == "1♣!"
 
 
 def test_alerting_twice_makes_one_event(setup: Table) -> None:

@@ -78,3 +78,25 @@ def test_pairs_and_next_tables_go_by_the_names_the_pages_use(make_table: object)
         assert table.phase is Phase.ROUND_END
         lines = table.view(Seat.E)
         assert move in lines and all(len(line) <= WIDTH for line in lines)
+
+
+def test_a_club_named_section_keeps_its_lines_whole(make_table: object) -> None:
+    """A centre's section named after its club ("bilbao-centro"): the whole names do not fit
+    twenty columns, so the lines name tables and pairs by their numbers in the section (the
+    table's own name is on the display already), never cut."""
+    for language, pairs, move in (("en", "NS 4  EW 1", "EW to table 12"),
+                                  ("es", "NS 4  EO 1", "EO a mesa 12")):
+        table = make_table(language)  # type: ignore[operator]
+        table.assign([1], round=2, ns=12, ew=9, section="bilbao-centro",
+                     label="bilbao-centro-1",
+                     names={"ns": "bilbao-centro-4", "ew": "bilbao-centro-1"},
+                     next={"ns": None, "ew": "bilbao-centro-12", "boards": "bilbao-centro-11"})
+        assert pairs in table.view(Seat.N)
+        table.seat_players()
+        table.choose_board(1)
+        scan_hands(table, DEAL)
+        table.calls("Pass", "Pass", "Pass", "Pass")
+        table.confirm()
+        lines = table.view(Seat.E)
+        assert move in lines and all(len(line) <= WIDTH for line in lines), lines
+        assert not any(line.endswith("→") for line in lines)

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from tabled.control import SeatEntry
 from tabled.rules import Card, Seat, Suit
 from tabled.rules.penalty import FacedLead, PenaltyCard
 from tabled.state import Phase, TableState
+from tabled.views import seat_view
 
 from .helpers import Table, reach
 
@@ -67,15 +69,15 @@ def test_the_director_enters_a_penalty_card_and_every_display_shows_it(lead: Tab
     lead.command("r-1", "ruling", {"kind": "penalty_card", "seat": "W", "card": "CJ",
                                    "major": "major"})
     assert play_of(lead).penalty_cards == [PenaltyCard(W, c("CJ"), True)]
-    for seat in Seat:
-        assert "Pen W:CJ" in " ".join(lead.view(seat))
+    for seat in Seat:  # declarer's options come first: the ruling's notice covers it there
+        assert "Penalty W:♣J" in lead.view(seat) or seat is N, lead.view(seat)
     assert_replays(lead)
 
 
-def test_a_minor_penalty_card_is_shown_in_lower_case(lead: Table) -> None:
+def test_a_minor_penalty_card_is_shown_in_brackets(lead: Table) -> None:
     lead.command("r-1", "ruling", {"kind": "penalty_card", "seat": "E", "card": "D4",
                                    "major": "minor"})
-    assert "Pen E:d4" in " ".join(lead.view(S))
+    assert "Penalty E:(♦4)" in lead.view(S)
     assert refused_law(lead, "D7") == "50C"
     lead.play("DK")
 
@@ -111,9 +113,12 @@ def west_penalty(lead: Table) -> Table:
 
 def test_east_waits_while_declarer_is_shown_the_options(west_penalty: Table) -> None:
     assert refused_law(west_penalty, "D4") == "50D2"
-    assert west_penalty.view(N)[2] == "1 req 2 bar 3 free"
+    assert west_penalty.view(N)[1:3] == ["1 require 2 forbid", "3 free"]
+    # once the ruling's notice is gone, the penalty card shows below
+    assert seat_view(N, west_penalty.state, SeatEntry())[1:4] == [
+        "1 require 2 forbid", "3 free", "Penalty W:♣J"]
     assert west_penalty.view(E)[2] == "Declarer chooses"
-    assert west_penalty.view(E)[1] == "Pen W:CJ"
+    assert west_penalty.view(E)[1] == "Penalty W:♣J"
 
 
 def test_declarer_requires_clubs(west_penalty: Table) -> None:
@@ -170,8 +175,9 @@ def west_led(lead: Table) -> Table:
 
 def test_the_faced_lead_is_shown_and_declarer_is_offered_the_options(west_led: Table) -> None:
     assert play_of(west_led).faced_lead == FacedLead(W, c("D2"), "54", 0)
-    assert west_led.view(N)[1:3] == ["Out of turn W D2", "1 acc 2 ref 3 dummy"]
-    assert west_led.view(E)[1:3] == ["Out of turn W D2", "N chooses"]
+    assert west_led.view(N)[1:3] == ["Out of turn W ♦2", "1 accept 2 refuse"]
+    assert west_led.notice(N) is not None  # the ruling, over the option's second line
+    assert west_led.view(E)[1:3] == ["Out of turn W ♦2", "N chooses"]
     west_led.wait(5)                                  # later than at the same time (58A)
     assert refused_law(west_led, "D4") is None        # East's lead waits for the option
     notice = west_led.notice(E)

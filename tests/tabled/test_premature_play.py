@@ -65,7 +65,7 @@ def test_a_card_before_partners_is_a_penalty_card_and_declarer_is_offered_the_op
     play = play_of(too_soon)
     assert play.penalty_cards == [PenaltyCard(E, c("S5"), True, "57A")]
     assert play.premature == (W, 1)
-    assert too_soon.view(N)[2] == "1hi 2lo 3req 4bar"
+    assert too_soon.view(N)[1:3] == ["1 high 2 low", "3 require 4 forbid"]
     assert too_soon.view(W)[2] == "Declarer chooses"
     too_soon.wait(5)                                # later than at the same time (58A)
     assert refused_law(too_soon, "S7") == "57A"     # West waits for declarer
@@ -127,7 +127,7 @@ def two_penalty_cards(lead: Table) -> Table:
 def test_declarer_designates_which_penalty_card_on_the_keypad(
         two_penalty_cards: Table) -> None:
     table = two_penalty_cards
-    assert table.view(N)[2] == "Play 1 DK 2 DQ"
+    assert table.view(N)[2] == "Play 1 ♦K 2 ♦Q"
     assert table.view(E)[2] == "Declarer chooses"
     assert refused_law(table, "DK") == "51A"
     table.mark()
@@ -181,7 +181,7 @@ def test_a_second_card_from_the_hand_that_just_played_waits_for_its_designation(
     [event] = two_cards.new_events()
     assert dict(event.data) == {"kind": "simultaneous", "seat": "E", "card": "D7", "by": None}
     assert Event.from_payload(event.to_payload()) == event  # the server takes it as it is
-    assert two_cards.view(E)[2] == "Play 1 D4 2 D7"
+    assert two_cards.view(E)[2] == "Play 1 ♦4 2 ♦7"
     assert two_cards.view(N)[2] == "E chooses"
     assert refused_law(two_cards, "D6") is None    # nobody plays meanwhile
 
@@ -231,7 +231,7 @@ def test_blind_a_card_too_soon_is_still_a_penalty_card_with_declarers_options(
         blind: Table) -> None:
     assert blind.new_types() == ["option", "director"]
     assert play_of(blind).premature == (W, 1)
-    assert blind.view(N)[2] == "1hi 2lo 3req 4bar"
+    assert blind.view(N)[1:3] == ["1 high 2 low", "3 require 4 forbid"]
 
 
 def test_blind_the_option_is_kept_until_the_hand_shows_it_was_not_complied_with(

@@ -143,12 +143,12 @@ def test_questions_and_answers_pass_between_screenmates_only(make: Any, clock: C
     table.press(S, "ALERT")
     assert seen(table, W)[-1] == "2C!"
     table.press(W, "INFO", "INFO")                    # W's turn: the question page
-    assert table.view(W)[1] == "Ask: 2C by S"
+    assert table.view(W)[1] == "Ask: 2♣ by S"
     table.press(W, "OK")
     question = table.events()[-1]
     assert question.type == "question" and dict(question.data) == {
         "seat": "W", "index": 2, "to": "S"}           # written, to the screenmate
-    assert table.view(S)[1] == "W? 2C by S"
+    assert table.view(S)[1] == "W? 2♣ by S"
     # Laws 20G2, 40B2(b): never the own card's meaning (a memory aid): standard answers,
     # or the card's code typed from memory.
     assert table.view(S)[2] == "1 natural"
@@ -156,7 +156,7 @@ def test_questions_and_answers_pass_between_screenmates_only(make: Any, clock: C
     table.press(S, "3", "S", "OK")                    # code 30 (S is the digit 0)
     assert dict(table.events()[-1].data) == {"seat": "S", "question": question.seq,
                                              "code": 30}
-    assert table.view(W)[3].startswith("2C: Stayman")
+    assert " ".join(table.view(W)[2:4]).startswith("2♣: Stayman")
     for viewer, questions in {N: 0, E: 0, S: 1, W: 1, DIRECTOR: 1, PUBLIC: 1}.items():
         assert len(view_for(viewer, table.state).questions) == questions, viewer
     table.call(W, "Pass")
@@ -204,8 +204,8 @@ def test_partner_alerts_and_the_answer_goes_to_the_askers_side(make: Any,
     table.press(S, "1", "S", "OK")                    # the card's code 10, from memory
     assert {v: len(view_for(v, table.state).questions) for v in VIEWERS} == {
         N: 0, E: 1, S: 1, W: 1, DIRECTOR: 1, PUBLIC: 1}
-    assert table.view(E)[3].startswith("1C: 13-14 or 19-20")
-    assert table.view(W)[3].startswith("1C: 13-14 or 19-20")
+    assert table.view(E)[2].startswith("1♣: 13-14 or 19-20")
+    assert table.view(W)[2].startswith("1♣: 13-14 or 19-20")
 
 
 def test_answer_by_code_and_a_code_that_does_not_exist(make: Any, clock: Clock) -> None:
@@ -265,10 +265,14 @@ def test_the_opponents_card_is_consulted_at_ones_turn_only(make: Any, clock: Clo
     assert table.daemon.controller.entries[W].page is None
     table.press(W, "INFO")
     table.press(E, "INFO", "INFO", "INFO")            # East's turn: review, ask, card
-    assert table.view(E)[1] == "NS card: 1C"
-    assert table.view(E)[2] == "13-14 or 19-20 regul"
+    assert table.view(E)[1] == "NS card: 1♣"
+    first = table.view(E)[2:4]                        # the meaning, two lines a page
+    assert first[0] == "13-14 or 19-20" and first[1].endswith("→")
     table.press(E, "OK")                              # the meaning, further on
-    assert table.view(E)[2] == "ar, or 13-20 with cl"
+    assert table.view(E)[2].startswith(first[1][:-1].split()[-1]) is False
+    meaning = " ".join(w for line in (first, table.view(E)[2:4]) for w in " ".join(line).split()
+                       if w != "→")
+    assert meaning.startswith("13-14 or 19-20 regular, or 13-20 with")
 
 
 def test_a_late_alert_behind_screens_reaches_the_screenmate_and_the_director(

@@ -105,7 +105,7 @@ def test_the_legal_lead_stands_and_the_other_card_counts_after_it(both_led: Tabl
     assert play.premature == (W, 1)
     notice = both_led.notice(N)
     assert notice is not None and (notice.key, notice.law) == ("simultaneous_play", "58A")
-    assert both_led.view(N)[3] == "At once: E H2 later"
+    assert both_led.view(N)[3] == "At once: E ♥2 later"
     same_when_replayed(both_led)
 
 
@@ -227,7 +227,7 @@ def two_found(lead: Table, clock: Clock) -> Table:
 
 def test_the_offender_designates_and_the_opponent_who_played_since_may_change(
         two_found: Table) -> None:
-    assert two_found.view(E)[2] == "Play 1 D4 2 D7"
+    assert two_found.view(E)[2] == "Play 1 ♦4 2 ♦7"
     two_found.press(E, "2")                       # 58B2: East plays the D7
     board = two_found.state.board
     assert board is not None

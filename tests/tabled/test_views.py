@@ -11,6 +11,7 @@ from tabled import i18n
 from tabled.control import Notice, SeatEntry
 from tabled.rules import Seat
 from tabled.state import Phase
+from tabled.texts import wrap
 from tabled.views import WIDTH, seat_view
 from tabled.wire import RULINGS
 
@@ -86,7 +87,7 @@ def test_every_display_has_four_lines_that_fit(make_table: MakeTable, situation:
 
 @pytest.mark.parametrize(("language", "lines"), [
     ("en", ["Waiting for the", "director's round", "", ""]),
-    ("es", ["Esperando al", "director (ronda)", "", ""]),
+    ("es", ["Esperando la ronda", "del árbitro", "", ""]),
 ])
 def test_waiting_for_the_round(make_table: MakeTable, language: str, lines: list[str]) -> None:
     assert make_table(language).view(N) == lines
@@ -94,7 +95,7 @@ def test_waiting_for_the_round(make_table: MakeTable, language: str, lines: list
 
 @pytest.mark.parametrize(("language", "expected"), [
     ("en", ["Round 1", "NS 3  EW 4", "Your player number"]),
-    ("es", ["Ronda 1", "NS 3  EO 4", "Su n. de jugador"]),
+    ("es", ["Ronda 1", "NS 3  EO 4", "Su número de jugador"]),
 ])
 def test_players_phase(make_table: MakeTable, language: str, expected: list[str]) -> None:
     table = make_table(language)
@@ -110,7 +111,7 @@ def test_players_phase(make_table: MakeTable, language: str, expected: list[str]
     (["X"], "> X", "> Doblo"),
     (["XX"], "> XX", "> Redoblo"),
     (["3", "NT"], "> 3NT", "> 3ST"),
-    (["4", "H"], "> 4H", "> 4H"),
+    (["4", "H"], "> 4♥", "> 4♥"),
 ])
 def test_typed_call_is_shown_in_the_seats_language(make_table: MakeTable, keys: list[str],
                                                     en: str, es: str) -> None:
@@ -141,7 +142,7 @@ def test_auction_line_keeps_the_last_five_calls_with_alerts(table: Table) -> Non
     table.press(E, "ALERT")              # not South's partner: refused
     table.press(N, "ALERT")              # South's partner alerts the 1H
     table.calls("1S", "1NT", "2C")
-    assert table.view(E)[1] == "1D 1H! 1S 1NT 2C"
+    assert table.view(E)[1] == "1♦ 1♥! 1♠ 1NT 2♣"
 
 
 def test_a_long_auction_keeps_the_newest_calls_that_fit(table: Table) -> None:
@@ -149,13 +150,13 @@ def test_a_long_auction_keeps_the_newest_calls_that_fit(table: Table) -> None:
     table.calls("1H", "1S", "2C", "2D", "2H", "2S", "3C", "Pass")
     table.press(W, "INFO")               # Law 20B: the review of the auction
     line = table.view(W)[1]
-    assert line.endswith("3C P") and len(line) <= 20, line
-    assert table.view(N)[1] == "2D 2H 2S 3C P"   # the auction line: the last five
+    assert line.endswith("3♣ P") and len(line) <= 20, line
+    assert table.view(N)[1] == "2♦ 2♥ 2♠ 3♣ P"   # the auction line: the last five
 
 
 @pytest.mark.parametrize(("language", "expected"), [
-    ("en", ["Bd 1 Dlr N Vul None", "1NT by N", "Your lead"]),
-    ("es", ["Tab 1 Da N Vul Nadie", "1ST por N", "Su salida"]),
+    ("en", ["B1 Dlr N Vul None", "1NT by N", "Your lead"]),
+    ("es", ["T1 Rep N Vul Nadie", "1ST por N", "Su salida"]),
 ])
 def test_opening_lead(make_table: MakeTable, language: str, expected: list[str]) -> None:
     table = make_table(language)
@@ -165,8 +166,8 @@ def test_opening_lead(make_table: MakeTable, language: str, expected: list[str])
 
 
 @pytest.mark.parametrize(("language", "trick", "cue", "dummy"), [
-    ("en", "ED4 SDJ WD3", "Your card", "Play from dummy"),
-    ("es", "ED4 SDJ OD3", "Su carta", "Juegue del muerto"),
+    ("en", "E:♦4 S:♦J W:♦3", "Your card", "Play from dummy"),
+    ("es", "E:♦4 S:♦J O:♦3", "Su carta", "Juegue del muerto"),
 ])
 def test_play_shows_the_trick_and_whose_card(make_table: MakeTable, language: str, trick: str,
                                              cue: str, dummy: str) -> None:
@@ -181,7 +182,7 @@ def test_play_shows_the_trick_and_whose_card(make_table: MakeTable, language: st
 
 @pytest.mark.parametrize(("language", "claim", "ask", "disputed"), [
     ("en", "N claims 7", "OK agree UNDO no", "Claim: director"),
-    ("es", "N reclama 7", "OK acepta UNDO no", "Reclamo: director"),
+    ("es", "N reclama 7", "OK acepta UNDO no", "Reclamación: árbitro"),
 ])
 def test_claim_lines(make_table: MakeTable, language: str, claim: str, ask: str,
                      disputed: str) -> None:
@@ -257,7 +258,7 @@ def test_view_is_a_pure_function_of_the_state(table: Table) -> None:
     # Only the seat's own entry and notice are added to what the state shows.
     assert seat_view(N, table.state, SeatEntry(keys=["2", "C"]))[:3] == first[N][:3]
     # keyed in the play, 2 C is a call (refused, Law 39), never a claim of 28
-    assert seat_view(N, table.state, SeatEntry(keys=["2", "C"]))[3] == "> 2C"
+    assert seat_view(N, table.state, SeatEntry(keys=["2", "C"]))[3] == "> 2♣"
 
 
 # -- faults found in review, now fixed -----------------------------------------------------
@@ -269,7 +270,7 @@ def test_spanish_west_is_o_everywhere(make_table: MakeTable) -> None:
     table.choose_board()
     table.calls("1NT", "Pass", "Pass", "Pass")   # West declares
     lines = table.view(N)
-    assert lines[0].startswith("Tab 4 Da O")
+    assert lines[0] == "T4 Rep O Vul Todos"
     assert lines[1] == "1ST por O"
 
 
@@ -285,9 +286,10 @@ def overlong(texts: dict[str, str]) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_law_text_fits_a_line_with_its_number(language: str) -> None:
-    texts = {law: i18n.law_text(law, language) for law in i18n.LAW_TEXTS}
-    assert overlong(texts) == {}
+def test_every_law_text_fits_two_lines_with_its_number_whole(language: str) -> None:
+    for law in i18n.LAW_TEXTS:
+        lines = wrap(i18n.law_text(law, language))
+        assert len(lines) <= 2 and lines[-1].endswith(f"L{law}"), lines
 
 
 @pytest.mark.parametrize(("law", "language"), [
@@ -298,7 +300,7 @@ def test_short_law_texts_keep_their_number(law: str, language: str) -> None:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_every_ruling_notice_fits_a_line(language: str) -> None:
+def test_every_ruling_notice_fits_the_two_lines_of_a_notice(language: str) -> None:
     texts = {kind: i18n.text("ruling", language, kind=i18n.ruling(kind, language))
              for kind in RULINGS}
-    assert overlong(texts) == {}
+    assert {kind: text for kind, text in texts.items() if len(wrap(text)) > 2} == {}

@@ -291,7 +291,7 @@ def test_a_captured_deal_gives_four_whole_hands(data: dict[str, Any], reason: st
 
 @pytest.mark.parametrize(("names", "reason"), [
     ({"next": {"ew": ""}}, "table's name is empty"),
-    ({"next": {"ew": "B" * 30}}, "at most 24"),
+    ({"next": {"ew": "B" * 30}}, "at most 16"),
     ({"names": {"north": "B1"}}, "pairs' names"),
     ({"dealing": "machine"}, "way of dealing"),
 ])

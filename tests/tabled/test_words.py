@@ -52,7 +52,8 @@ def test_strain_letters(strain: Strain, es: str, en: str) -> None:
 
 @pytest.mark.parametrize(("call", "es", "en", "keyed_es", "keyed_en"), [
     ("1NT", "1ST", "1NT", "1ST", "1NT"),
-    ("4H", "4H", "4H", "4H", "4H"),
+    ("4H", "4♥", "4♥", "4♥", "4♥"),
+    ("2C", "2♣", "2♣", "2♣", "2♣"),
     ("Pass", "P", "P", "Paso", "Pass"),
     ("X", "X", "X", "Doblo", "X"),
     ("XX", "XX", "XX", "Redoblo", "XX"),
@@ -66,11 +67,21 @@ def test_calls_on_a_display_line(call: str, es: str, en: str, keyed_es: str,
 
 
 @pytest.mark.parametrize(("contract", "es", "en"), [
-    ("4HX", "4HX", "4HX"), ("3NT", "3ST", "3NT"), ("6NTXX", "6STXX", "6NTXX"),
-    ("1C", "1C", "1C")])
+    ("4HX", "4♥X", "4♥X"), ("3NT", "3ST", "3NT"), ("6NTXX", "6STXX", "6NTXX"),
+    ("1C", "1♣", "1♣")])
 def test_contracts_on_a_display_line(contract: str, es: str, en: str) -> None:
     parsed = Contract.from_str(contract)
     assert (words.contract(parsed, "es"), words.contract(parsed, "en")) == (es, en)
+
+
+@pytest.mark.parametrize(("card", "shown"), [
+    ("SQ", "♠Q"), ("HT", "♥10"), ("D4", "♦4"), ("CA", "♣A"), ("no card", "no card")])
+def test_cards_on_a_display_line(card: str, shown: str) -> None:
+    assert words.card(card) == shown
+
+
+def test_cards_run_together_on_a_display_line() -> None:
+    assert words.cards(["CJ", "HQ", "DT"]) == "♣J♥Q♦10"
 
 
 def test_passed_out() -> None:
