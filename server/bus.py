@@ -45,7 +45,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError
 
 from mqttlink import BrokerSettings, NetworkLoop, close_sockets, connect_persistent, mqtt_client
-from server import roundclock
+from server import afterboard, roundclock
 from server import schema as s
 from server.centre import ClubTables
 from server.centre import subscriptions as centre_subscriptions
@@ -56,7 +56,15 @@ from server.running import announcement, running_event
 from server.session import current
 from tabled.roundclock import RoundClock
 from tabled.running import SESSION_TOPIC, RunningSession
-from tabled.wire import ROOT, Command, WireError, clock_payload, clock_topic, table_topic
+from tabled.wire import (
+    ROOT,
+    Command,
+    WireError,
+    afterboard_topic,
+    clock_payload,
+    clock_topic,
+    table_topic,
+)
 
 log = logging.getLogger(__name__)
 
@@ -245,6 +253,7 @@ class Bus:
         self._pending: dict[int, str] = {}  # mid -> command id, until PUBACK
         self._clock_sent: RoundClock | None = None  # the retained round clock last published
         self._session_sent: RunningSession | None = None  # the running session last told
+        self._after_sent: dict[int, bytes] = {}  # table -> its after-board message last sent
         self._lock = threading.Lock()
         self._network: NetworkLoop | None = None
         self._first: float | None = None  # when the oldest item of the inbox came
@@ -365,6 +374,7 @@ class Bus:
                     send = True
                     # A broker without its persistence lost them.
                     self._clock_sent, self._session_sent = None, None
+                    self._after_sent = {}
                 if not item.said:
                     item.said = True  # a batch tried again does not say it twice
                     log.info("broker: %s", item.detail)
@@ -384,6 +394,8 @@ class Bus:
                 self.publish_session()
                 self.send_pending()
                 self.publish_clock()
+            if send or (messages and any("results" in o.changed for o in outcomes)):
+                self.publish_afterboard()
         except Exception as error:
             raise _StoredButAfter() from error
 
@@ -469,6 +481,23 @@ class Bus:
                                    retain=True)
         if info.rc == mqtt.MQTT_ERR_SUCCESS:
             self._clock_sent = clock
+
+    def publish_afterboard(self) -> None:
+        """Each table's after-board message (server/afterboard.py), retained on its own
+        topic, when it changed: a result stored, a board released or corrected, the
+        analysis in, the director's switches, or a (re)connection."""
+        if not self.client.is_connected() or self.centre is not None:
+            return  # a centre sends the clubs' tables nothing
+        session = current(self.db, self.event)
+        if session is None:
+            return
+        for table, payload in afterboard.payloads(self.db, session).items():
+            if self._after_sent.get(table) == payload:
+                continue
+            info = self.client.publish(afterboard_topic(self.event, table), payload, qos=1,
+                                       retain=True)
+            if info.rc == mqtt.MQTT_ERR_SUCCESS:
+                self._after_sent[table] = payload
 
     def publish_session(self) -> None:
         """The session the server runs, retained on ``bidbox/v1/session`` (tabled.running)

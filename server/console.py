@@ -37,6 +37,7 @@ from flask import (
 from markupsafe import Markup
 
 from server import (
+    afterboard,
     clock_texts,  # noqa: F401 (registers the round clock's texts)
     conflicts,
     console_texts,  # registers the console's texts; table_message
@@ -467,6 +468,22 @@ def vugraph_switch() -> Any:
     return redirect(url_for("console.session_page") + "#public-vugraph")
 
 
+@bp.post("/afterboard")
+@login_required
+def after_board_switch() -> Any:
+    """What the tables show after each board (server/afterboard.py): each page on or off."""
+    found = _needs_session()
+    form = request.form
+    chosen = afterboard.Pages(**{kind: form.get(kind) == "on" for kind in afterboard.KINDS})
+    afterboard.set_pages(services().db, found, chosen, g.director)
+    services().results_changed()  # the bus tells the tables at once
+    named = [t(f"console_after_board_{kind}") for kind in afterboard.KINDS
+             if getattr(chosen, kind)]
+    flash(t("console_after_board_set",
+            pages="; ".join(named) or t("console_after_board_none")))
+    return redirect(url_for("console.session_page") + "#after-board")
+
+
 @bp.get("/session")
 @login_required
 def session_page() -> Any:
@@ -476,7 +493,8 @@ def session_page() -> Any:
                  participants=sessions.participants_of(db, found).values(),
                  deals=len(sessions.deals_of(db, found)), boards=len(found.plan.boards()),
                  cards=syscards.loaded(db, found), profiles=PROFILES,
-                 vugraph_modes=sessions.VUGRAPH_MODES)
+                 vugraph_modes=sessions.VUGRAPH_MODES,
+                 after_board=afterboard.pages_of(db, found), after_kinds=afterboard.KINDS)
 
 
 @bp.get("/cards/<int:participant>")
@@ -832,7 +850,7 @@ def release() -> Any:
         _refused(error)
         return redirect(url_for("console.results_page"))
     standings.release(services().db, found, board, g.director)
-    services().hub.notify({"results"})
+    services().results_changed()  # the pages, and the tables' after-board pages
     flash(t("console_released", board=board))
     return redirect(url_for("console.results_page"))
 
@@ -853,7 +871,7 @@ def correct() -> Any:
         _refused(error)
         return redirect(url_for("console.results_page", table=form.get("table"),
                                 board=form.get("board")) + "#correct")
-    services().hub.notify({"results"})
+    services().results_changed()
     score = after["score_ns"] if after["score_ns"] is not None else after["adjusted"]
     flash(t("console_corrected", table=table, board=board, score=score))
     return redirect(url_for("console.results_page"))

@@ -245,6 +245,14 @@ class Services:
     def vulnerability(self, board: int, event: str | None = None) -> Vulnerability:
         return self.board_conditions(board, event)[1]
 
+    def results_changed(self) -> None:
+        """The director released or corrected a result, or changed what the tables show
+        after a board: the pages fetch again, and the bus tells the tables
+        (server/afterboard.py)."""
+        self.hub.notify({"results"})
+        if self.bus is not None:
+            self.bus.wake()
+
     def commands_queued(self) -> None:
         """The console queued commands: the bus sends them now (or when it connects)."""
         if self.bus is not None:
@@ -334,6 +342,8 @@ class Services:
                 analysis=None if analysis is None else json.dumps(analysis.to_json()),
                 analysis_error=None if error is None else error[:200]))
         self.hub.notify({"analysis"})
+        if self.bus is not None:
+            self.bus.wake()  # the tables' double-dummy page (server/afterboard.py)
 
 
 def live_relay(config: Mapping[str, Any], db: Database, event: str, hub: Hub) -> Relay | None:
