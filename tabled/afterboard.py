@@ -19,7 +19,8 @@ turned off in set-up is left out; with every page off the table shows none, as b
 
 The keys (docs/keypad.md, "After the board"): between boards (the ``board`` and ``round_end``
 phases) INFO turns to the next page, and past the last back to the plain display; UNDO with
-nothing typed shows the board before of the round. Every other key does what it always does:
+nothing typed shows the board this table played before (round to the newest): a board of an
+earlier round released since is there too. Every other key does what it always does:
 OK plays the next board, so the pages never hold up the next auction. The pages open by
 themselves on every display once a board's result is confirmed.
 
@@ -137,18 +138,20 @@ class Browsing:
     page: int = 0
 
 
-def finished(state: TableState) -> list[int]:
-    """The boards of the round on the table that this table has finished, newest first."""
-    assignment = state.assignment
-    if assignment is None:
-        return []
-    return [b for b in reversed(list(state.results)) if b in assignment.boards]
+def finished(state: TableState, shown: AfterBoard | None) -> list[int]:
+    """The boards this table has finished, newest first: this round's (the table's own
+    record), then those of earlier rounds the server names (a board is often released only
+    rounds later: a Mitchell's, at the end)."""
+    boards = list(reversed(list(state.results)))
+    if shown is not None:
+        boards += [b.board for b in shown.boards if b.board not in boards]
+    return boards
 
 
 def opened(state: TableState, shown: AfterBoard | None) -> Browsing | None:
     """What a display shows once a board is confirmed: the first page of the newest board,
     when the director turned any page on; None otherwise."""
-    boards = finished(state)
+    boards = finished(state, shown)
     if shown is None or not shown.on or not boards or state.phase not in BETWEEN:
         return None
     return Browsing(boards[0])
@@ -158,7 +161,7 @@ def key(browsing: Browsing | None, key: str, typed: bool, state: TableState,
         shown: AfterBoard | None, language: str) -> tuple[bool, Browsing | None]:
     """A key pressed at a seat between boards: (taken, where the seat is now). Only INFO and
     UNDO (with nothing typed) are taken; every other key goes to the controller as always."""
-    boards = finished(state)
+    boards = finished(state, shown)
     if (shown is None or not shown.on or not boards or state.phase not in BETWEEN
             or typed or key not in ("INFO", "UNDO")):
         return False, browsing
@@ -251,6 +254,13 @@ def own_line(result: Result, language: str) -> str:
     return fitting(" ".join(p for p in (what, tricks, score) if p), what)
 
 
+def line_result(line: Line, language: str) -> str:
+    """A traveller's line as the table's own result (a board of an earlier round)."""
+    what = _contract(line.contract, line.declarer, language, line.adjusted)
+    tricks = "" if line.contract in (None, "Pass") or line.tricks is None else str(line.tricks)
+    return fitting(" ".join(p for p in (what, tricks, _score(line.score_ns)) if p), what)
+
+
 def _score_lines(found: Shown, language: str) -> str:
     if found.score is None:
         return _t("no_score", language)
@@ -307,9 +317,11 @@ def pages(shown: AfterBoard | None, board: int, state: TableState,
         # The release rule: nothing of a board another table still has to play.
         return [("title_result", _t("wait1", language), _t("wait2", language))]
     result = state.results.get(board)
+    mine = next((line for line in found.traveller if line.table == shown.table), None)
     out: list[Page] = []
     if shown.score:
-        first = own_line(result, language) if result is not None else ""
+        first = (own_line(result, language) if result is not None
+                 else line_result(mine, language) if mine is not None else "")
         out.append(("title_result", first, _score_lines(found, language)))
     if shown.traveller:
         rows = [traveller_line(line, line.table == shown.table, language)

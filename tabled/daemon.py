@@ -413,7 +413,7 @@ class TableDaemon:
                           clock=self.current_clock(), now=self.clock())
         browsing = self.browsing.get(seat)
         if (browsing is None or self.state.phase not in afterboard.BETWEEN
-                or browsing.board not in afterboard.finished(self.state)):
+                or browsing.board not in afterboard.finished(self.state, self.afterboard)):
             return lines
         page = afterboard.page_lines(browsing, self.afterboard, self.state, self.language)
         if page is None:

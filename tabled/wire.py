@@ -595,8 +595,8 @@ def afterboard_topic(event: str, table: int | str) -> str:
 
 MAX_TRAVELLER = 500
 """Lines of one board's traveller: a Mitchell of 500 tables plays each board 500 times."""
-MAX_AFTER_BOARDS = 8
-"""Boards of one message: the newest a table finished (a round has a few)."""
+MAX_AFTER_BOARDS = 40
+"""Boards of one message: the newest a table finished (a session of 13 rounds of 3 has 39)."""
 _SCORE_TEXT = _text(16)  # an artificial adjusted score as the director wrote it ("A60/40")
 _PAIR = _count(0, 9999)
 _TRICKS_DD = _count(0, 13)
