@@ -200,7 +200,7 @@ def number(value: float, language: str, *, sign: bool = False) -> str:
 
 def _contract(text: str | None, declarer: str | None, language: str,
               adjusted: str | None) -> str:
-    """``4♥XS``; passed out in words; an artificial score as the director wrote it."""
+    """``4♥X S``; passed out in words; an artificial score as the director wrote it."""
     if text is None:
         return adjusted or "?"
     try:
@@ -210,7 +210,7 @@ def _contract(text: str | None, declarer: str | None, language: str,
     shown = plain(contract_pieces(text, language))
     if parsed is None:
         return shown
-    return shown + (seat_letter(declarer, language) if declarer else "")
+    return shown + (" " + seat_letter(declarer, language) if declarer else "")
 
 
 def _made(text: str | None, tricks: int | None) -> str:
@@ -232,7 +232,7 @@ def _score(value: int | None) -> str:
 
 
 def traveller_line(line: Line, own: bool, language: str) -> str:
-    """``*3-13 4♥S = +420``: this table's line marked; the pairs go when it would not fit."""
+    """``*3-13 4♥ S = +420``: this table's line marked; the pairs go when it would not fit."""
     pairs = f"{'*' if own else ''}{line.ns}-{line.ew}"
     what = _contract(line.contract, line.declarer, language, line.adjusted)
     made = _made(line.contract, line.tricks)
@@ -242,7 +242,7 @@ def traveller_line(line: Line, own: bool, language: str) -> str:
 
 
 def own_line(result: Result, language: str) -> str:
-    """The table's own result: ``4♥S 10 +420``."""
+    """The table's own result: ``4♥ S 10 +420``."""
     if result.adjusted:
         what = result.adjusted
         tricks = ""
