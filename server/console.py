@@ -418,7 +418,7 @@ def _setup_page(form: Any, error: Exception | None = None) -> str:
                  section_rows=_section_rows(form),
                  screens=sessions.SCREENS, profiles=PROFILES,
                  default_tray_delay=DEFAULT_TRAY_DELAY, vugraph_modes=sessions.VUGRAPH_MODES,
-                 before=before,
+                 after_kinds=afterboard.KINDS, before=before,
                  next_event=running.new_event_name(services().db, services().name))
 
 
@@ -473,15 +473,21 @@ def vugraph_switch() -> Any:
 def after_board_switch() -> Any:
     """What the tables show after each board (server/afterboard.py): each page on or off."""
     found = _needs_session()
-    form = request.form
-    chosen = afterboard.Pages(**{kind: form.get(kind) == "on" for kind in afterboard.KINDS})
+    chosen = _after_board_pages(request.form)
     afterboard.set_pages(services().db, found, chosen, g.director)
     services().results_changed()  # the bus tells the tables at once
     named = [t(f"console_after_board_{kind}") for kind in afterboard.KINDS
              if getattr(chosen, kind)]
+    named = [name[:1].lower() + name[1:] for name in named]  # inside a sentence
     flash(t("console_after_board_set",
             pages="; ".join(named) or t("console_after_board_none")))
     return redirect(url_for("console.session_page") + "#after-board")
+
+
+def _after_board_pages(form: Any) -> afterboard.Pages:
+    """The after-board switches as the set-up or the session page's form has them ticked."""
+    return afterboard.Pages(**{kind: form.get(f"after_{kind}") == "on"
+                               for kind in afterboard.KINDS})
 
 
 @bp.get("/session")
@@ -626,6 +632,8 @@ def setup() -> Any:
             vugraph=form.get("vugraph") or "released")
     except (FormError, SessionError) as error:
         return _setup_page(form, error), 400
+    if form.get("after_board"):  # the set-up's switches (a form without them: every page)
+        afterboard.set_pages(db, found, _after_board_pages(form), g.director)
     services().follow_running()  # the bus and the tables move to it
     flash(t("console_created", title=found.title, tables=found.tables, rounds=found.rounds))
     if before is not None:

@@ -171,8 +171,8 @@ def test_the_pages_after_a_board_keep_to_the_release_rule_and_the_directors_swit
     press(one, Seat.N, "INFO")  # no page to open
     assert one.daemon.view(Seat.N) == guidance
     # The traveller and the score back on, the hand record's page off.
-    response = client.post("/console/afterboard", data={"csrf": token, "score": "on",
-                                                        "traveller": "on"})
+    response = client.post("/console/afterboard", data={"csrf": token, "after_score": "on",
+                                                        "after_traveller": "on"})
     assert response.status_code == 302
     until(one, lambda: one.daemon.afterboard is not None
           and one.daemon.afterboard.traveller and not one.daemon.afterboard.record,
