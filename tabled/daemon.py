@@ -181,6 +181,7 @@ class TableDaemon:
         # at the broker like the clock; and where each seat is in those pages.
         self.afterboard: AfterBoard | None = None
         self.browsing: dict[Seat, Browsing | None] = {}
+        self.to_open = False  # a board was confirmed: its pages open once there are any
 
     # -- life cycle ----------------------------------------------------------------------------
 
@@ -292,6 +293,7 @@ class TableDaemon:
             self.redraw()
         elif isinstance(item, AfterBoard):
             self.afterboard = item
+            self.open_pages()
             self.redraw()
         elif isinstance(item, LinkStatus):
             self.connected = item.connected
@@ -362,8 +364,8 @@ class TableDaemon:
             if (self.state.phase, self.state.board and self.state.board.number) != before:
                 self.controller.forget_entries()  # what was typed for the last phase
             if len(self.state.results) > done:  # a board confirmed: its pages open
-                start = afterboard.opened(self.state, self.afterboard)
-                self.browsing = {seat: start for seat in Seat}
+                self.to_open = True
+            self.open_pages()
         self.notices.update(outcome.notices)
         self.signal(accepted, outcome)
         self.redraw()
@@ -421,6 +423,20 @@ class TableDaemon:
         # The last line stays the display's own (keys typed, a notice, the clock).
         return [*page, lines[3] or afterboard.hint(browsing, self.afterboard, self.state,
                                                    self.language)]
+
+    def open_pages(self) -> None:
+        """Every display opens the pages of the board just confirmed: at once, or when the
+        server's first word arrives (a table that came up a moment before); not once the
+        next board is on the table."""
+        if not self.to_open:
+            return
+        if self.state.phase not in afterboard.BETWEEN:
+            self.to_open = False
+            return
+        start = afterboard.opened(self.state, self.afterboard)
+        if start is not None:
+            self.browsing = {seat: start for seat in Seat}
+            self.to_open = False
 
     def after_board_key(self, seat: Seat, key: str) -> bool:
         """INFO and UNDO between boards turn the after-board pages (tabled.afterboard);
@@ -531,7 +547,8 @@ class TableDaemon:
         self.notices = {}
         self.inflight.clear()
         self._state_sent, self.state_due, self.round_clock = None, None, None
-        self.afterboard, self.browsing = None, {}  # the new session's comes from its topic
+        # The new session's comes from its own topic.
+        self.afterboard, self.browsing, self.to_open = None, {}, False
         if isinstance(self.publisher, SessionPublisher):
             self.publisher.follow(event)
             self.link += 1

@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 from tabled import afterboard
-from tabled.afterboard import Browsing, Line
-from tabled.state import TableState
+from tabled.afterboard import AfterBoard, Browsing, Line
+from tabled.rules import Seat
+from tabled.state import Phase, TableState
 from tabled.wire import WireError, afterboard_from_payload, afterboard_payload
 from tests.tabled.afterboard_example import MESSAGE, block, example, screens
+from tests.tabled.helpers import Table, reach
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "afterboard.md"
 
@@ -86,3 +88,54 @@ def test_texts_are_written_in_both_languages_and_fit() -> None:
 
 def test_a_page_past_the_end_is_none() -> None:
     assert afterboard.page_lines(Browsing(5, 99), example(), TableState(), "es") is None
+
+
+# -- at the table: the daemon opens the pages and turns them on the keys ---------------------
+
+def _message(board: int, released: bool, on: bool = True) -> AfterBoard:
+    value: dict[str, object] = {
+        "table": 1, "show": {"score": on, "traveller": on, "record": on},
+        "boards": [{"board": board, "released": released}]}
+    if released:
+        value["boards"] = [{"board": board, "released": True,
+                            "traveller": [[1, 3, 4, "1NT", "N", 7, 90, None],
+                                          [2, 1, 2, "Pass", None, None, 0, None]],
+                            "score": {"ns": 100, "ew": 0, "unit": "%"}}]
+    return afterboard_from_payload(afterboard_payload(value))
+
+
+def test_the_pages_open_once_the_result_is_confirmed_even_when_the_word_comes_later(
+        table: Table) -> None:
+    reach(table, Phase.RESULT, boards=[1, 2])
+    table.confirm()  # the server has said nothing yet: the plain display
+    assert table.phase is Phase.BOARD
+    assert table.view(Seat.N)[1] == "Board? OK = 2", table.view(Seat.N)
+    table.daemon.handle(_message(1, released=False))
+    assert table.view(Seat.N)[:3] == ["Bd 1 Result      1/1", "Results once every",
+                                      "table has played it"]
+    assert table.view(Seat.N)[3] == "INFO: leave"
+    table.daemon.handle(_message(1, released=True))  # released while they look
+    view = table.view(Seat.E)
+    assert view[0] == "Bd 1 Result      1/2" and view[2] == "NS 100.00% EW 0.00%", view
+    assert view[1] == "1NT N 8 +120"  # the table's own result, from its own record
+    table.press(Seat.E, "INFO")
+    assert table.view(Seat.E)[1:3] == ["*3-4 1NT N = +90", "1-2 Passed out 0"]
+    assert table.view(Seat.N)[0] == "Bd 1 Result      1/2"  # each seat turns its own
+    table.press(Seat.E, "C")  # a digit typed shows on the last line, the page stays
+    assert table.view(Seat.E)[3] == "> 8"
+    table.press(Seat.E, "UNDO")  # rubs the digit out: not a page key while typing
+    assert table.view(Seat.E)[0].startswith("Bd 1 Traveller")
+    table.press(Seat.E, "INFO")  # past the last: the plain display
+    assert table.view(Seat.E)[1] == "Board? OK = 2"
+    table.press(Seat.N, "OK")  # the next board is never held up by the pages
+    assert table.phase is Phase.SETUP
+    assert table.view(Seat.N)[0].startswith("Bd 2"), table.view(Seat.N)
+
+
+def test_with_every_page_off_the_table_shows_none(table: Table) -> None:
+    table.daemon.handle(_message(1, released=True, on=False))
+    reach(table, Phase.ROUND_END)
+    guidance = table.view(Seat.S)
+    assert not guidance[0].startswith("Bd 1"), guidance
+    table.press(Seat.S, "INFO")
+    assert table.view(Seat.S) == guidance
