@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +35,7 @@ from server.i18n import PAGES
 from server.scorings import Method
 from server.session import Session, stored_analysis
 from tabled.texts import Words
-from tabled.wire import MAX_AFTER_BOARDS, MAX_PAYLOAD, afterboard_payload
+from tabled.wire import MAX_AFTER_BOARDS, MAX_PAYLOAD, afterboard_board, afterboard_payload
 
 PAGES.add({
     "console_after_board": Words(es="En las mesas, tras cada tablero",
@@ -134,10 +134,13 @@ def _record(db: Database, session: Session, board: int) -> dict[str, Any]:
 
 def payloads(db: Database, session: Session) -> dict[int, bytes]:
     """Each table's message: the switches and, for the boards it finished (the newest
-    first, at most ``MAX_AFTER_BOARDS``), what the release rule lets it show."""
+    first, at most ``MAX_AFTER_BOARDS``), what the release rule lets it show. What the
+    tables share (a board's traveller, its analysis) is made and checked once; only each
+    table's own score is its own. Not in a web request nor on the ingest's thread: the
+    field's scores of a big session take seconds (``Services._watch_after_board``)."""
     pages = pages_of(db, session)
     rows = standings.all_results(db, session)
-    released = standings.released_boards(db, session, rows)
+    released = standings.released_boards(db, session, rows) if pages.on else set()
     by_table: dict[int, list[standings.ResultRow]] = defaultdict(list)
     by_board: dict[int, list[standings.ResultRow]] = defaultdict(list)
     for row in rows:
@@ -150,37 +153,35 @@ def payloads(db: Database, session: Session) -> dict[int, bytes]:
             for line in lines:
                 if line.result.table is not None:
                     scored[board][line.result.table] = line
-    records: dict[int, dict[str, Any]] = {}
     apart = len(session.sections) > 1 and session.scope == "section"
+    shared: dict[tuple[int, str], dict[str, Any]] = {}  # (board, section) -> its checked part
+
+    def common(board: int, section: str) -> dict[str, Any]:
+        key = (board, section if apart else "")
+        if key not in shared:
+            part: dict[str, Any] = {"board": board, "released": True}
+            if pages.traveller:
+                field_rows = [r for r in by_board[board] if not apart or r.section == section]
+                part["traveller"] = [_line(r) for r in _ordered(field_rows,
+                                                                scored.get(board, {}))]
+            if pages.record:
+                part.update(_record(db, session, board))
+            shared[key] = dict(afterboard_board(part))
+        return shared[key]
+
     out: dict[int, bytes] = {}
     for table in range(1, session.tables + 1):
         own = sorted(by_table.get(table, []), key=lambda r: -r.finished_at)
-        boards: list[dict[str, Any]] = []
+        boards: list[Mapping[str, Any]] = []
         for row in own[:MAX_AFTER_BOARDS] if pages.on else []:
-            board = row.board
-            if board not in released:
-                boards.append({"board": board, "released": False})
+            if row.board not in released:
+                boards.append({"board": row.board, "released": False})
                 continue
-            shown: dict[str, Any] = {"board": board, "released": True}
-            if pages.traveller:
-                field_rows = [r for r in by_board[board]
-                              if not apart or r.section == row.section]
-                shown["traveller"] = [_line(r) for r in _ordered(field_rows,
-                                                                 scored.get(board, {}))]
-            mine = scored.get(board, {}).get(table)
-            if pages.score and mine is not None and field is not None \
-                    and field.method is not Method.POINTS:
-                if field.method is Method.MP:
-                    if mine.ns_percent is not None and mine.ew_percent is not None:
-                        shown["score"] = {"ns": round(mine.ns_percent, 2),
-                                          "ew": round(mine.ew_percent, 2), "unit": "%"}
-                else:
-                    shown["score"] = {"ns": round(mine.ns, 2), "ew": round(mine.ew, 2),
-                                      "unit": "imp"}
-            if pages.record:
-                if board not in records:
-                    records[board] = _record(db, session, board)
-                shown.update(records[board])
+            shown = common(row.board, row.section)
+            score = _score(scored.get(row.board, {}).get(table), field) if pages.score else None
+            if score is not None:
+                shown = {**shown, "score": score}
+                afterboard_board({"board": row.board, "released": True, "score": score})
             boards.append(shown)
         value = {"table": table, "show": {"score": pages.score, "traveller": pages.traveller,
                                           "record": pages.record}, "boards": boards}
@@ -188,11 +189,23 @@ def payloads(db: Database, session: Session) -> dict[int, bytes]:
     return out
 
 
+def _score(mine: Scored | None, field: standings.Field | None) -> dict[str, Any] | None:
+    """The table's pairs' score on the board: percentages at matchpoints, IMPs at IMPs;
+    none at a social scoring (each result stands alone) or where the board is not scored."""
+    if mine is None or field is None or field.method is Method.POINTS:
+        return None
+    if field.method is Method.MP:
+        if mine.ns_percent is None or mine.ew_percent is None:
+            return None
+        return {"ns": round(mine.ns_percent, 2), "ew": round(mine.ew_percent, 2), "unit": "%"}
+    return {"ns": round(mine.ns, 2), "ew": round(mine.ew, 2), "unit": "imp"}
+
+
 def _fitted(value: dict[str, Any]) -> bytes:
     """The message, its oldest boards left out while it is over the wire's limit (a
     traveller of hundreds of tables, several boards): the newest board is the one the
-    players look at."""
+    players look at. Each board was checked on its own (``afterboard_board``)."""
     while len(json.dumps({"v": 1, **value}, separators=(",", ":"), ensure_ascii=False)
               .encode()) > MAX_PAYLOAD and value["boards"]:
         value = {**value, "boards": value["boards"][:-1]}
-    return afterboard_payload(value)
+    return afterboard_payload(value, boards_checked=True)

@@ -45,7 +45,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import DBAPIError
 
 from mqttlink import BrokerSettings, NetworkLoop, close_sockets, connect_persistent, mqtt_client
-from server import afterboard, roundclock
+from server import roundclock
 from server import schema as s
 from server.centre import ClubTables
 from server.centre import subscriptions as centre_subscriptions
@@ -106,6 +106,13 @@ class _Published:
 
 class _Wake:
     pass
+
+
+@dataclass(frozen=True)
+class _AfterBoard:
+    """Each table's after-board message, made by ``Services._watch_after_board``."""
+
+    payloads: dict[int, bytes]
 
 
 class _StoredButAfter(Exception):
@@ -254,6 +261,7 @@ class Bus:
         self._clock_sent: RoundClock | None = None  # the retained round clock last published
         self._session_sent: RunningSession | None = None  # the running session last told
         self._after_sent: dict[int, bytes] = {}  # table -> its after-board message last sent
+        self._after_made: dict[int, bytes] = {}  # table -> the newest made (server/afterboard)
         self._lock = threading.Lock()
         self._network: NetworkLoop | None = None
         self._first: float | None = None  # when the oldest item of the inbox came
@@ -282,6 +290,13 @@ class Bus:
             self._network.remove(self.client, timeout)
             self._network.close(timeout)
         close_sockets(self.client)
+
+    def hand_afterboard(self, payloads: dict[int, bytes]) -> None:
+        """Each table's after-board message (server/afterboard.py), made on another thread:
+        this one publishes it, between its reads."""
+        self.inbox.put(_AfterBoard(payloads))
+        if self._network is not None:
+            self._network.call(_nothing)
 
     def wake(self) -> None:
         """New commands are waiting in the outbox (called by the console)."""
@@ -368,6 +383,9 @@ class Bus:
         and tried again; ``_StoredButAfter`` if only what follows the store failed."""
         messages = [i for i in items if isinstance(i, mqtt.MQTTMessage)]
         send = any(isinstance(i, _Wake) for i in items)
+        made = [i for i in items if isinstance(i, _AfterBoard)]
+        if made:
+            self._after_made = made[-1].payloads
         for item in items:
             if isinstance(item, _Connected):
                 if item.ok:
@@ -394,7 +412,7 @@ class Bus:
                 self.publish_session()
                 self.send_pending()
                 self.publish_clock()
-            if send or (messages and any("results" in o.changed for o in outcomes)):
+            if send or made:
                 self.publish_afterboard()
         except Exception as error:
             raise _StoredButAfter() from error
@@ -484,14 +502,11 @@ class Bus:
 
     def publish_afterboard(self) -> None:
         """Each table's after-board message (server/afterboard.py), retained on its own
-        topic, when it changed: a result stored, a board released or corrected, the
-        analysis in, the director's switches, or a (re)connection."""
+        topic, when it changed (a result stored, a board released or corrected, the
+        analysis in, the director's switches) or after a (re)connection."""
         if not self.client.is_connected() or self.centre is not None:
             return  # a centre sends the clubs' tables nothing
-        session = current(self.db, self.event)
-        if session is None:
-            return
-        for table, payload in afterboard.payloads(self.db, session).items():
+        for table, payload in self._after_made.items():
             if self._after_sent.get(table) == payload:
                 continue
             info = self.client.publish(afterboard_topic(self.event, table), payload, qos=1,

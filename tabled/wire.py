@@ -685,10 +685,25 @@ AFTERBOARD = _schema(table=_count(1, 9999),
                      show=lambda v: _SHOWN_PAGES.validate("show", v), boards=_shown_boards)
 
 
-def afterboard_payload(value: Mapping[str, Any]) -> bytes:
-    """What the server publishes on ``afterboard_topic``, checked as the table will read it."""
+def afterboard_board(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """One board of an after-board message, checked as a table will read it (the server
+    checks each board's part once, not once for every table it goes to)."""
+    _SHOWN_BOARD.validate("board", value)
+    return value
+
+
+def afterboard_payload(value: Mapping[str, Any], *, boards_checked: bool = False) -> bytes:
+    """What the server publishes on ``afterboard_topic``, checked as the table will read it;
+    ``boards_checked``: each board already passed :func:`afterboard_board`, so only the
+    rest and the size are checked here."""
     payload = _dump({"v": VERSION, **value})
-    afterboard_from_payload(payload)
+    if not boards_checked:
+        afterboard_from_payload(payload)
+        return payload
+    _load(payload, "afterboard")  # the size, the version
+    AFTERBOARD.validate("afterboard", {**value, "boards": []})
+    if len(value["boards"]) > MAX_AFTER_BOARDS:
+        raise WireError(f"boards is not a list of at most {MAX_AFTER_BOARDS}")
     return payload
 
 

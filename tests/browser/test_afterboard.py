@@ -30,7 +30,8 @@ def _shown(listener: MqttClient) -> dict[str, Any]:
 def test_the_director_turns_the_after_board_pages_on_and_off(
         page: Any, tables: Tables, tmp_path: Path) -> None:
     folder = _folder(tmp_path)
-    services(tables.app).bus.wake()  # the session was made without the console: say it
+    # The session was made without the console: say so, as the console does.
+    services(tables.app).hub.notify({"session"})
     listener = MqttClient(tables.broker, tables.users.table(1))
     listener.connect()
     try:
