@@ -322,8 +322,9 @@ class Services:
         results, the analysis, the switches or the session change, and handed to the bus to
         publish. On a thread of its own: the field's scores of a big session take seconds
         (a Mitchell of 100 tables, 2,600 results: about 2.5 s on one core), which the
-        ingest's thread must not wait for; and at most once every ``AFTER_BOARD_PAUSE``, so
-        a stream of results costs one computation, not one each."""
+        ingest's thread must not wait for; and at most once every ``AFTER_BOARD_PAUSE``,
+        then resting twice as long as it took, so a stream of results costs one computation,
+        not one each, and never more than a third of a core."""
         from server import afterboard
 
         seen = self.hub.version
@@ -340,7 +341,9 @@ class Services:
                         if self.hub.closed:
                             return  # the server is stopping under it
                         log.exception("could not make the tables' after-board pages")
-                self._closing.wait(max(0.0, started + AFTER_BOARD_PAUSE - time.monotonic()))
+                # A second between two, and twice what it took: at most a third of a core.
+                took = time.monotonic() - started
+                self._closing.wait(max(AFTER_BOARD_PAUSE - took, 2 * took))
             seen, kinds, _ = self.hub.wait(seen, 60.0)
 
     def analyse_plays(self, boards: set[int]) -> None:
