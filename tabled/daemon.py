@@ -365,6 +365,8 @@ class TableDaemon:
                 self.controller.forget_entries()  # what was typed for the last phase
             if len(self.state.results) > done:  # a board confirmed: its pages open
                 self.to_open = True
+            if self.state.phase not in afterboard.BETWEEN:
+                self.browsing = {}  # a board on the table, a new round: the pages close
             self.open_pages()
         self.notices.update(outcome.notices)
         self.signal(accepted, outcome)

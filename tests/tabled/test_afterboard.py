@@ -130,6 +130,7 @@ def test_the_pages_open_once_the_result_is_confirmed_even_when_the_word_comes_la
     table.press(Seat.N, "OK")  # the next board is never held up by the pages
     assert table.phase is Phase.SETUP
     assert table.view(Seat.N)[0].startswith("Bd 2"), table.view(Seat.N)
+    assert table.daemon.browsing == {}  # closed: the board after it opens its own
 
 
 def test_with_every_page_off_the_table_shows_none(table: Table) -> None:
@@ -139,3 +140,19 @@ def test_with_every_page_off_the_table_shows_none(table: Table) -> None:
     assert not guidance[0].startswith("Bd 1"), guidance
     table.press(Seat.S, "INFO")
     assert table.view(Seat.S) == guidance
+
+
+def test_a_new_round_closes_the_pages_and_the_last_rounds_boards_stay_a_key_away(
+        table: Table) -> None:
+    table.daemon.handle(_message(1, released=False))
+    reach(table, Phase.ROUND_END)
+    assert table.view(Seat.W)[1] == "Results once every"
+    table.command("assign-2", "assign", {"round": 2, "ns": 3, "ew": 4, "boards": [2]})
+    assert table.daemon.browsing == {}
+    table.seat_players()
+    assert table.phase is Phase.BOARD and table.view(Seat.W)[1] == "Board? OK = 2"
+    table.daemon.handle(_message(1, released=True))  # released during round 2
+    assert table.view(Seat.W)[1] == "Board? OK = 2"  # the players are not interrupted
+    table.press(Seat.W, "INFO")  # round 1's board, from what the server says of it
+    view = table.view(Seat.W)
+    assert view[0] == "Bd 1 Result      1/2" and view[1] == "1NT N 7 +90", view
