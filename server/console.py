@@ -54,6 +54,7 @@ from server import session as sessions
 from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
 from server.display import read_session
+from server.errors import Refused
 from server.i18n import PAGES, language, t
 from server.live import MAX_TABLES
 from server.movements import IN_SECTIONS, Section, section_letters
@@ -101,7 +102,7 @@ EXPORTS = publish.FORMATS  # each export format defined once (server/publish.py)
 PAGES.add({f"console_export_{name}": form.words for name, form in EXPORTS.items()})
 
 
-class FormError(ValueError):
+class FormError(Refused):
     """A form field the director must fix; the message is already in the page's language.
     ``field`` names the field (its ``name``), when one is to blame: the form marks it."""
 

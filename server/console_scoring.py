@@ -47,7 +47,7 @@ def page() -> Any:
     db = services().db
     return render_template(
         "console/scoring.html", current=found,
-        penalties=penalties.given(db, found), units=penalties.UNITS_FOR.get(found.scoring, ()),
+        penalties=penalties.given(db, found), units=found.scoring.penalty_units,
         laws=penalties.LAWS, rules=adjusted.rules_of(db, found),
         participants=sessions.participants_of(db, found), languages=LANGUAGES,
         downloads=DOWNLOADS, assigned=sorted(adjusted.assigned_of(db, found).items(),

@@ -29,6 +29,7 @@ from server import schema as s
 from server.adjusted import assigned_of
 from server.analysis import Analysis, AnalysisError
 from server.db import Database
+from server.errors import Refused
 from server.fieldscore import Scored, Standing, parse_adjusted
 from server.movements import Plays
 from server.penalties import Penalty
@@ -61,7 +62,7 @@ from tabled.wire import Event, EventType
 PROGRAM = "bidbox"
 
 
-class ExportError(ValueError):
+class ExportError(Refused):
     """A session a format cannot carry; the message says which export to use instead."""
 
 
@@ -437,14 +438,15 @@ def optimum_tags(record: Record, analysis: Analysis) -> None:
         f"{seat} {strain} {analysis.tricks[strain][seat]}"
         for seat in _OPTIMUM_SEATS for strain in _OPTIMUM_STRAINS]
     pars = analysis.pars
-    side = "NS" if analysis.par_score >= 0 else "EW"
     if pars:
-        side = "NS" if pars[0].declarer in "NS" else "EW"
+        # The side that declares par, which may be the side that loses by it (a sacrifice).
+        declaring = "NS" if pars[0].declarer in "NS" else "EW"
         contracts = list(dict.fromkeys(par.contract for par in pars))
-        record.tags["ParContract"] = f"{side} {', '.join(contracts)}"
+        record.tags["ParContract"] = f"{declaring} {', '.join(contracts)}"
     else:
         record.tags["ParContract"] = "Pass"
-    record.tags["OptimumScore"] = f"{side} {abs(analysis.par_score)}"
+    # From North-South's side, signed, as the dealing programs write it ("NS -400").
+    record.tags["OptimumScore"] = f"NS {analysis.par_score:+d}"
 
 
 def _optimum_of(db: Database, session: Session) -> Callable[[int], Analysis | None]:

@@ -13,6 +13,7 @@ import datetime
 from collections.abc import Iterable, Mapping
 
 from server.db import Database
+from server.errors import Refused
 from server.session import Session, board_conditions, deals_of, dealt
 from tabled.rules import Board, Card, Deal, RulesError, Seat, Suit, Vulnerability
 from tabled.rules.pbn import dumps as dump_pbn
@@ -21,7 +22,7 @@ from tabled.rules.records import Record
 MOST_BOARDS = 9999  # the wire's board numbers
 
 
-class HandRecordError(ValueError):
+class HandRecordError(Refused):
     """Boards or deals that cannot be written; the message says what to give instead."""
 
 

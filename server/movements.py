@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Final, NamedTuple
 
+from server.errors import Refused
 from server.scorings import Scoring
 from tabled.texts import Words
 
@@ -25,7 +26,7 @@ SECTIONS: Final = "sections"  # the movement of a session of several sections (S
 MAX_HOWELL_PAIRS: Final = 32
 
 
-class MovementError(ValueError):
+class MovementError(Refused):
     """A set-up no movement here can play: the message is meant for the director."""
 
 

@@ -20,6 +20,7 @@ from sqlalchemy import insert, select, update
 
 from server import schema as s
 from server.db import Database
+from server.errors import Refused
 from server.session import Session, participants_of
 
 Clock = Callable[[], float]
@@ -28,16 +29,12 @@ LAWS = ("90", "91")  # Law 90: procedural penalty; Law 91: disciplinary penalty
 UNITS = ("mp", "top", "imps", "vp")
 """mp: matchpoints; top: a percentage of one board's matchpoint top; imps: IMPs; vp: victory
 points, off a Swiss team's VP total (server/swiss.py)."""
-#: The units each scoring takes a penalty in: matchpoints or a part of a top for a
-#: matchpointed field, IMPs for one scored in IMPs. The social schemes rank no field.
-UNITS_FOR = {"mp": ("mp", "top"), "cross_imps": ("imps",), "butler": ("imps",),
-             "teams": ("imps",), "swiss": ("vp",)}
 MOST = {"mp": 1000.0, "top": 100.0, "imps": 100.0, "vp": 20.0}
 """The largest single penalty accepted in each unit: a sanity bound against a slip of the
 keyboard (a whole top, 100 %, is the most Law 90 practice ever takes on one offence)."""
 
 
-class PenaltyError(ValueError):
+class PenaltyError(Refused):
     """A penalty that cannot be given or withdrawn; the message says why."""
 
 
@@ -63,8 +60,8 @@ def give(db: Database, session: Session, participant: int, law: str, unit: str,
          amount: float, note: str, *, by: str, clock: Clock = time.time) -> int:
     """Record a penalty to ``participant``; its id. ``amount`` is what is taken off, in
     ``unit`` (positive)."""
-    allowed = UNITS_FOR.get(session.scoring)
-    if allowed is None:
+    allowed = session.scoring.penalty_units  # each scoring's units (server/scorings.py)
+    if not allowed:
         raise PenaltyError(f"a {session.scoring} session ranks no field in matchpoints or "
                            "IMPs: there is no score to take a penalty from")
     if law not in LAWS:

@@ -31,6 +31,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from server import register_texts  # noqa: F401 (registers the texts of its errors)
 from server import schema as s
 from server.db import Database
+from server.errors import Refused
 from server.i18n import PAGES
 from server.movements import KINDS, Plays
 from tabled.rules import Seat
@@ -85,7 +86,7 @@ class Problem:
         return PAGES.text("register_err_line", language, line=self.line, problem=said)
 
 
-class RegisterError(ValueError):
+class RegisterError(Refused):
     """A file or an entry the register refuses; ``text(language)`` says what and where in
     the console's language, ``str()`` in English."""
 

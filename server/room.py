@@ -27,6 +27,7 @@ from markupsafe import Markup
 from werkzeug.datastructures import MultiDict
 
 from server import display, standings
+from server.errors import Refused
 from server.i18n import language, t
 from server.progress import session_progress
 from server.roundclock import server_now
@@ -45,7 +46,7 @@ COLUMN_EM = 22
 eight columns fits in it at 40 px, so a 1920-pixel screen shows two side by side."""
 
 
-class ChoiceError(ValueError):
+class ChoiceError(Refused):
     """An address that asks the room's screen for something it cannot show; the message is
     in the page's language."""
 

@@ -22,6 +22,7 @@ from sqlalchemy import and_, insert, select, update
 
 from server import schema as s
 from server.db import Database
+from server.errors import Refused
 from server.fieldscore import parse_adjusted
 from server.i18n import PAGES, language, t
 from server.session import Session, board_conditions
@@ -35,7 +36,7 @@ from tabled.wire import Command, WireError
 Clock = Callable[[], float]
 
 
-class RulingError(ValueError):
+class RulingError(Refused):
     """A ruling or correction that cannot be queued or made; the message says why."""
 
 
@@ -124,7 +125,7 @@ def queue_ruling(db: Database, session: Session, table: int, kind: str,
     data = ruling_data(kind, fields)
     ident = uuid.uuid4().hex
     with db.write() as conn:
-        if board is None and kind not in ("end_round", "director_ack"):
+        if board is None and kind_of(kind).needs_board:  # the kind says (tabled/rulings.py)
             board = conn.execute(select(s.table_status.c.board).where(
                 s.table_status.c.event == session.event,
                 s.table_status.c.table_no == table)).scalar()

@@ -53,6 +53,12 @@ class Scoring(enum.StrEnum):
         """USEBIO's ``BOARD_SCORING_METHOD``."""
         return _USEBIO[self]
 
+    @property
+    def penalty_units(self) -> tuple[str, ...]:
+        """The units a procedural or disciplinary penalty (Laws 90, 91) is given in
+        (server/penalties.py): none where no field is ranked."""
+        return _PENALTY_UNITS[self]
+
 
 _METHOD: Mapping[Scoring, Method] = {
     Scoring.MP: Method.MP, Scoring.CROSS_IMPS: Method.IMPS, Scoring.BUTLER: Method.IMPS,
@@ -69,6 +75,13 @@ _USEBIO: Mapping[Scoring, str] = {
     Scoring.CLUB: "AGGREGATE",
     Scoring.RUBBER: "AGGREGATE", Scoring.CHICAGO: "AGGREGATE"}
 
-for _table in (_METHOD, _PBN, _USEBIO):
+#: mp: matchpoints; top: a part of one board's matchpoint top; imps: IMPs; vp: off a Swiss
+#: team's victory points. The social schemes rank no field: no penalty unit.
+_PENALTY_UNITS: Mapping[Scoring, tuple[str, ...]] = {
+    Scoring.MP: ("mp", "top"), Scoring.CROSS_IMPS: ("imps",), Scoring.BUTLER: ("imps",),
+    Scoring.TEAMS: ("imps",), Scoring.SWISS: ("vp",), Scoring.CLUB: (), Scoring.RUBBER: (),
+    Scoring.CHICAGO: ()}
+
+for _table in (_METHOD, _PBN, _USEBIO, _PENALTY_UNITS):
     if set(_table) != set(Scoring):  # every scoring in every table: nothing guessed later
         raise AssertionError(f"scorings without an entry: {set(Scoring) - set(_table)}")

@@ -47,6 +47,7 @@ from flask import Flask
 from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
 
 from server import MAX_REQUEST
+from server.errors import Refused
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +198,7 @@ class _LimitedChannel(HTTPChannel):  # type: ignore[misc]
         super().handle_close()
 
 
-class TlsFilesError(ValueError):
+class TlsFilesError(Refused):
     """The certificate or key cannot be read or used; the message says which and why."""
 
 

@@ -23,6 +23,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from server import register
 from server import schema as s
 from server.db import Database
+from server.errors import Refused
 from server.movements import (
     KINDS,
     OFFERED,
@@ -71,7 +72,7 @@ VUGRAPH_MODES = ("released", "off", "live")
 shows its results; nothing; or, for a single match only, the tables live with the delay."""
 
 
-class SessionError(ValueError):
+class SessionError(Refused):
     """A set-up the director must change; the message says what."""
 
 

@@ -20,12 +20,14 @@ import math
 from functools import cache
 from typing import Final
 
+from server.errors import Refused
+
 TAU: Final = (math.sqrt(5) - 1) / 2
 MOST: Final = 20.0
 DRAW: Final = 10.0
 
 
-class ScaleError(ValueError):
+class ScaleError(Refused):
     """A match the scale cannot convert: no boards, or a margin that is not a number."""
 
 

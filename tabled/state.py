@@ -9,7 +9,7 @@ controller checks every input before it becomes an event).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,7 @@ from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
 from .roundclock import RoundClock
 from .rulings import KINDS, SEEN_PLAYED, TABLE_OPTIONS, Recorded, play_action
 from .syscard import STANDARD_ANSWERS, SystemCard
-from .wire import Event
+from .wire import Event, EventType
 from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
 
 
@@ -444,10 +444,10 @@ class TableState:
         stored them (server.exports), numbered in order but not one after another."""
         if event.seq != self.seq + 1 and not (gaps and event.seq > self.seq):
             raise StateError(f"event {event.seq} after event {self.seq}")
-        handler = getattr(self, f"_on_{event.type}", None)
+        handler = _APPLY.get(event.type)
         if handler is None:
             raise StateError(f"event {event.seq}: no such event type {event.type!r}")
-        handler(event.data, event)
+        handler(self, event.data, event)
         self.seq = event.seq
         self.last_ts = event.ts
 
@@ -724,3 +724,22 @@ class TableState:
             return self.assignment.conditions[number]
         board = Board(number)
         return board.dealer, board.vulnerability
+
+
+_Apply = Callable[[TableState, Mapping[str, Any], Event], None]
+#: How each event type changes the table's state: one entry a type, checked below.
+_APPLY: dict[EventType, _Apply] = {
+    EventType.ASSIGN: TableState._on_assign, EventType.PLAYER: TableState._on_player,
+    EventType.BOARD: TableState._on_board, EventType.HAND_CARD: TableState._on_hand_card,
+    EventType.CALL: TableState._on_call, EventType.CHANGE: TableState._on_change,
+    EventType.ALERT: TableState._on_alert, EventType.QUESTION: TableState._on_question,
+    EventType.ANSWER: TableState._on_answer, EventType.TRAY: TableState._on_tray,
+    EventType.CARD: TableState._on_card, EventType.FACED: TableState._on_faced,
+    EventType.CLAIM: TableState._on_claim, EventType.CLAIM_ANSWER: TableState._on_claim_answer,
+    EventType.RESULT: TableState._on_result, EventType.CONFIRM: TableState._on_confirm,
+    EventType.DIRECTOR: TableState._on_director, EventType.RULING: TableState._on_ruling,
+    EventType.OPTION: TableState._on_option, EventType.ROSTER: TableState._on_roster,
+    EventType.REFUSED: TableState._on_refused,
+}
+if set(_APPLY) != set(EventType):  # a new event type needs its entry here
+    raise AssertionError(f"event types without a state change: {set(EventType) - set(_APPLY)}")

@@ -22,7 +22,7 @@ from server import schema as s
 from server.fieldscore import parse_adjusted
 from tabled.rules import RulesError, Seat, Vulnerability, parse_contract
 from tabled.rules.scoring import score_ns
-from tabled.wire import Event
+from tabled.wire import Event, EventType
 
 from .outcome import Outcome
 from .sql import Prepared, select_in
@@ -53,9 +53,9 @@ class Projections:
     def _project(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                  batch: Statuses) -> None:
         """The rows ``event``, newly stored, derives (most types derive none)."""
-        derive = getattr(self, f"_on_{event.type}", None)
+        derive = DERIVE[event.type]
         if derive is not None:
-            derive(conn, table, event, outcome, batch)
+            derive(self, conn, table, event, outcome, batch)
 
     def _on_result(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: Statuses) -> None:
@@ -381,3 +381,21 @@ _NAME_PAIR = Prepared(update(s.participants).where(
     s.participants.c.session_id == bindparam("b_session"),
     s.participants.c.number == bindparam("b_pair"), s.participants.c.names == "").values(
     names=bindparam("names")))
+
+
+_Derive = Callable[[Projections, Connection, int, Event, Outcome, Statuses], None]
+#: The rows each event type derives, by type: None where the stored event is all there is.
+#: Every type has its entry (checked below), so a new type is a decision, not a silence.
+DERIVE: dict[EventType, _Derive | None] = {
+    EventType.RESULT: Projections._on_result, EventType.CARD: Projections._on_card,
+    EventType.DIRECTOR: Projections._on_director, EventType.ASSIGN: Projections._on_assign,
+    EventType.RULING: Projections._on_ruling, EventType.ROSTER: Projections._on_roster,
+    EventType.PLAYER: Projections._on_player, EventType.REFUSED: Projections._on_refused,
+    EventType.BOARD: None, EventType.HAND_CARD: None, EventType.CALL: None,
+    EventType.CHANGE: None, EventType.ALERT: None, EventType.QUESTION: None,
+    EventType.ANSWER: None, EventType.TRAY: None, EventType.FACED: None,
+    EventType.CLAIM: None, EventType.CLAIM_ANSWER: None, EventType.CONFIRM: None,
+    EventType.OPTION: None,
+}
+if set(DERIVE) != set(EventType):
+    raise AssertionError(f"event types with no entry in DERIVE: {set(EventType) - set(DERIVE)}")

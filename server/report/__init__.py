@@ -23,6 +23,7 @@ from server import (
     scoring_texts,  # noqa: F401
 )
 from server.db import Database
+from server.errors import Refused
 from server.i18n import PAGES
 from server.report import texts  # noqa: F401 (the Swiss's matches, cards, hand viewer)
 from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, hand_record, pack
@@ -35,7 +36,7 @@ TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "report"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
-class ReportError(ValueError):
+class ReportError(Refused):
     """A printout that cannot be made (no PDF library, an unknown language)."""
 
 

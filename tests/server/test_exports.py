@@ -521,11 +521,11 @@ def _club_last(root: ET.Element) -> None:
 
 
 def _places_swapped(root: ET.Element) -> None:
-    ns = [p for p in root.iter("PAIR") if p.findtext("DIRECTION") == "NS"]
-    best = next(p for p in ns if p.findtext("PLACE") == "1")
-    other = next(p for p in ns if p.findtext("PLACE") not in ("1", "1="))
-    _first(best, "PLACE").text, _first(other, "PLACE").text = (
-        other.findtext("PLACE"), best.findtext("PLACE"))
+    """A pair placed below another, on a place of its own (not shared, "2="), is given the
+    best percentage of all: a pair placed ahead of it then has less."""
+    behind = next(p for p in root.iter("PAIR") if p.findtext("PLACE") not in ("1", "1=")
+                  and not (p.findtext("PLACE") or "=").endswith("="))
+    _first(behind, "PERCENTAGE").text = "100.00"
 
 
 def _more(path: str) -> Callable[[ET.Element], None]:
