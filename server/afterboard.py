@@ -139,6 +139,10 @@ def payloads(db: Database, session: Session) -> dict[int, bytes]:
     table's own score is its own. Not in a web request nor on the ingest's thread: the
     field's scores of a big session take seconds (``Services._watch_after_board``)."""
     pages = pages_of(db, session)
+    if session.scoring.method is Method.POINTS:
+        # A social scoring (the individual's club, rubber, Chicago): each result stands
+        # alone, its points on the table's own line; there is no pair's score to show.
+        pages = Pages(False, pages.traveller, pages.record)
     rows = standings.all_results(db, session)
     released = standings.released_boards(db, session, rows) if pages.on else set()
     by_table: dict[int, list[standings.ResultRow]] = defaultdict(list)

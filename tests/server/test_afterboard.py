@@ -131,3 +131,15 @@ def test_a_message_over_the_limit_leaves_out_its_oldest_boards() -> None:
     assert len(payload) <= MAX_PAYLOAD
     kept = [b.board for b in afterboard_from_payload(payload).boards]
     assert kept and kept == list(range(40, 40 - len(kept), -1))
+
+
+def test_a_social_scoring_has_no_pairs_score_page(app: Flask) -> None:
+    """The individual (seed 004) scores each result on its own: the traveller has it."""
+    session = create_session(services(app).db, event=EVENT, title="Individual",
+                             kind="individual", participants=4, boards_per_round=4, seed=2)
+    assert session.scoring.method.value == "points"
+    board = session.plan.round(1)[0].boards[0]
+    play(app, session, 1, board, "3NT", "S", 9)
+    found = message(app, session, 1)
+    assert found["show"]["score"] is False and found["show"]["traveller"] is True
+    assert found["boards"][0]["released"] and "score" not in found["boards"][0]
