@@ -48,8 +48,8 @@ BETWEEN = frozenset({Phase.BOARD, Phase.ROUND_END})
 """Where the pages show: no board on the table, so no auction or play is held up."""
 
 TEXTS = table("after the board", {
-    "head": Words(es="T{board} {title}", en="Bd {board} {title}"),
-    "head_short": Words(es="T{board}", en="Bd {board}"),
+    "head": Words(es="T{board} {title}", en="B{board} {title}"),
+    "head_short": Words(es="T{board}", en="B{board}"),
     "title_result": Words(es="Resultado", en="Result"),
     "title_traveller": Words(es="Planilla", en="Traveller"),
     "title_record": Words(es="Doble muerto", en="Makeable"),

@@ -111,25 +111,25 @@ def test_the_pages_open_once_the_result_is_confirmed_even_when_the_word_comes_la
     assert table.phase is Phase.BOARD
     assert table.view(Seat.N)[1] == "Board? OK = 2", table.view(Seat.N)
     table.daemon.handle(_message(1, released=False))
-    assert table.view(Seat.N)[:3] == ["Bd 1 Result      1/1", "Results once every",
+    assert table.view(Seat.N)[:3] == ["B1 Result        1/1", "Results once every",
                                       "table has played it"]
     assert table.view(Seat.N)[3] == "INFO: leave"
     table.daemon.handle(_message(1, released=True))  # released while they look
     view = table.view(Seat.E)
-    assert view[0] == "Bd 1 Result      1/2" and view[2] == "NS 100.00% EW 0.00%", view
+    assert view[0] == "B1 Result        1/2" and view[2] == "NS 100.00% EW 0.00%", view
     assert view[1] == "1NT N 8 +120"  # the table's own result, from its own record
     table.press(Seat.E, "INFO")
     assert table.view(Seat.E)[1:3] == ["*3-4 1NT N = +90", "1-2 Passed out 0"]
-    assert table.view(Seat.N)[0] == "Bd 1 Result      1/2"  # each seat turns its own
+    assert table.view(Seat.N)[0] == "B1 Result        1/2"  # each seat turns its own
     table.press(Seat.E, "C")  # a digit typed shows on the last line, the page stays
     assert table.view(Seat.E)[3] == "> 8"
     table.press(Seat.E, "UNDO")  # rubs the digit out: not a page key while typing
-    assert table.view(Seat.E)[0].startswith("Bd 1 Traveller")
+    assert table.view(Seat.E)[0].startswith("B1 Traveller")
     table.press(Seat.E, "INFO")  # past the last: the plain display
     assert table.view(Seat.E)[1] == "Board? OK = 2"
     table.press(Seat.N, "OK")  # the next board is never held up by the pages
     assert table.phase is Phase.SETUP
-    assert table.view(Seat.N)[0].startswith("Bd 2"), table.view(Seat.N)
+    assert table.view(Seat.N)[0].startswith("B2"), table.view(Seat.N)
     assert table.daemon.browsing == {}  # closed: the board after it opens its own
 
 
@@ -137,7 +137,7 @@ def test_with_every_page_off_the_table_shows_none(table: Table) -> None:
     table.daemon.handle(_message(1, released=True, on=False))
     reach(table, Phase.ROUND_END)
     guidance = table.view(Seat.S)
-    assert not guidance[0].startswith("Bd 1"), guidance
+    assert not guidance[0].startswith("B1"), guidance
     table.press(Seat.S, "INFO")
     assert table.view(Seat.S) == guidance
 
@@ -155,4 +155,4 @@ def test_a_new_round_closes_the_pages_and_the_last_rounds_boards_stay_a_key_away
     assert table.view(Seat.W)[1] == "Board? OK = 2"  # the players are not interrupted
     table.press(Seat.W, "INFO")  # round 1's board, from what the server says of it
     view = table.view(Seat.W)
-    assert view[0] == "Bd 1 Result      1/2" and view[1] == "1NT N 7 +90", view
+    assert view[0] == "B1 Result        1/2" and view[1] == "1NT N 7 +90", view
