@@ -248,6 +248,8 @@ class BrokerUsers:
         root = f"{TOPIC_VERSION}/{ANY_EVENT}"
         rules = {self.server.username: [AclRule("read", f"{TOPIC_VERSION}/#"),
                                         AclRule("write", f"{root}/table/+/cmd"),
+                                        # what each table may show after a board
+                                        AclRule("write", wire.afterboard_topic(ANY_EVENT, "+")),
                                         AclRule("write", wire.clock_topic(ANY_EVENT)),
                                         AclRule("write", running.SESSION_TOPIC)]}
         if self.club is not None:
@@ -258,6 +260,7 @@ class BrokerUsers:
                 *(AclRule("write", wire.table_topic(ANY_EVENT, number, leaf))
                   for leaf in TABLE_WRITES),
                 AclRule("read", wire.table_topic(ANY_EVENT, number, "cmd")),
+                AclRule("read", wire.afterboard_topic(ANY_EVENT, number)),  # its own only
                 AclRule("read", wire.clock_topic(ANY_EVENT)),  # the retained round clock
                 AclRule("read", running.SESSION_TOPIC),  # the session it follows
             ]

@@ -56,7 +56,15 @@ from server.running import announcement, running_event
 from server.session import current
 from tabled.roundclock import RoundClock
 from tabled.running import SESSION_TOPIC, RunningSession
-from tabled.wire import ROOT, Command, WireError, clock_payload, clock_topic, table_topic
+from tabled.wire import (
+    ROOT,
+    Command,
+    WireError,
+    afterboard_topic,
+    clock_payload,
+    clock_topic,
+    table_topic,
+)
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +106,13 @@ class _Published:
 
 class _Wake:
     pass
+
+
+@dataclass(frozen=True)
+class _AfterBoard:
+    """Each table's after-board message, made by ``Services._watch_after_board``."""
+
+    payloads: dict[int, bytes]
 
 
 class _StoredButAfter(Exception):
@@ -245,6 +260,8 @@ class Bus:
         self._pending: dict[int, str] = {}  # mid -> command id, until PUBACK
         self._clock_sent: RoundClock | None = None  # the retained round clock last published
         self._session_sent: RunningSession | None = None  # the running session last told
+        self._after_sent: dict[int, bytes] = {}  # table -> its after-board message last sent
+        self._after_made: dict[int, bytes] = {}  # table -> the newest made (server/afterboard)
         self._lock = threading.Lock()
         self._network: NetworkLoop | None = None
         self._first: float | None = None  # when the oldest item of the inbox came
@@ -273,6 +290,13 @@ class Bus:
             self._network.remove(self.client, timeout)
             self._network.close(timeout)
         close_sockets(self.client)
+
+    def hand_afterboard(self, payloads: dict[int, bytes]) -> None:
+        """Each table's after-board message (server/afterboard.py), made on another thread:
+        this one publishes it, between its reads."""
+        self.inbox.put(_AfterBoard(payloads))
+        if self._network is not None:
+            self._network.call(_nothing)
 
     def wake(self) -> None:
         """New commands are waiting in the outbox (called by the console)."""
@@ -359,12 +383,16 @@ class Bus:
         and tried again; ``_StoredButAfter`` if only what follows the store failed."""
         messages = [i for i in items if isinstance(i, mqtt.MQTTMessage)]
         send = any(isinstance(i, _Wake) for i in items)
+        made = [i for i in items if isinstance(i, _AfterBoard)]
+        if made:
+            self._after_made = made[-1].payloads
         for item in items:
             if isinstance(item, _Connected):
                 if item.ok:
                     send = True
                     # A broker without its persistence lost them.
                     self._clock_sent, self._session_sent = None, None
+                    self._after_sent = {}
                 if not item.said:
                     item.said = True  # a batch tried again does not say it twice
                     log.info("broker: %s", item.detail)
@@ -384,6 +412,8 @@ class Bus:
                 self.publish_session()
                 self.send_pending()
                 self.publish_clock()
+            if send or made:
+                self.publish_afterboard()
         except Exception as error:
             raise _StoredButAfter() from error
 
@@ -469,6 +499,20 @@ class Bus:
                                    retain=True)
         if info.rc == mqtt.MQTT_ERR_SUCCESS:
             self._clock_sent = clock
+
+    def publish_afterboard(self) -> None:
+        """Each table's after-board message (server/afterboard.py), retained on its own
+        topic, when it changed (a result stored, a board released or corrected, the
+        analysis in, the director's switches) or after a (re)connection."""
+        if not self.client.is_connected() or self.centre is not None:
+            return  # a centre sends the clubs' tables nothing
+        for table, payload in self._after_made.items():
+            if self._after_sent.get(table) == payload:
+                continue
+            info = self.client.publish(afterboard_topic(self.event, table), payload, qos=1,
+                                       retain=True)
+            if info.rc == mqtt.MQTT_ERR_SUCCESS:
+                self._after_sent[table] = payload
 
     def publish_session(self) -> None:
         """The session the server runs, retained on ``bidbox/v1/session`` (tabled.running)

@@ -37,6 +37,7 @@ from flask import (
 from markupsafe import Markup
 
 from server import (
+    afterboard,
     clock_texts,  # noqa: F401 (registers the round clock's texts)
     conflicts,
     console_texts,  # registers the console's texts; table_message
@@ -418,7 +419,7 @@ def _setup_page(form: Any, error: Exception | None = None) -> str:
                  section_rows=_section_rows(form),
                  screens=sessions.SCREENS, profiles=PROFILES,
                  default_tray_delay=DEFAULT_TRAY_DELAY, vugraph_modes=sessions.VUGRAPH_MODES,
-                 dealings=sessions.DEALINGS, before=before,
+                 dealings=sessions.DEALINGS, after_kinds=afterboard.KINDS, before=before,
                  next_event=running.new_event_name(services().db, services().name))
 
 
@@ -468,6 +469,28 @@ def vugraph_switch() -> Any:
     return redirect(url_for("console.session_page") + "#public-vugraph")
 
 
+@bp.post("/afterboard")
+@login_required
+def after_board_switch() -> Any:
+    """What the tables show after each board (server/afterboard.py): each page on or off."""
+    found = _needs_session()
+    chosen = _after_board_pages(request.form)
+    afterboard.set_pages(services().db, found, chosen, g.director)
+    services().results_changed()  # the bus tells the tables at once
+    named = [t(f"console_after_board_{kind}") for kind in afterboard.KINDS
+             if getattr(chosen, kind)]
+    named = [name[:1].lower() + name[1:] for name in named]  # inside a sentence
+    flash(t("console_after_board_set",
+            pages="; ".join(named) or t("console_after_board_none")))
+    return redirect(url_for("console.session_page") + "#after-board")
+
+
+def _after_board_pages(form: Any) -> afterboard.Pages:
+    """The after-board switches as the set-up or the session page's form has them ticked."""
+    return afterboard.Pages(**{kind: form.get(f"after_{kind}") == "on"
+                               for kind in afterboard.KINDS})
+
+
 @bp.get("/session")
 @login_required
 def session_page() -> Any:
@@ -477,7 +500,8 @@ def session_page() -> Any:
                  participants=sessions.participants_of(db, found).values(),
                  deals=len(sessions.deals_of(db, found)), boards=len(found.plan.boards()),
                  cards=syscards.loaded(db, found), profiles=PROFILES,
-                 vugraph_modes=sessions.VUGRAPH_MODES)
+                 vugraph_modes=sessions.VUGRAPH_MODES,
+                 after_board=afterboard.pages_of(db, found), after_kinds=afterboard.KINDS)
 
 
 @bp.get("/cards/<int:participant>")
@@ -614,6 +638,8 @@ def setup() -> Any:
             vugraph=form.get("vugraph") or "released", dealing=dealing)
     except (FormError, SessionError) as error:
         return _setup_page(form, error), 400
+    if form.get("after_board"):  # the set-up's switches (a form without them: every page)
+        afterboard.set_pages(db, found, _after_board_pages(form), g.director)
     services().follow_running()  # the bus and the tables move to it
     flash(t("console_created", title=found.title, tables=found.tables, rounds=found.rounds))
     if before is not None:
@@ -841,7 +867,7 @@ def release() -> Any:
         _refused(error)
         return redirect(url_for("console.results_page"))
     standings.release(services().db, found, board, g.director)
-    services().hub.notify({"results"})
+    services().results_changed()  # the pages, and the tables' after-board pages
     flash(t("console_released", board=board))
     return redirect(url_for("console.results_page"))
 
@@ -862,7 +888,7 @@ def correct() -> Any:
         _refused(error)
         return redirect(url_for("console.results_page", table=form.get("table"),
                                 board=form.get("board")) + "#correct")
-    services().hub.notify({"results"})
+    services().results_changed()
     score = after["score_ns"] if after["score_ns"] is not None else after["adjusted"]
     flash(t("console_corrected", table=table_name(table), board=board, score=score))
     return redirect(url_for("console.results_page"))

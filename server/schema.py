@@ -157,6 +157,18 @@ club = Table(
     Column("changed_by", String(64)),
 )
 
+#: What the tables show after a board (server/afterboard.py, issue 32): the director's
+#: switches for each page, per session; a session without a row shows every page.
+after_board = Table(
+    "after_board", metadata,
+    Column("session_id", Integer, ForeignKey("sessions.id"), primary_key=True),
+    Column("score", Boolean, nullable=False),      # the pair's score on the board
+    Column("traveller", Boolean, nullable=False),  # every table's result
+    Column("record", Boolean, nullable=False),     # the double-dummy line and par
+    Column("changed_at", Float, nullable=False),
+    Column("changed_by", String(64)),
+)
+
 #: Each table's play of a board analysed card by card (server/playanalysis.py): ``play`` is
 #: the cards the analysis was made of (a later correction analyses again), ``analysis`` its
 #: JSON, ``error`` why it could not be made.

@@ -38,6 +38,9 @@ the board they are on before they move to the next session, and a table off the 
 the time sends its last boards when it is back."""
 DRAINING = 3
 """The most sessions left that go on storing at once (each holds a connection)."""
+AFTER_BOARD_PAUSE = 1.0
+"""Seconds at least between two makings of the tables' after-board pages: the players see a
+released board a second later at most, and a stream of results costs one computation."""
 
 
 @dataclass
@@ -58,6 +61,7 @@ class Services:
     _following: threading.Lock = field(default_factory=threading.Lock)
     # The buses of sessions left a moment ago, by event: (the bus, since when).
     _draining: dict[str, tuple[Any, float]] = field(default_factory=dict)
+    _closing: threading.Event = field(default_factory=threading.Event)  # close() was called
 
     @property
     def event(self) -> str:
@@ -95,6 +99,10 @@ class Services:
         if app.config.get("BROKER_URL"):
             services.bus = services._bus(services.ingest)
             services.bus.start()
+            if not app.config.get("CENTRE"):  # a centre sends the clubs' tables nothing
+                shower = threading.Thread(target=services._watch_after_board,
+                                          name="afterboard", daemon=True)
+                shower.start()
             follower = threading.Thread(target=services._follow_sessions, name="sessions",
                                         daemon=True)
             follower.start()
@@ -188,6 +196,7 @@ class Services:
         if self.hub.closed and self.config.get("_closed"):
             return
         self.config["_closed"] = True
+        self._closing.set()
         if self.bus is not None:
             self.bus.stop()
         for bus, _ in self._draining.values():
@@ -244,6 +253,12 @@ class Services:
 
     def vulnerability(self, board: int, event: str | None = None) -> Vulnerability:
         return self.board_conditions(board, event)[1]
+
+    def results_changed(self) -> None:
+        """The director released or corrected a result, or changed what the tables show
+        after a board: the pages fetch again, and the tables are told
+        (``_watch_after_board``)."""
+        self.hub.notify({"results"})
 
     def commands_queued(self) -> None:
         """The console queued commands: the bus sends them now (or when it connects)."""
@@ -302,6 +317,35 @@ class Services:
                     log.exception("could not queue the analysis of released boards")
             seen, kinds, _ = self.hub.wait(seen, 60.0)
 
+    def _watch_after_board(self) -> None:
+        """What each table may show after a board (server/afterboard.py), made again when
+        results, the analysis, the switches or the session change, and handed to the bus to
+        publish. On a thread of its own: the field's scores of a big session take seconds
+        (a Mitchell of 100 tables, 2,600 results: about 2.5 s on one core), which the
+        ingest's thread must not wait for; and at most once every ``AFTER_BOARD_PAUSE``,
+        then resting twice as long as it took, so a stream of results costs one computation,
+        not one each, and never more than a third of a core."""
+        from server import afterboard
+
+        seen = self.hub.version
+        kinds: frozenset[str] = frozenset({"results"})  # at start: say what there is
+        wanted = frozenset({"results", "analysis", "session"})
+        while not self.hub.closed:
+            if kinds & wanted:
+                started = time.monotonic()
+                bus, session = self.bus, self.session
+                if bus is not None and session is not None and session.event == bus.event:
+                    try:
+                        bus.hand_afterboard(afterboard.payloads(self.db, session))
+                    except Exception:  # the database away for a moment: the next change
+                        if self.hub.closed:
+                            return  # the server is stopping under it
+                        log.exception("could not make the tables' after-board pages")
+                # A second between two, and twice what it took: at most a third of a core.
+                took = time.monotonic() - started
+                self._closing.wait(max(AFTER_BOARD_PAUSE - took, 2 * took))
+            seen, kinds, _ = self.hub.wait(seen, 60.0)
+
     def analyse_plays(self, boards: set[int]) -> None:
         """Queue the card-by-card analysis of every table's play of the released boards
         that has none yet (or whose play was corrected since)."""
@@ -333,7 +377,7 @@ class Services:
                 s.deals.c.pbn == deal).values(
                 analysis=None if analysis is None else json.dumps(analysis.to_json()),
                 analysis_error=None if error is None else error[:200]))
-        self.hub.notify({"analysis"})
+        self.hub.notify({"analysis"})  # also the tables' double-dummy page
 
 
 def live_relay(config: Mapping[str, Any], db: Database, event: str, hub: Hub) -> Relay | None:

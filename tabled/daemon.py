@@ -21,6 +21,8 @@ from hardware.events import CardEvent, KeyEvent, ReaderMessage, ReaderStatus
 from hardware.feedback import Feedback
 from tabled.rules import Seat
 
+from . import afterboard
+from .afterboard import AfterBoard, Browsing
 from .control import Controller, Notice, Outcome, Proposed
 from .following import SessionJournals
 from .journal import Journal, JournalError
@@ -63,7 +65,7 @@ class Tick:
 
 
 Input = (KeyEvent | CardEvent | ReaderStatus | ReaderMessage | Command | BadCommand | Acked
-         | LinkStatus | RoundClock | RunningSession | Tick | Stop)
+         | LinkStatus | RoundClock | RunningSession | AfterBoard | Tick | Stop)
 """Everything that may be put on the table's inbox: the drivers' events, the uplink's commands
 and news, and the table's own ticks and stop."""
 
@@ -175,6 +177,11 @@ class TableDaemon:
         # The retained round clock (an extension); not journalled: the broker gives it again
         # on every connection.
         self.round_clock: RoundClock | None = None
+        # What the server lets the displays show after a board (tabled.afterboard), retained
+        # at the broker like the clock; and where each seat is in those pages.
+        self.afterboard: AfterBoard | None = None
+        self.browsing: dict[Seat, Browsing | None] = {}
+        self.to_open = False  # a board was confirmed: its pages open once there are any
 
     # -- life cycle ----------------------------------------------------------------------------
 
@@ -266,6 +273,8 @@ class TableDaemon:
         if isinstance(item, KeyEvent):
             if item.pressed and not item.repeat:
                 self.notices.pop(item.seat, None)
+                if self.after_board_key(item.seat, item.key):
+                    return
                 self.apply(self.controller.key(item.seat, item.key))
         elif isinstance(item, CardEvent):
             self.apply(self.controller.card(item.card, item.seat, now=self.clock()))
@@ -281,6 +290,10 @@ class TableDaemon:
             self.session_named(item)
         elif isinstance(item, RoundClock):
             self.round_clock = item
+            self.redraw()
+        elif isinstance(item, AfterBoard):
+            self.afterboard = item
+            self.open_pages()
             self.redraw()
         elif isinstance(item, LinkStatus):
             self.connected = item.connected
@@ -314,6 +327,7 @@ class TableDaemon:
             return  # a following table before its first session records nothing
         accepted = 0
         before = (self.state.phase, self.state.board and self.state.board.number)
+        done = len(self.state.results)
         pending = list(outcome.events)
         try:
             while pending:
@@ -349,6 +363,11 @@ class TableDaemon:
             self.publish_state()
             if (self.state.phase, self.state.board and self.state.board.number) != before:
                 self.controller.forget_entries()  # what was typed for the last phase
+            if len(self.state.results) > done:  # a board confirmed: its pages open
+                self.to_open = True
+            if self.state.phase not in afterboard.BETWEEN:
+                self.browsing = {}  # a board on the table, a new round: the pages close
+            self.open_pages()
         self.notices.update(outcome.notices)
         self.signal(accepted, outcome)
         self.redraw()
@@ -393,9 +412,44 @@ class TableDaemon:
         return None if clock is None else clock.next_change(self.clock())
 
     def view(self, seat: Seat) -> list[str]:
-        return seat_view(seat, self.state, self.controller.entries[seat], self.notices.get(seat),
-                         self.language, reader_lost=self.reader_lost,
-                         clock=self.current_clock(), now=self.clock())
+        lines = seat_view(seat, self.state, self.controller.entries[seat],
+                          self.notices.get(seat), self.language, reader_lost=self.reader_lost,
+                          clock=self.current_clock(), now=self.clock())
+        browsing = self.browsing.get(seat)
+        if (browsing is None or self.state.phase not in afterboard.BETWEEN
+                or browsing.board not in afterboard.finished(self.state, self.afterboard)):
+            return lines
+        page = afterboard.page_lines(browsing, self.afterboard, self.state, self.language)
+        if page is None:
+            return lines
+        # The last line stays the display's own (keys typed, a notice, the clock).
+        return [*page, lines[3] or afterboard.hint(browsing, self.afterboard, self.state,
+                                                   self.language)]
+
+    def open_pages(self) -> None:
+        """Every display opens the pages of the board just confirmed: at once, or when the
+        server's first word arrives (a table that came up a moment before); not once the
+        next board is on the table."""
+        if not self.to_open:
+            return
+        if self.state.phase not in afterboard.BETWEEN:
+            self.to_open = False
+            return
+        start = afterboard.opened(self.state, self.afterboard)
+        if start is not None:
+            self.browsing = {seat: start for seat in Seat}
+            self.to_open = False
+
+    def after_board_key(self, seat: Seat, key: str) -> bool:
+        """INFO and UNDO between boards turn the after-board pages (tabled.afterboard);
+        True if the key was theirs. Any other key goes to the controller."""
+        taken, where = afterboard.key(self.browsing.get(seat), key,
+                                      bool(self.controller.entries[seat].keys), self.state,
+                                      self.afterboard, self.language)
+        if taken:
+            self.browsing[seat] = where
+            self.redraw()
+        return taken
 
     def redraw(self) -> None:
         for seat, display in self.displays.items():
@@ -495,6 +549,8 @@ class TableDaemon:
         self.notices = {}
         self.inflight.clear()
         self._state_sent, self.state_due, self.round_clock = None, None, None
+        # The new session's comes from its own topic.
+        self.afterboard, self.browsing, self.to_open = None, {}, False
         if isinstance(self.publisher, SessionPublisher):
             self.publisher.follow(event)
             self.link += 1

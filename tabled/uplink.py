@@ -14,7 +14,8 @@ nothing blocks inside a callback, and only the table thread touches the journal.
 - ``.../cmd`` is subscribed in ``on_connect``, so a reconnect renews it; the session persists
   (clean_start false, a session expiry) so commands sent while the table was away wait.
 - ``bidbox/v1/<event>/clock``, the retained round clock (a round extended), is subscribed
-  beside it: the broker gives the latest on every connection.
+  beside it: the broker gives the latest on every connection. So is the table's own
+  ``.../afterboard``, retained: what its displays may show after a board (tabled.afterboard).
 - A table that follows the server's session also reads ``bidbox/v1/session``
   (tabled.running); moving to another session is a new client with that session's topics,
   will and client id (``follow``), called by the table thread once the table is free.
@@ -39,6 +40,8 @@ from .wire import (
     Command,
     Event,
     WireError,
+    afterboard_from_payload,
+    afterboard_topic,
     clock_from_payload,
     clock_topic,
     state_payload,
@@ -81,6 +84,7 @@ class Uplink:
             kind: table_topic(event, self.table, kind)
             for kind in ("status", "events", "state", "cmd")}
         self.clock_topic = None if event is None else clock_topic(event)
+        self.afterboard_topic = None if event is None else afterboard_topic(event, self.table)
         if event is None:
             client_id = f"bidbox-table-{self.table}"
         elif self.follows or self._client_id is None:
@@ -156,7 +160,8 @@ class Uplink:
         # Subscribe first: the broker handles a client's packets in order, so by the time
         # anyone sees "online" the commands sent from then on reach this table.
         topics = [] if self.event is None else [(self.topics["cmd"], 1),
-                                                 (clock_topic(self.event), 1)]
+                                                 (clock_topic(self.event), 1),
+                                                 (afterboard_topic(self.event, self.table), 1)]
         if self.follows:
             topics.append((SESSION_TOPIC, 1))
         client.subscribe(topics)
@@ -184,6 +189,8 @@ class Uplink:
                 self.inbox.put(RunningSession.from_payload(bytes(message.payload)))
             elif message.topic == self.clock_topic:
                 self.inbox.put(clock_from_payload(bytes(message.payload)))
+            elif message.topic == self.afterboard_topic:
+                self.inbox.put(afterboard_from_payload(bytes(message.payload)))
             else:
                 self.inbox.put(Command.from_payload(bytes(message.payload)))
         except WireError as error:

@@ -17,15 +17,18 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability
+from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability, parse_contract
 
 from .regulation import PROFILES, Screens
 from .roundclock import MAX_WARNING, RoundClock
 from .rulings import FIELDS, KINDS, RulingDataError, kind_of
 from .rulings import Field as RulingField
 from .syscard import CardError, SystemCard
+
+if TYPE_CHECKING:
+    from .afterboard import AfterBoard
 
 VERSION = 1
 ROOT = "bidbox/v1"
@@ -626,3 +629,153 @@ def clock_from_payload(payload: bytes | str) -> RoundClock:
     if "round" not in data:
         raise WireError("clock: missing field 'round'")
     return RoundClock.from_json(data["round"], data)
+
+
+# -- after the board (issue 32): what the server lets one table show --------------------------
+
+def afterboard_topic(event: str, table: int | str) -> str:
+    """``bidbox/v1/<event>/table/<t>/afterboard``: server -> that table only, retained: what
+    its displays may show of the boards it finished (tabled.afterboard). Not a
+    ``TOPIC_KINDS`` leaf: a table never writes it, and the server never reads it. ``table``
+    may be the ACL's ``+``."""
+    return f"{ROOT}/{event}/table/{table}/afterboard"
+
+
+MAX_TRAVELLER = 500
+"""Lines of one board's traveller: a Mitchell of 500 tables plays each board 500 times."""
+MAX_AFTER_BOARDS = 40
+"""Boards of one message: the newest a table finished (a session of 13 rounds of 3 has 39)."""
+_SCORE_TEXT = _text(16)  # an artificial adjusted score as the director wrote it ("A60/40")
+_PAIR = _count(0, 9999)
+_TRICKS_DD = _count(0, 13)
+_DD_SEATS = ("N", "E", "S", "W")
+
+
+def _contract_text(value: Any) -> str:
+    """A contract as tabled.rules writes one (``4HX``) or ``Pass``."""
+    if not isinstance(value, str) or len(value) > 8:
+        raise WireError(f"{value!r:.20} is not a contract")
+    try:
+        parse_contract(value)
+    except RulesError as error:
+        raise WireError(str(error)) from None
+    return value
+
+
+def _traveller_line(value: Any) -> list[Any]:
+    """``[table, ns, ew, contract, declarer, tricks, score_ns, adjusted]``: a list, not an
+    object, so that a traveller of a big field stays well inside the payload limit."""
+    if not isinstance(value, list) or len(value) != 8:
+        raise WireError(f"{value!r:.60} is not a traveller line of 8 fields")
+    table, ns, ew, contract, declarer, tricks, score, adjusted = value
+    return [_count(1, 9999)(table), _PAIR(ns), _PAIR(ew), _optional(_contract_text)(contract),
+            _optional(SEAT)(declarer), _optional(TRICKS)(tricks),
+            _optional(_count(-10000, 10000))(score), _optional(_SCORE_TEXT)(adjusted)]
+
+
+def _percent_or_imps(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not math.isfinite(value) or not -1000 <= value <= 1000:
+        raise WireError(f"{value!r:.20} is not a score on the board")
+    return float(value)
+
+
+_SHOWN_SCORE = _schema(ns=_percent_or_imps, ew=_percent_or_imps, unit=_one_of(("%", "imp")))
+
+
+def _dd_tricks(value: Any) -> dict[str, list[int]]:
+    """Seat -> the tricks it takes double dummy in C D H S NT."""
+    if not isinstance(value, dict) or set(value) - set(_DD_SEATS):
+        raise WireError(f"{value!r:.60} is not a map of seats to tricks")
+    for numbers in value.values():
+        if not isinstance(numbers, list) or len(numbers) != 5:
+            raise WireError(f"{numbers!r:.40} is not five numbers of tricks")
+        for n in numbers:
+            _TRICKS_DD(n)
+    return value
+
+
+def _par(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict) or set(value) != {"score", "contracts"}:
+        raise WireError(f"{value!r:.60} is not a par {{score, contracts}}")
+    _count(-10000, 10000)(value["score"])
+    contracts = value["contracts"]
+    if not isinstance(contracts, list) or len(contracts) > 8:
+        raise WireError("par: contracts is not a list of at most 8")
+    for text in contracts:
+        if text != "Pass":
+            if not isinstance(text, str) or len(text) < 3:
+                raise WireError(f"par contract {text!r:.20} is not a contract and seat")
+            _contract_text(text[:-1])
+            SEAT(text[-1])
+    return value
+
+
+def _traveller(value: Any) -> list[list[Any]]:
+    if not isinstance(value, list) or len(value) > MAX_TRAVELLER:
+        raise WireError(f"traveller is not a list of at most {MAX_TRAVELLER} lines")
+    return [_traveller_line(line) for line in value]
+
+
+_SHOWN_BOARD = _schema(board=BOARD, released=_bool, traveller=_opt(_traveller),
+                       score=_opt(lambda v: _SHOWN_SCORE.validate("score", v)),
+                       tricks=_opt(_dd_tricks), par=_opt(_par))
+_SHOWN_PAGES = _schema(score=_bool, traveller=_bool, record=_bool)
+
+
+def _shown_boards(value: Any) -> list[dict[str, Any]]:
+    if not isinstance(value, list) or len(value) > MAX_AFTER_BOARDS:
+        raise WireError(f"boards is not a list of at most {MAX_AFTER_BOARDS}")
+    return [_SHOWN_BOARD.validate("board", board) for board in value]
+
+
+AFTERBOARD = _schema(table=_count(1, 9999),
+                     show=lambda v: _SHOWN_PAGES.validate("show", v), boards=_shown_boards)
+
+
+def afterboard_board(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """One board of an after-board message, checked as a table will read it (the server
+    checks each board's part once, not once for every table it goes to)."""
+    _SHOWN_BOARD.validate("board", value)
+    return value
+
+
+def afterboard_payload(value: Mapping[str, Any], *, boards_checked: bool = False) -> bytes:
+    """What the server publishes on ``afterboard_topic``, checked as the table will read it;
+    ``boards_checked``: each board already passed :func:`afterboard_board`, so only the
+    rest and the size are checked here."""
+    payload = _dump({"v": VERSION, **value})
+    if not boards_checked:
+        afterboard_from_payload(payload)
+        return payload
+    _load(payload, "afterboard")  # the size, the version
+    AFTERBOARD.validate("afterboard", {**value, "boards": []})
+    if len(value["boards"]) > MAX_AFTER_BOARDS:
+        raise WireError(f"boards is not a list of at most {MAX_AFTER_BOARDS}")
+    return payload
+
+
+def afterboard_from_payload(payload: bytes | str) -> AfterBoard:
+    """The server's word to a table after its boards, validated, as a
+    ``tabled.afterboard.AfterBoard``."""
+    from .afterboard import AfterBoard, Line, Shown  # afterboard reads the state: not at the top
+
+    value = _load(payload, "afterboard")
+    del value["v"]
+    data = AFTERBOARD.validate("afterboard", value)
+    boards = []
+    for board in data["boards"]:
+        score = board.get("score")
+        par = board.get("par")
+        tricks = board.get("tricks")
+        boards.append(Shown(
+            board["board"], board["released"],
+            tuple(Line(*line) for line in board.get("traveller") or ()),
+            None if score is None else (score["ns"], score["ew"]),
+            "%" if score is None else score["unit"],
+            None if tricks is None else {seat: tuple(n) for seat, n in tricks.items()},
+            None if par is None else par["score"],
+            () if par is None else tuple(par["contracts"])))
+    show = data["show"]
+    return AfterBoard(data["table"], show["score"], show["traveller"], show["record"],
+                      tuple(boards))

@@ -166,9 +166,11 @@ def test_the_acl_lets_each_table_write_only_its_own_topics(done: Provisioned) ->
         assert rules[f"table-{number}"] == {
             *(("write", f"bidbox/v1/+/table/{number}/{leaf}") for leaf in TABLE_WRITES),
             ("read", f"bidbox/v1/+/table/{number}/cmd"),
+            ("read", f"bidbox/v1/+/table/{number}/afterboard"),
             ("read", "bidbox/v1/+/clock"), ("read", "bidbox/v1/session")}
     assert rules["server"] == {("read", "bidbox/v1/#"),
                                ("write", "bidbox/v1/+/table/+/cmd"),
+                               ("write", "bidbox/v1/+/table/+/afterboard"),
                                ("write", "bidbox/v1/+/clock"),
                                ("write", "bidbox/v1/session")}
     assert EVENT not in (done.out / "broker/acl").read_text().split("\n", 1)[1]

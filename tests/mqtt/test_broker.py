@@ -23,6 +23,7 @@ from bidbox.broker import (
     hash_password,
     table_topic,
 )
+from tabled.wire import afterboard_topic
 from tests.fixtures.broker import EVENT, MqttClient, MqttConnect
 
 NOT_AUTHORIZED = 0x87
@@ -79,6 +80,7 @@ def test_acl_gives_each_table_its_own_topics_only() -> None:
         "topic write bidbox/v1/+/table/1/events",
         "topic write bidbox/v1/+/table/1/state",
         "topic read bidbox/v1/+/table/1/cmd",
+        "topic read bidbox/v1/+/table/1/afterboard",
         "topic read bidbox/v1/+/clock",
         "topic read bidbox/v1/session",
     ]
@@ -204,6 +206,31 @@ def test_the_round_clock_is_the_servers_to_write_and_every_tables_to_read(
         table2.expect(clock, b"round 1 ends")  # retained: a table connecting later has it
     finally:
         server.publish(clock, b"", retain=True)
+
+
+def test_a_tables_after_board_pages_are_the_servers_to_write_and_its_own_to_read(
+        broker_users: BrokerUsers, mqtt_connect: MqttConnect) -> None:
+    """Issue 32: what a table may show after a board is its own: no other table reads it
+    (a board released to one is no business of another's), and no table writes it."""
+    mine, other = afterboard_topic(EVENT, 1), afterboard_topic(EVENT, 2)
+    table1 = mqtt_connect(broker_users.table(1))
+    assert table1.publish(mine, b"forged").value == NOT_AUTHORIZED
+    server = mqtt_connect(broker_users.server)
+    assert server.publish(other, b"table 2's", retain=True).value in (0, 16)
+    assert server.publish(mine, b"table 1's", retain=True).value in (0, 16)
+    try:
+        table1.subscribe(f"bidbox/v1/{EVENT}/table/+/afterboard")
+        table1.expect(mine, b"table 1's")  # retained: it has it on connecting
+        table2 = mqtt_connect(broker_users.table(2))
+        table2.subscribe(other)
+        table2.expect(other, b"table 2's")
+        assert server.publish(other, b"more for 2").value == 0
+        assert server.publish(mine, b"marker").value == 0
+        table1.expect(mine, b"marker")  # by now table 2's would have come: it never does
+        assert {m.topic for m in table1.seen} <= {mine}
+    finally:
+        server.publish(mine, b"", retain=True)
+        server.publish(other, b"", retain=True)
 
 
 def test_server_cannot_write_as_a_table(broker_users: BrokerUsers,

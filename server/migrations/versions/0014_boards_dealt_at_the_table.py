@@ -5,8 +5,8 @@ or dealt by the server, the default) or ``table`` (shuffled and dealt at the tab
 table to play a board captures its deal, issue 32). ``deals.captured_table`` and
 ``deals.captured_at``: for a deal captured so, the table that scanned it and when.
 
-Revision ID: 0013
-Revises: 0012
+Revision ID: 0014
+Revises: 0013
 Create Date: 2026-11-27 15:00:00.000000
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = '0013'
-down_revision = '0012'
+revision = '0014'
+down_revision = '0013'
 branch_labels = None
 depends_on = None
 
