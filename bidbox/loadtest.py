@@ -430,6 +430,19 @@ def percentile(values: Sequence[float], p: float) -> float | None:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
+def busiest(instants: Iterable[float], window: float = 10.0) -> float | None:
+    """The most events a second over any ``window`` seconds: the scan's peak."""
+    ordered = sorted(instants)
+    if not ordered:
+        return None
+    most, start = 0, 0
+    for end, at in enumerate(ordered):
+        while ordered[start] < at - window:
+            start += 1
+        most = max(most, end - start + 1)
+    return round(most / window, 1)
+
+
 def ms(value: float | None) -> float | None:
     return None if value is None else round(value * 1000, 1)
 
@@ -492,7 +505,9 @@ class Report:
             f"duplicated {f['duplicated']} (redeliveries met {f['redelivered']}), "
             f"tables in error {f['table_errors']}",
             f"  stored {f['events_per_s']} ev/s; bare paho subscriber {f['bare_events_per_s']} "
-            f"ev/s in the same run; ingest ratio {f['ingest_ratio']}",
+            f"ev/s in the same run; ingest ratio {f['ingest_ratio']}; busiest 10 s "
+            f"{f['peak_events_per_s']} ev/s stored, {f['bare_peak_events_per_s']} at the bare "
+            f"subscriber",
             f"  key press -> accepted by the table p50 {f['accept_ms_p50']} p99 "
             f"{f['accept_ms_p99']} ms",
             f"  key press -> stored in the server p50 {f['latency_ms_p50']} p99 "
@@ -879,6 +894,8 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
         "bare_received": bare["count"], "bare_distinct": bare["distinct"],
         "accepted_events_per_s": round(len(journal) / max(1e-9, accepted_last - first), 1),
         "ingest_ratio": ratio,
+        "peak_events_per_s": busiest(commits.values()),
+        "bare_peak_events_per_s": busiest(arrived.values()),
         "accept_ms_p50": ms(percentile(accept, 50)), "accept_ms_p99": ms(percentile(accept, 99)),
         "latency_ms_p50": ms(percentile(stored, 50)), "latency_ms_p99": ms(percentile(stored, 99)),
         "latency_ms_max": ms(max(stored, default=None)), "latency_n": len(stored),
