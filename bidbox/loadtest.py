@@ -495,7 +495,9 @@ class Report:
             f"{', '.join(str(x) for x in f['load_average'])}",
             (f"  a replay of {f['replay']} from {f['shards']} process(es): published "
              f"p50 {f['replay_late_ms_p50']} p99 {f['replay_late_ms_p99']} ms after the "
-             f"recorded instant; replayers' peak RSS {f['replayer_rss_mb']} MB"
+             f"recorded instant (the assignments came p50 {f['assign_wait_ms_p50']} p99 "
+             f"{f['assign_wait_ms_p99']} ms after theirs); replayers' peak RSS "
+             f"{f['replayer_rss_mb']} MB"
              if f.get("mode") == "replay"
              else "  tables on every core, behind the server (SCHED_IDLE)"
              if f["table_cores"] is None
@@ -865,12 +867,16 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
     replay = settings.replay is not None
     # A replay: how late the replayer published each event against its recorded instant.
     late = [x for t in tables for x in t.get("late", [])]
+    waits = [t["assign_wait"] for t in tables if t.get("assign_wait") is not None]
     f: dict[str, Any] = {
         "mode": "replay" if replay else "simulation",
         "replay": None if not replay else str(settings.replay),
         "replay_late_ms_p50": ms(percentile(late, 50)) if replay else None,
         "replay_late_ms_p99": ms(percentile(late, 99)) if replay else None,
         "replay_resent": sum(t.get("resent", 0) for t in tables) if replay else None,
+        # How long after the recorded instant the server's assignment reached a table.
+        "assign_wait_ms_p50": ms(percentile(waits, 50)) if replay else None,
+        "assign_wait_ms_p99": ms(percentile(waits, 99)) if replay else None,
         "tables": settings.tables, "boards": settings.boards, "speed": settings.speed,
         "workers": settings.workers, "shards": len(shards), "cpus": os.cpu_count(),
         "table_cores": None if settings.table_cpus is None else sorted(settings.table_cpus),

@@ -138,6 +138,10 @@ class _Table:
     late: list[float] = field(default_factory=list)
     resent: int = 0
     boards: int = 0
+    # Seconds the table's assignment came after its recorded instant: the players start
+    # from the assignment, so everything after it is that much later too.
+    shift: float = 0.0
+    assign_wait: float | None = None  # how long after its recorded instant it came
 
 
 class _Inbox(queue.Queue[Any]):
@@ -252,7 +256,7 @@ class Replayer:
         assert self.go is not None
         while table.next < len(table.items):
             item = table.items[table.next]
-            due = self.go + item.at
+            due = self.go + item.at + table.shift
             if due > now:
                 heapq.heappush(self.queue, (due, table.number))
                 return
@@ -265,6 +269,9 @@ class Replayer:
             if item.kind == "assign":
                 if table.command is None:
                     return  # published when the command comes (_read_inbox)
+                table.shift += max(0.0, now - due)  # the table starts when assigned
+                table.assign_wait = now - due
+                due = now
                 command: Command = table.command
                 payload = Event(item.seq, EventType.ASSIGN, time.time(), None,
                                 {"cmd": command.id, **command.data}).to_payload().decode()
@@ -274,7 +281,7 @@ class Replayer:
             info = uplink.client.publish(uplink.topics["events"], payload, qos=1)
             table.inflight.add(info.mid)
             table.events[item.seq] = payload
-            pressed = math.nan if item.pressed is None else self.go + item.pressed
+            pressed = math.nan if item.pressed is None else self.go + item.pressed + table.shift
             table.stamps.append((item.seq, item.kind, 0.0, pressed, published))
             table.late.append(published - due)
             table.next += 1
@@ -335,6 +342,7 @@ class Replayer:
         return [{"table": t.number, "error": None, "boards": t.boards,
                  "published": max(t.events, default=0), "unacknowledged": len(t.inflight),
                  "stamps": t.stamps, "late": t.late, "resent": t.resent,
+                 "assign_wait": t.assign_wait,
                  "cut": t.next < len(t.items)} for t in self.tables.values()]
 
 
