@@ -91,6 +91,8 @@ def one(replay: Path, tables: int, admin: str | None, workers: int,
                 "stored", "lost", "duplicated", "events_per_s", "bare_events_per_s",
                 "ingest_ratio", "served_ms_p50", "served_ms_p99", "brought_ms_p50",
                 "brought_ms_p99", "page_latency_ms_p99", "replay_late_ms_p99",
+                "carried_ms_p50", "carried_ms_p99", "shown_ms_p50", "shown_ms_p99",
+                "assign_wait_ms_p99",
                 "page_fetches", "page_full_fetches", "page_fetch_ms_p50", "server",
                 "broker", "shards_cpu", "replayer_rss_mb", "elapsed_s", "workers",
                 "database", "peak_events_per_s", "bare_peak_events_per_s")}}
@@ -106,7 +108,9 @@ def line(r: dict[str, Any]) -> str:
             f"ev/s against the bare subscriber's {r['bare_events_per_s']} (ratio "
             f"{r['ingest_ratio']}; busiest 10 s {r['peak_events_per_s']} against "
             f"{r['bare_peak_events_per_s']} ev/s); server's part p50/p99 {r['served_ms_p50']} / "
-            f"{r['served_ms_p99']} ms; tables' part (baseline) p50/p99 {r['brought_ms_p50']}"
+            f"{r['served_ms_p99']} ms (of which stored -> page p50/p99 {r['shown_ms_p50']} / "
+            f"{r['shown_ms_p99']} ms; accepted -> stored p50/p99 {r['carried_ms_p50']} / "
+            f"{r['carried_ms_p99']} ms); tables' part (baseline) p50/p99 {r['brought_ms_p50']}"
             f" / {r['brought_ms_p99']} ms, replayer late p99 {r['replay_late_ms_p99']} ms; "
             f"server CPU {server} %, replayer CPU {r['shards_cpu']['cpu_percent']} %; "
             f"{r['page_fetches']} page fetches ({r['page_full_fetches']} whole), p50 "
