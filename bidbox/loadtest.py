@@ -87,6 +87,11 @@ class LoadSettings:
     # The cores the tables' shards run on; the server, broker, bare subscriber and the
     # director's browser keep the others (table_cores). None: every process on every core.
     table_cpus: frozenset[int] | None = None
+    # Write what the simulated tables published, and when, here at the end of the run
+    # (bidbox.loadtest_replay); or publish such a recording again instead of simulating.
+    record: Path | None = None
+    replay: Path | None = None
+    replayers: int = 1  # processes publishing a replay
 
     def sections(self) -> list[int]:
         """The tables of each section: one section up to ``section_tables`` tables, else
@@ -105,7 +110,10 @@ class LoadSettings:
 
     def shard_count(self) -> int:
         """The lone table's shard, then enough for about TABLES_PER_SHARD tables each; never
-        fewer than keep every shard at MAX_TABLES_PER_SHARD, whatever ``shards`` asks."""
+        fewer than keep every shard at MAX_TABLES_PER_SHARD, whatever ``shards`` asks.
+        A replay: ``replayers`` processes, however many tables."""
+        if self.replay is not None:
+            return max(1, min(self.replayers, self.tables))
         if self.tables == 1:
             return 1
         rest = self.tables - 1
@@ -422,6 +430,19 @@ def percentile(values: Sequence[float], p: float) -> float | None:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
+def busiest(instants: Iterable[float], window: float = 10.0) -> float | None:
+    """The most events a second over any ``window`` seconds: the scan's peak."""
+    ordered = sorted(instants)
+    if not ordered:
+        return None
+    most, start = 0, 0
+    for end, at in enumerate(ordered):
+        while ordered[start] < at - window:
+            start += 1
+        most = max(most, end - start + 1)
+    return round(most / window, 1)
+
+
 def ms(value: float | None) -> float | None:
     return None if value is None else round(value * 1000, 1)
 
@@ -472,14 +493,23 @@ class Report:
             f"{f['workers']} ingest worker(s) on {f['database']}, {f['shards']} table shards, "
             f"{f['cpus']} cores; load average at the end "
             f"{', '.join(str(x) for x in f['load_average'])}",
-            "  tables on every core, behind the server (SCHED_IDLE)" if f["table_cores"] is None
-            else f"  tables on core(s) {f['table_cores']} (SCHED_IDLE); the server, broker, "
-                 f"bare subscriber and browser on the others",
+            (f"  a replay of {f['replay']} from {f['shards']} process(es): published "
+             f"p50 {f['replay_late_ms_p50']} p99 {f['replay_late_ms_p99']} ms after the "
+             f"recorded instant (the assignments came p50 {f['assign_wait_ms_p50']} p99 "
+             f"{f['assign_wait_ms_p99']} ms after theirs); replayers' peak RSS "
+             f"{f['replayer_rss_mb']} MB"
+             if f.get("mode") == "replay"
+             else "  tables on every core, behind the server (SCHED_IDLE)"
+             if f["table_cores"] is None
+             else f"  tables on core(s) {f['table_cores']} (SCHED_IDLE); the server, broker, "
+                  f"bare subscriber and browser on the others"),
             f"  events published {f['published']}, stored {f['stored']}, lost {f['lost']}, "
             f"duplicated {f['duplicated']} (redeliveries met {f['redelivered']}), "
             f"tables in error {f['table_errors']}",
             f"  stored {f['events_per_s']} ev/s; bare paho subscriber {f['bare_events_per_s']} "
-            f"ev/s in the same run; ingest ratio {f['ingest_ratio']}",
+            f"ev/s in the same run; ingest ratio {f['ingest_ratio']}; busiest 10 s "
+            f"{f['peak_events_per_s']} ev/s stored, {f['bare_peak_events_per_s']} at the bare "
+            f"subscriber",
             f"  key press -> accepted by the table p50 {f['accept_ms_p50']} p99 "
             f"{f['accept_ms_p99']} ms",
             f"  key press -> stored in the server p50 {f['latency_ms_p50']} p99 "
@@ -652,6 +682,8 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
         count = settings.shard_count()
         groups = [numbers[:1]] + [numbers[1:][i::count - 1] for i in range(count - 1)] \
             if count > 1 else [numbers]
+        if settings.replay is not None:  # no lone table to weigh: even shares
+            groups = [numbers[i::count] for i in range(count)]
         journals = folder / "tables"
         if settings.journals is not None:  # a fresh folder there, removed afterwards
             journals = Path(tempfile.mkdtemp(prefix="bidbox-loadtest-", dir=settings.journals))
@@ -659,12 +691,23 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
         journals.mkdir(parents=True, exist_ok=True)
         shards = []
         for i, group in enumerate(g for g in groups if g):
+            if settings.replay is not None:
+                shards.append(Child(f"replayer-{i + 1}", "replayer", {
+                    "event": event, "recording": str(settings.replay),
+                    "connect_s": max(30.0, 0.1 * settings.tables),
+                    "out": str(folder / f"replayer-{i + 1}.out.json"),
+                    "tables": [{"number": n, "broker": {
+                        "host": "127.0.0.1", "port": broker.port,
+                        "username": users.table(n).username,
+                        "password": users.table(n).password}} for n in group]}, folder))
+                continue
             shards.append(Child(f"shard-{i + 1}", "shard", {
                 "event": event, "folder": str(journals), "speed": settings.speed,
                 "seed": settings.seed, "rounds": 1, "drain_s": settings.drain_s,
                 # A thousand tables connecting at once on two busy cores take their time.
                 "connect_s": max(30.0, 0.1 * settings.tables),
                 "cores": None if settings.table_cpus is None else sorted(settings.table_cpus),
+                "record": settings.record is not None,
                 "out": str(folder / f"shard-{i + 1}.out.json"),
                 "tables": [{"number": n, "broker": {
                     "host": "127.0.0.1", "port": broker.port,
@@ -676,7 +719,8 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
             child.latest["ready_memory"] = answer["memory"]
             if not answer["ready"]:
                 raise LoadTestError(f"{child.name}: tables failed to start: {answer['errors']}")
-        note(f"{settings.tables} tables online in {len(shards)} shard processes "
+        note(f"{settings.tables} tables online in {len(shards)} "
+             f"{'replaying' if settings.replay is not None else 'shard'} processes "
              f"({clock() - started:.1f} s)")
 
         watch = ProcessWatch({"server": [c.pid for c in servers],
@@ -685,6 +729,9 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
                               "bare": [bare.pid]})
         watch.start()
         go = clock()
+        if settings.replay is not None:  # the recorded instants count from this one
+            for child in shards:
+                child.send(f"go {go!r}")
         servers[0].send("go")
         # Each shard says done once every table of it played its boards and emptied its outbox.
         finished = True
@@ -727,6 +774,14 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
         bare.send("stop")
         bare_done = bare.expect("done", clock() + 30)["done"]
         rows = _stored_rows(url, event)
+        if settings.record is not None:
+            from bidbox.loadtest_replay import write_recording
+
+            written = write_recording(settings.record, tables=tables, go=go, settings={
+                "event": event, "tables": settings.tables, "boards": settings.boards,
+                "speed": settings.speed, "seed": settings.seed,
+                "section_tables": settings.sections()[0], "finished": finished})
+            note(f"recorded {written} events of {settings.tables} tables in {settings.record}")
         report = _figures(settings, tables, server_out, bare_done, rows, browser, watch,
                           shards, shard_out, go, play_end, finished, started, url)
         return report
@@ -809,7 +864,19 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
     per_table = (round(sum(m["VmHWM"] for m in others) / max(1, settings.tables - 1), 2)
                  if others else None)
     errors = [t["error"] for t in tables if t.get("error")]
+    replay = settings.replay is not None
+    # A replay: how late the replayer published each event against its recorded instant.
+    late = [x for t in tables for x in t.get("late", [])]
+    waits = [t["assign_wait"] for t in tables if t.get("assign_wait") is not None]
     f: dict[str, Any] = {
+        "mode": "replay" if replay else "simulation",
+        "replay": None if not replay else str(settings.replay),
+        "replay_late_ms_p50": ms(percentile(late, 50)) if replay else None,
+        "replay_late_ms_p99": ms(percentile(late, 99)) if replay else None,
+        "replay_resent": sum(t.get("resent", 0) for t in tables) if replay else None,
+        # How long after the recorded instant the server's assignment reached a table.
+        "assign_wait_ms_p50": ms(percentile(waits, 50)) if replay else None,
+        "assign_wait_ms_p99": ms(percentile(waits, 99)) if replay else None,
         "tables": settings.tables, "boards": settings.boards, "speed": settings.speed,
         "workers": settings.workers, "shards": len(shards), "cpus": os.cpu_count(),
         "table_cores": None if settings.table_cpus is None else sorted(settings.table_cpus),
@@ -833,6 +900,8 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
         "bare_received": bare["count"], "bare_distinct": bare["distinct"],
         "accepted_events_per_s": round(len(journal) / max(1e-9, accepted_last - first), 1),
         "ingest_ratio": ratio,
+        "peak_events_per_s": busiest(commits.values()),
+        "bare_peak_events_per_s": busiest(arrived.values()),
         "accept_ms_p50": ms(percentile(accept, 50)), "accept_ms_p99": ms(percentile(accept, 99)),
         "latency_ms_p50": ms(percentile(stored, 50)), "latency_ms_p99": ms(percentile(stored, 99)),
         "latency_ms_max": ms(max(stored, default=None)), "latency_n": len(stored),
@@ -853,8 +922,12 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
             out["memory"]["cpu_s"] - s.latest["ready_memory"]["cpu_s"]
             for s, out in zip(shards, shard_out, strict=True)) / max(1e-9, play_end - go), 1)},
         "bare": watch.figures("bare"),
-        "table_rss_mb": round(lone["VmHWM"], 1), "table_now_rss_mb": round(lone["VmRSS"], 1),
-        "shard_rss_mb_per_table": per_table,
+        # A replayer is no table: its memory is its own figure.
+        "table_rss_mb": None if replay else round(lone["VmHWM"], 1),
+        "table_now_rss_mb": None if replay else round(lone["VmRSS"], 1),
+        "shard_rss_mb_per_table": None if replay else per_table,
+        "replayer_rss_mb": round(sum(o["memory"]["VmHWM"] for o in shard_out), 1)
+        if replay else None,
         "table_errors": len(errors), "table_error_examples": errors[:3],
         "boards_played": sum(t.get("boards", 0) for t in tables),
         "finished": finished, "play_s": round(play_end - go, 1),
@@ -864,8 +937,10 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
         "page_p99_under_250ms": f["page_latency_ms_p99"] is not None
         and f["page_latency_ms_p99"] < 250,
         "ingest_ratio_at_least_0.7": ratio is not None and ratio >= 0.7,
+        "server_part_p99_under_250ms": f["served_ms_p99"] is not None
+        and f["served_ms_p99"] < 250,
         "nothing_lost_or_duplicated": lost == 0 and duplicated == 0,
-        "table_under_60mb": f["table_rss_mb"] < 60,
+        **({} if replay else {"table_under_60mb": f["table_rss_mb"] < 60}),
         "thousand_tables": settings.tables >= 1000,
     }
     return Report(f)

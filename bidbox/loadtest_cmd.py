@@ -59,6 +59,18 @@ def add_parser(commands: Any) -> None:
                              "the server, broker and browser keep the rest, as the "
                              "director's machine would) or a list such as '1' or '2,3'")
     parser.add_argument("--json", action="store_true", help="one JSON object")
+    replay = parser.add_argument_group(
+        "replay", "record the simulated tables' streams once, then publish them again from "
+        "one light process instead of simulating (docs/loadtest.md, \"Replay\")")
+    replay.add_argument("--record", type=Path, metavar="FILE",
+                        help="write what every simulated table published, and when, to FILE "
+                             "(gzip JSON) at the end of the run")
+    replay.add_argument("--replay", type=Path, metavar="FILE",
+                        help="publish a --record FILE again as its tables did; --tables above "
+                             "the recorded count replays copies (whole sections recorded); the "
+                             "boards, seed, speed and sections are the recording's")
+    replay.add_argument("--replayers", type=int, default=1,
+                        help="processes publishing the replay (default 1)")
     clubs = parser.add_argument_group(
         "clubs bridged to a centre", "--clubs N: N club brokers bridged to a central one, "
         "--tables simulated tables in each replaying --records; no server (docs/loadtest.md)")
@@ -87,7 +99,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         cores = table_cores(args.table_cores)
-    except LoadTestError as error:
+        if args.replay is not None:
+            replayed(args)
+    except (LoadTestError, ValueError) as error:
         print(f"bidbox loadtest: {error}", file=sys.stderr)
         return 2
 
@@ -97,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
                             db=args.db, folder=folder, seed=args.seed, analysis=args.analysis,
                             drain_s=args.drain, linger=args.linger,
                             journals=args.journals, section_tables=args.section_tables,
-                            table_cpus=cores)
+                            table_cpus=cores, record=args.record, replay=args.replay,
+                            replayers=args.replayers)
 
     def note(text: str) -> None:
         print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
@@ -137,6 +152,22 @@ def run(args: argparse.Namespace) -> int:
                       f"{more['events_per_s'] / one['events_per_s']:.2f}")
     clean = all(r.figures["lost"] == 0 and r.figures["duplicated"] == 0 for r in reports)
     return 0 if clean else 1
+
+
+def replayed(args: argparse.Namespace) -> None:
+    """A replay plays the recording's session: its boards, deals (seed), pace and sections;
+    ValueError (bidbox.loadtest_replay.RecordingError) if it cannot be replayed as asked."""
+    from bidbox.loadtest_replay import RecordingError, read_recording, source_of
+
+    if args.record is not None:
+        raise RecordingError("--record and --replay: a replay publishes no new recording")
+    if args.table_cores != "all":
+        raise RecordingError("--table-cores is for simulated tables, not a replay")
+    recording = read_recording(args.replay)
+    args.boards, args.seed, args.speed = (recording["boards"], recording["seed"],
+                                          recording["speed"])
+    args.section_tables = recording["section_tables"]
+    source_of(args.tables, len(recording["recorded"]), args.section_tables)
 
 
 def run_clubs(args: argparse.Namespace) -> int:

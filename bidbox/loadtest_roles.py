@@ -242,6 +242,23 @@ def stamped_table(base: type) -> type:
                 handle(item)
             self.daemon.handle = tagged
             self.daemon.listeners.append(self._stamp)
+            # Each retained state as it went on the wire, and when: a recording's
+            # (bidbox.loadtest_replay); only asked for by a run that records.
+            self.states: list[tuple[float, str]] | None = None
+
+        def record_states(self) -> None:
+            from tabled.wire import state_payload
+
+            publisher = self.daemon.publisher
+            if publisher is None or self.states is not None:
+                return
+            self.states = states = []
+            publish = publisher.publish_state
+
+            def noted(snapshot: Any) -> None:
+                states.append((clock(), state_payload(snapshot).decode()))
+                publish(snapshot)
+            publisher.publish_state = noted
 
         def press(self, seat: Any, *keys: str) -> None:
             for key in keys:
@@ -312,12 +329,19 @@ def shard(config: dict[str, Any]) -> int:
             with Table(folder / f"table-{number}.db", event=config["event"], number=number,
                        broker=broker, language="en", timeout=60.0,
                        network=network) as table:
+                if config.get("record"):
+                    table.record_states()
                 try:
                     play(table, result)
                 finally:  # before the stop closes the journal
                     result["published"] = table.journal.last_seq
                     result["unacknowledged"] = table.journal.outbox_size()
                     result["stamps"] = table.stamps
+                    if config.get("record"):  # the journal as it went on the wire
+                        result["record"] = {
+                            "events": [[e.seq, e.type, e.to_payload().decode()]
+                                       for e in table.journal.events()],
+                            "states": table.states or []}
         except Stopped:
             result["cut"] = True  # mid-board at the time limit: not an error
         except Exception as error:  # reported; the other tables play on
@@ -419,8 +443,16 @@ def club(config: dict[str, Any]) -> int:
     return 0
 
 
+def replayer(config: dict[str, Any]) -> int:
+    """Recorded tables published again, many to a process (bidbox.loadtest_replay)."""
+    from bidbox.loadtest_replay import replayer as replay
+
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    return replay(config, say, commands(), status)
+
+
 ROLES: dict[str, Callable[[dict[str, Any]], int]] = {
-    "server": server, "shard": shard, "bare": bare, "club": club}
+    "server": server, "shard": shard, "bare": bare, "club": club, "replayer": replayer}
 
 
 if __name__ == "__main__":

@@ -10,10 +10,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from flask import Blueprint, Response, g, jsonify
+from flask import Blueprint, Response, g, jsonify, request
 
-from server import standings, vugraph
-from server.display import shown_result, vugraph_delay, vugraph_now
+from server import rankview, standings, vugraph
+from server.display import (
+    group_key,
+    section_of_group,
+    shown_result,
+    vugraph_delay,
+    vugraph_now,
+)
 from server.i18n import language
 from server.progress import session_progress
 from server.roundclock import server_now
@@ -42,7 +48,6 @@ def results() -> Any:
     found = services().session
     if found is None:
         return _no_session()
-    from flask import request
     everything = _director() and request.args.get("all") == "1"
     rows = (standings.all_results(services().db, found) if everything
             else standings.public_results(services().db, found))
@@ -59,19 +64,32 @@ def rankings() -> Any:
     found = services().session
     if found is None:
         return _no_session()
+    try:  # ?q= ?section= ?page=: a page of them (server/rankview.py); else all of them
+        query = (rankview.RankingQuery.from_args(request.args)
+                 if request.args.keys() & {"q", "section", "page"} else None)
+    except rankview.QueryError as error:
+        response = jsonify({"error": str(error)})
+        response.status_code = 400
+        return response
     scored = standings.public_field(services().db, found)
     participants = participants_of(services().db, found)
     swiss = (swiss_of(services().db, found, public=True, scored_field=scored).to_json()
              if found.kind.paired else None)  # a Swiss's VP standings and matches
+    rows, view = scored.standings, None
+    if query is not None:
+        page = rankview.select(rows, query, labels={
+            n: (p.label, p.names) for n, p in participants.items()}, order=group_key,
+            section_of=section_of_group)
+        rows, view = page.rows, {**page.to_json(), "first": page.first}
     return jsonify({"event": found.event, "method": scored.method, "swiss": swiss,
-                    "rankings": [
+                    "view": view, "rankings": [
         {"participant": st.participant, "label": participants[st.participant].label
          if st.participant in participants else str(st.participant),
          "names": participants[st.participant].names if st.participant in participants
          else "", "group": st.group, "boards": st.boards, "score": round(st.score, 2),
          "percent": None if st.percent is None else round(st.percent, 2),
          "rank": st.rank, "rank_label": st.rank_label,
-         "penalty": round(st.penalty, 2)} for st in scored.standings]})
+         "penalty": round(st.penalty, 2)} for st in rows]})
 
 
 @bp.get("/tables")

@@ -43,6 +43,8 @@ from server import (
     console_texts,  # registers the console's texts; table_message
     exports,
     publish,
+    rankview,
+    rankview_texts,  # noqa: F401 (registers the rankings' search and pages)
     roundclock,
     rulings,
     running,
@@ -53,7 +55,7 @@ from server import (
 from server import session as sessions
 from server.auth import login_required
 from server.display import HELPERS as DISPLAY_HELPERS
-from server.display import read_session, table_name
+from server.display import group_key, read_session, section_of_group, table_name
 from server.errors import Refused
 from server.i18n import PAGES, language, t
 from server.live import MAX_TABLES
@@ -275,16 +277,29 @@ def _clock(found: Session | None) -> dict[str, Any]:
 
 
 def _rankings(found: Session | None) -> dict[str, Any]:
+    """The rankings, a page of them as the request's ``q``, ``section`` and ``page`` ask
+    (server/rankview.py): a field of thousands of pairs is read by search and by page."""
+    nothing: dict[str, Any] = {
+        "standings": [], "method": Method.MP, "participants": {}, "error": None,
+        "swiss": None, "view": None, "query_error": None,
+        "ranking_endpoint": "console.results_page"}
     if found is None:
-        return {"standings": [], "method": Method.MP, "participants": {}, "error": None,
-                "swiss": None}
+        return nothing
     try:
         scored = standings.field(services().db, found, public=False)
     except ValueError as error:  # e.g. a pair with two results on a board: fix it first
-        return {"standings": [], "method": Method.MP, "participants": {}, "error": str(error),
-                "swiss": None}
-    return {"standings": scored.standings, "method": scored.method, "error": None,
-            "participants": sessions.participants_of(services().db, found),
+        return {**nothing, "error": str(error)}
+    participants = sessions.participants_of(services().db, found)
+    query_error = None
+    try:
+        query = rankview.RankingQuery.from_args(request.args)
+    except rankview.QueryError as refused:
+        query, query_error = rankview.RankingQuery(), str(refused)
+    view = rankview.select(scored.standings, query, labels={
+        n: (p.label, p.names) for n, p in participants.items()}, order=group_key,
+        section_of=section_of_group)
+    return {**nothing, "standings": view.rows, "method": scored.method,
+            "participants": participants, "view": view, "query_error": query_error,
             "swiss": swiss_of(services().db, found, public=False, scored_field=scored)
             if found.kind.paired else None}
 

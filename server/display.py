@@ -28,12 +28,16 @@ from flask import (
     current_app,
     g,
     render_template,
+    request,
     stream_with_context,
+    url_for,
 )
 from markupsafe import Markup, escape
 
 from server import (
     display_texts,  # noqa: F401 (registers the display's texts)
+    rankview,
+    rankview_texts,  # noqa: F401 (registers the rankings' search and pages)
     standings,
     vugraph,
 )
@@ -96,8 +100,11 @@ def index() -> Any:
     labels = labels_of(session)
     swiss = (swiss_of(db, session, public=True, scored_field=scored)
              if session.kind.paired else None)
+    view, error = ranking_view(scored.standings, labels, request.args)
     return _render("display/index.html", session=session, method=scored.method,
-                   groups=ranking_groups(scored.standings), labels=labels, swiss=swiss,
+                   groups=ranking_groups(view.rows), labels=labels, swiss=swiss,
+                   view=view, query_error=error, ranking_endpoint="display.index",
+                   search_action=url_for("display.index"),
                    boards=_boards_newest_first(rows)[:RECENT_BOARDS],
                    released=sorted(released),
                    texts=_script_texts(labels, session, version),
@@ -249,6 +256,26 @@ def group_caption(group: str) -> str:
         return t("display_group_section", section=section)
     return t("display_group_section_direction", section=section,
              rankings=t(f"display_group_{direction}"))
+
+
+def section_of_group(group: str) -> str:
+    """A ranking group's section letter, "" for a field of one section."""
+    return _group_parts(group)[0]
+
+
+def ranking_view(rows: Sequence[Any], labels: dict[int, Label],
+                 args: Any) -> tuple[rankview.RankingPage, str | None]:
+    """The page of the rankings the request's ``q``, ``section`` and ``page`` ask for
+    (server/rankview.py); a query out of bounds shows the first page of them all, and why."""
+    error = None
+    try:
+        query = rankview.RankingQuery.from_args(args)
+    except rankview.QueryError as refused:
+        query, error = rankview.RankingQuery(), str(refused)
+    view = rankview.select(rows, query, labels={n: (label.text, label.names)
+                                                for n, label in labels.items()},
+                           order=group_key, section_of=section_of_group)
+    return view, error
 
 
 def ranking_groups(rows: Sequence[Any]) -> list[tuple[str, list[Any]]]:
@@ -491,6 +518,8 @@ HELPERS: dict[str, Any] = {
 
 
 SCRIPT_TEXTS = (
+    "rankings_count", "rankings_count_filtered", "rankings_none", "rankings_page",
+    "rankings_previous", "rankings_next", "rankings_pages",
     "display_board", "display_no_results", "display_no_rankings", "display_rank", "display_pair",
     "display_names", "display_score_mp", "display_score_imps", "display_score_points",
     "display_percent", "display_penalty", "display_ns", "display_ew", "display_contract",

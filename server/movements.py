@@ -821,11 +821,9 @@ class Sectioned(Movement):
         raise MovementError(f"no section {section!r} in this session")
 
     def section_of(self, participant: int) -> str:
-        for section, offset in reversed(list(zip(self.sections, self.first_numbers,
-                                                 strict=True))):
-            if participant > offset:
-                return section.letter
-        return ""
+        """The letter of the section whose pairs number ``participant``; "" for none."""
+        index = bisect_left(self.first_numbers, participant) - 1  # the last offset below it
+        return self.sections[index].letter if index >= 0 else ""
 
     def table_label(self, table: int) -> str:
         section, number = self.section_of_table(table)

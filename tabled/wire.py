@@ -169,6 +169,10 @@ def _optional(inner: Check) -> Check:
 MAX_BOARD = 9999
 """Board numbers, like table numbers, up to four digits: a session numbers its boards 1 to
 tables x boards a round, and one Mitchell of 1,000 tables at one board needs 1,000."""
+MAX_PAIR = 2 * 9999
+"""A pair's (or a participant's) number in an assignment: two pairs a table, so a field of
+5,000 tables (a national simultaneous, issue 29) numbers its pairs up to 10,000, past four
+digits."""
 
 
 def _boards(value: Any) -> list[int]:
@@ -393,7 +397,7 @@ CLOCK = _schema(round=_opt(_count(1, 999)), ends_at=_timestamp,
                 warning=_opt(_count(0, MAX_WARNING)))
 
 _ASSIGNMENT: dict[str, Check | tuple[Check, bool]] = dict(
-    round=_count(1, 999), ns=_count(0, 9999), ew=_count(0, 9999), boards=_boards,
+    round=_count(1, 999), ns=_count(0, MAX_PAIR), ew=_count(0, MAX_PAIR), boards=_boards,
     section=_opt(_text(16)), label=_opt(_text(MAX_LABEL)), switch=_opt(_bool),
     deals=_opt(_deals), next=_opt(_guidance), names=_opt(_pair_names),
     dealing=_opt(_dealing),

@@ -325,9 +325,18 @@ class Projections:
         """The register names a pair once both its players sat down (issue 17): "Ana Ruiz &
         Luis Gil", unless the pair has names already (the director's stand). The console, the
         live page and the exports then show them. Only the seated numbers are read from the
-        session's register, not all of it: this runs for every player who sits down."""
+        session's register, not all of it: this runs for every player who sits down.
+        A player who is not in the register (or a seat left empty) completes no pair, and
+        the other pair of the table was named when its own second player sat down: nothing
+        more is read then (at a simultaneous's round start, a thousand tables' four players
+        each, this was four queries a player for a session with no register)."""
+        number = event.data.get("number")
+        if number is None:
+            return
         found = _SESSION_OF(conn, b_event=self.event).first()
         if found is None or found.movement not in register.PAIR_MOVEMENTS:
+            return
+        if _IN_REGISTER(conn, b_session=found.id, b_number=number).first() is None:
             return
         assign = _LAST_ASSIGN(conn, b_event=self.event, b_table=table, b_seq=event.seq).first()
         if assign is None:
@@ -406,6 +415,9 @@ _PLAYERS_AFTER = Prepared(select(s.events.c.data).where(
     s.events.c.event == bindparam("b_event"), s.events.c.table_no == bindparam("b_table"),
     s.events.c.type == "player", s.events.c.seq > bindparam("b_seq")).order_by(
     s.events.c.seq))
+_IN_REGISTER = Prepared(select(s.session_players.c.number).where(
+    s.session_players.c.session_id == bindparam("b_session"),
+    s.session_players.c.number == bindparam("b_number")))
 _NAME_PAIR = Prepared(update(s.participants).where(
     s.participants.c.session_id == bindparam("b_session"),
     s.participants.c.number == bindparam("b_pair"), s.participants.c.names == "").values(

@@ -30,7 +30,9 @@
   // The rows of `tables` put in place of the ones shown; the whole fragment for null, or
   // when a table has no row here yet (it has just appeared).
   function load(section, tables) {
-    const url = fragmentUrl(section.dataset.fragment);
+    // A section that follows the page's query (the rankings' search and page) asks with it.
+    const url = fragmentUrl(section.dataset.fragment)
+      + (section.dataset.query ? window.location.search : "");
     if (tables === null || tables.some((table) => rowOf(section, table) === null)) {
       return fetchText(url).then((html) => { section.innerHTML = html; });
     }

@@ -61,14 +61,58 @@
     return (texts.labels || {})[pair] || String(pair);
   }
 
+  // The page of the rankings this address asks for (?q= ?section= ?page=, server/rankview.py):
+  // the API gives those rows alone, and where they stand among the matched.
+  // The query is the one the server took (a refused one shows the first page of all).
+  function rankingsUrl() {
+    const shown = document.querySelector("#ranking-pages .ranking-pages");
+    const asked = shown ? shown.dataset : {};
+    const query = new URLSearchParams({page: asked.page || "1"});
+    if (asked.q) query.set("q", asked.q);
+    if (asked.section) query.set("section", asked.section);
+    return "/api/v1/rankings?" + query.toString();
+  }
+
+  function pageLink(view, page, rel, text) {
+    const query = new URLSearchParams();
+    if (view.q) query.set("q", view.q);
+    if (view.section) query.set("section", view.section);
+    if (page > 1) query.set("page", String(page));
+    const search = query.toString();
+    return el("a", {rel: rel, href: window.location.pathname + (search ? "?" + search : "")}, text);
+  }
+
+  function renderPages(view) {
+    const box = document.getElementById("ranking-pages");
+    if (!box || !view) return;
+    const filtered = Boolean(view.q || view.section);
+    let count = "";
+    if (filtered && !view.matched) count = texts.rankings_none;
+    else if (filtered) count = t("rankings_count_filtered", {matched: view.matched, total: view.total});
+    else if (view.total) count = t("rankings_count", {first: view.first, last: view.first + view.shown - 1, matched: view.matched});
+    const out = el("div", {class: "ranking-pages", "data-q": view.q, "data-section": view.section,
+                           "data-page": view.page, "data-pages": view.pages},
+      el("p", {class: "ranking-count", role: "status"}, count));
+    if (view.pages > 1) {
+      out.append(el("nav", {"aria-label": texts.rankings_pages},
+        view.page > 1 ? pageLink(view, view.page - 1, "prev", texts.rankings_previous) : null, " ",
+        el("span", {}, t("rankings_page", {page: view.page, pages: view.pages})), " ",
+        view.page < view.pages ? pageLink(view, view.page + 1, "next", texts.rankings_next) : null));
+    }
+    box.replaceChildren(out);
+  }
+
   function renderRankings(data) {
+    if (data.view) renderPages({...data.view, shown: data.rankings.length});
     const out = document.createDocumentFragment();
     const groups = new Map();
     for (const row of data.rankings) {
       if (!groups.has(row.group)) groups.set(row.group, []);
       groups.get(row.group).push(row);
     }
-    if (groups.size === 0) out.append(el("p", {class: "empty"}, texts.display_no_rankings));
+    if (groups.size === 0 && !(data.view && data.view.total)) {
+      out.append(el("p", {class: "empty"}, texts.display_no_rankings));
+    }
     const mp = data.method === "mp";
     // As _ranking_groups orders them: section by section, North-South first (group_order).
     const order = (group) => { const at = (texts.group_order || []).indexOf(group); return at < 0 ? 1e6 : at; };
@@ -221,7 +265,7 @@
     const fetches = [];
     if (all || kinds.has("results") || kinds.has("analysis")) {
       const results = "/api/v1/results?lang=" + encodeURIComponent(texts.language || "");
-      fetches.push(Promise.all([fetchJson("/api/v1/rankings"), fetchJson(results)])
+      fetches.push(Promise.all([fetchJson(rankingsUrl()), fetchJson(results)])
         .then(([rankings, results]) => { renderRankings(rankings); renderResults(results); }));
       if (swissPart !== null) fetches.push(refreshSwiss());
     }

@@ -36,7 +36,7 @@ from tabled.texts import (
     pages,
     wrap,
 )
-from tabled.wire import MAX_LABEL, MAX_NAME, MAX_PLAYER
+from tabled.wire import MAX_LABEL, MAX_NAME, MAX_PAIR, MAX_PLAYER
 
 LABEL = "bilbao-centro-12"
 assert len(LABEL) == MAX_LABEL
@@ -50,7 +50,7 @@ def worst(language: str) -> dict[str, list[Any]]:
     """The longest arguments each field can have on a display, in ``language``."""
     seats = [words.seat_letter(s, language) for s in Seat]
     return {
-        "board": [999], "round": [999], "ns": [9999], "ew": [9999], "table": [LABEL],
+        "board": [999], "round": [999], "ns": [MAX_PAIR], "ew": [MAX_PAIR], "table": [LABEL],
         "number": [MAX_PLAYER], "name": [NAME], "count": [13], "left": [13],
         "tricks": [13], "code": [9999], "minutes": [999], "score": ["+7600", "-7600"],
         "seat": [*seats, "N/S", "E/O" if language == "es" else "E/W"],
