@@ -57,15 +57,23 @@ class Projections:
         if derive is not None:
             derive(self, conn, table, event, outcome, batch)
 
-    def _on_result(self, conn: Connection, table: int, event: Event, outcome: Outcome,
-                   batch: Statuses) -> None:
-        board = event.board if event.board is not None else None
-        if board is None:
-            outcome.rejected = f"table {table} event {event.seq}: a result without a board"
-            return
-        refusal = self.allowed(table, board) if self.allowed is not None else None
+    def _allowed_board(self, table: int, event: Event, outcome: Outcome,
+                       what: str) -> int | None:
+        """The board of ``event`` (a result or a deal) if the table may have one on it now;
+        else None, with the refusal in ``outcome``."""
+        if event.board is None:
+            outcome.rejected = f"table {table} event {event.seq}: {what} without a board"
+            return None
+        refusal = self.allowed(table, event.board) if self.allowed is not None else None
         if refusal is not None:
             outcome.rejected = f"table {table} event {event.seq}: {refusal}"
+            return None
+        return event.board
+
+    def _on_result(self, conn: Connection, table: int, event: Event, outcome: Outcome,
+                   batch: Statuses) -> None:
+        board = self._allowed_board(table, event, outcome, "a result")
+        if board is None:
             return
         row = self.result_row(conn, table, event)
         key = {"b_event": self.event, "b_table": table, "b_board": board}
@@ -173,13 +181,8 @@ class Projections:
         hand record (the double-dummy analysis follows once the board is released)."""
         from server.session import capture_deal  # it reads the movements: not at import
 
-        board = event.board
+        board = self._allowed_board(table, event, outcome, "a deal")
         if board is None:
-            outcome.rejected = f"table {table} event {event.seq}: a deal without a board"
-            return
-        refusal = self.allowed(table, board) if self.allowed is not None else None
-        if refusal is not None:
-            outcome.rejected = f"table {table} event {event.seq}: {refusal}"
             return
         differ = capture_deal(conn, self.event, board, event.data["deal"], table, event.ts)
         if differ is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 
 from bidbox.broker import Broker, BrokerUsers
 from server import create_app
@@ -57,3 +59,18 @@ def start_server(broker: Broker, broker_users: BrokerUsers,
 def services(app: Flask) -> Services:
     found: Services = app.extensions["bidbox"]
     return found
+
+
+CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def director(app: Flask, password: str = "pw") -> tuple[FlaskClient, str]:
+    """A console client logged in as the director, and the console's CSRF token."""
+    client = app.test_client()
+    token = CSRF.search(client.get("/console/login").get_data(as_text=True))
+    assert token is not None
+    client.post("/console/login", data={"username": "director", "password": password,
+                                        "csrf": token[1]})
+    found = CSRF.search(client.get("/console/").get_data(as_text=True))
+    assert found is not None
+    return client, found[1]

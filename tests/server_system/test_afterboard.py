@@ -10,13 +10,10 @@ reader put them there.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
 from gpiozero.pins.mock import MockFactory
 
 from bidbox.broker import Broker, BrokerUsers
@@ -29,11 +26,10 @@ from tabled.runner import Table
 from tabled.state import Phase
 from tabled.wire import afterboard_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
-from tests.server_system.conftest import ServerFactory, services
+from tests.server_system.conftest import ServerFactory, director, services
 
 pytestmark = pytest.mark.broker
 
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
 
 @pytest.fixture
@@ -58,17 +54,6 @@ def tables(broker: Broker, broker_users: BrokerUsers,
             table.stop()
         for factory in factories:
             factory.close()
-
-
-def director(app: Flask) -> tuple[FlaskClient, str]:
-    client = app.test_client()
-    token = CSRF.search(client.get("/console/login").get_data(as_text=True))
-    assert token is not None
-    client.post("/console/login", data={"username": "director", "password": "pw",
-                                        "csrf": token[1]})
-    found = CSRF.search(client.get("/console/").get_data(as_text=True))
-    assert found is not None
-    return client, found[1]
 
 
 def until(table: Table, predicate: object, what: str) -> None:

@@ -8,12 +8,10 @@ scanned other hands at the same time as the first (a barometer) is called by the
 from __future__ import annotations
 
 import json
-import re
 import time
 from typing import Any
 
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
@@ -29,22 +27,10 @@ from sim.simtable import SimulatedTable
 from tabled.rules import Deal, Seat
 from tabled.wire import Event, table_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
-from tests.server_system.conftest import ServerFactory, services, wait_until
+from tests.server_system.conftest import ServerFactory, director, services, wait_until
 
 pytestmark = pytest.mark.broker
 
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
-
-
-def director(app: Flask) -> tuple[FlaskClient, str]:
-    client = app.test_client()
-    token = CSRF.search(client.get("/console/login").get_data(as_text=True))
-    assert token is not None
-    client.post("/console/login", data={"username": "director", "password": "pw",
-                                        "csrf": token[1]})
-    found = CSRF.search(client.get("/console/").get_data(as_text=True))
-    assert found is not None
-    return client, found[1]
 
 
 def set_up(client: FlaskClient, token: str, **form: str) -> None:

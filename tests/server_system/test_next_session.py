@@ -36,6 +36,7 @@ from tabled.state import Phase
 from tabled.wire import Event, table_topic
 from tests.bidbox.test_provision import provisioned_broker, table_client
 from tests.fixtures.broker import TIMEOUT
+from tests.server_system.conftest import director as console_director
 from tests.server_system.conftest import services, wait_until
 
 pytestmark = pytest.mark.broker
@@ -127,16 +128,9 @@ def pis(club: Provisioned, broker: Broker, tmp_path: Path) -> Iterator[Pis]:
 
 
 def director(app: Flask, club: Provisioned) -> tuple[FlaskClient, str]:
-    client = app.test_client()
-    token = CSRF.search(client.get("/console/login").get_data(as_text=True))
-    assert token is not None
     password = PASSWORD_FIELD.search((club.out / "server.env").read_text())
     assert password is not None
-    client.post("/console/login", data={"username": "director", "password": password[1],
-                                        "csrf": token[1]})
-    found = CSRF.search(client.get("/console/").get_data(as_text=True))
-    assert found is not None
-    return client, found[1]
+    return console_director(app, password[1])
 
 
 def until(table: Table, predicate: Any) -> None:
