@@ -11,7 +11,7 @@ VPY := $(VENV)/bin/python
 setup:
 	@$(PYTHON) scripts/setup.py --venv $(VENV)
 
-# Two workers: the whole suite in about half the time on a two-core machine (CI's too).
+# Two workers: the whole suite in about twenty minutes on two cores rather than half an hour.
 test: setup lint typecheck
 	$(VPY) -m pytest -q -n 2
 
