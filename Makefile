@@ -11,7 +11,7 @@ VPY := $(VENV)/bin/python
 setup:
 	@$(PYTHON) scripts/setup.py --venv $(VENV)
 
-# Two workers: the whole suite in about twenty minutes on two cores rather than half an hour.
+# Two workers, one a core of a two-core machine (the whole suite: about twenty minutes there).
 test: setup lint typecheck
 	$(VPY) -m pytest -q -n 2
 
