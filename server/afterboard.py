@@ -34,6 +34,8 @@ from server.fieldscore import Scored
 from server.i18n import PAGES
 from server.scorings import Method
 from server.session import Session, stored_analysis
+from tabled.afterboard import DD_STRAINS as TABLE_DD_STRAINS
+from tabled.afterboard import PAGE_KINDS
 from tabled.texts import Words
 from tabled.wire import MAX_AFTER_BOARDS, MAX_PAYLOAD, afterboard_board, afterboard_payload
 
@@ -61,12 +63,13 @@ PAGES.add({
     "console_after_board_none": Words(es="nada", en="nothing"),
 })
 
-DD_STRAINS = ("C", "D", "H", "S", "NT")
+# The double-dummy tricks go to the table in the order the table reads them.
+DD_STRAINS = tuple(strain.name for strain in TABLE_DD_STRAINS)
 DD_SEATS = ("N", "E", "S", "W")
 
 
-KINDS = ("score", "traveller", "record")
-"""The pages, in the order the tables show them (tabled.afterboard.PAGE_KINDS)."""
+KINDS = PAGE_KINDS
+"""The pages, in the order the tables show them (defined with the table's pages)."""
 
 
 @dataclass(frozen=True)

@@ -81,8 +81,7 @@ def table_name(table: int) -> str:
     if "table_session" not in g:  # the session read once a request, not once a table
         g.table_session = services().session
     session: Session | None = g.table_session
-    return str(table) if session is None or not session.sections else \
-        session.table_label(table)
+    return str(table) if session is None else session.table_label(table)
 
 
 # -- the pages ----------------------------------------------------------------------------

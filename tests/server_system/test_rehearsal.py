@@ -9,7 +9,6 @@ credentials and the director's password in its environment, and starts the round
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,12 +22,11 @@ from server.serve import serve
 from server.standings import all_results, public_field
 from tests.fixtures.broker import EVENT, TIMEOUT
 from tests.processes import run
-from tests.server_system.conftest import services
+from tests.server_system.conftest import director, services
 
 pytestmark = pytest.mark.slow  # the whole command
 
 PASSWORD = "mesa siete norte"
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 
 
 @pytest.fixture
@@ -49,15 +47,9 @@ def served(broker: Broker, broker_users: BrokerUsers,
 
 
 def set_up_in_the_console(app: Flask) -> None:
-    client = app.test_client()
-    token = CSRF.search(client.get("/console/login").get_data(as_text=True))
-    assert token is not None
-    client.post("/console/login", data={"username": "director", "password": PASSWORD,
-                                        "csrf": token[1]})
-    token = CSRF.search(client.get("/console/").get_data(as_text=True))
-    assert token is not None
+    client, token = director(app, PASSWORD)
     response = client.post("/console/setup", data={
-        "csrf": token[1], "title": "Ensayo", "movement": "howell", "participants": "8",
+        "csrf": token, "title": "Ensayo", "movement": "howell", "participants": "8",
         "boards_per_round": "2", "rounds": "3", "seed": "11"})
     assert response.status_code == 302, response.get_data(as_text=True)
 
