@@ -6,6 +6,8 @@ the room does, the round's start the pairs as the pages do."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tabled.rules import Deal, Seat
 from tabled.state import Phase
 from tabled.views import WIDTH
@@ -62,6 +64,15 @@ def test_a_later_table_is_checked_against_the_captured_deal(table: Table) -> Non
     assert "deal" not in table.new_types()  # the hand record is the first table's
 
 
+def _pass_out_board_one(table: Any) -> None:
+    """Seat the players, deal board 1 at the table, pass it out and confirm: the round ends."""
+    table.seat_players()
+    table.choose_board(1)
+    scan_hands(table, DEAL)
+    table.calls("Pass", "Pass", "Pass", "Pass")
+    table.confirm()
+
+
 def test_pairs_and_next_tables_go_by_the_names_the_pages_use(make_table: object) -> None:
     for language, pairs, move in (("en", "NS B4  EW B1", "EW to table B3"),
                                   ("es", "NS B4  EO B1", "EO a mesa B3")):
@@ -70,11 +81,7 @@ def test_pairs_and_next_tables_go_by_the_names_the_pages_use(make_table: object)
                      names={"ns": "B4", "ew": "B1"},
                      next={"ns": None, "ew": "B3", "boards": "B1"})
         assert pairs in table.view(Seat.N)
-        table.seat_players()
-        table.choose_board(1)
-        scan_hands(table, DEAL)
-        table.calls("Pass", "Pass", "Pass", "Pass")
-        table.confirm()
+        _pass_out_board_one(table)
         assert table.phase is Phase.ROUND_END
         lines = table.view(Seat.E)
         assert move in lines and all(len(line) <= WIDTH for line in lines)
@@ -92,11 +99,7 @@ def test_a_club_named_section_keeps_its_lines_whole(make_table: object) -> None:
                      names={"ns": "bilbao-centro-4", "ew": "bilbao-centro-1"},
                      next={"ns": None, "ew": "bilbao-centro-12", "boards": "bilbao-centro-11"})
         assert pairs in table.view(Seat.N)
-        table.seat_players()
-        table.choose_board(1)
-        scan_hands(table, DEAL)
-        table.calls("Pass", "Pass", "Pass", "Pass")
-        table.confirm()
+        _pass_out_board_one(table)
         lines = table.view(Seat.E)
         assert move in lines and all(len(line) <= WIDTH for line in lines), lines
         assert not any(line.endswith("→") for line in lines)
