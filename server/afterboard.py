@@ -153,7 +153,7 @@ def payloads(db: Database, session: Session) -> dict[int, bytes]:
     for row in rows:
         by_table[row.table].append(row)
         by_board[row.board].append(row)
-    field = standings.public_field(db, session) if pages.on and released else None
+    field = standings.public_field(db, session, rows) if pages.on and released else None
     scored: dict[int, dict[int, Scored]] = defaultdict(dict)  # board -> table -> scored
     if field is not None:
         for board, lines in field.scored.items():

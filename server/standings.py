@@ -100,8 +100,10 @@ def release(db: Database, session: Session, board: int, by: str,
                                                released_at=clock(), released_by=by))
 
 
-def public_results(db: Database, session: Session) -> list[ResultRow]:
-    rows = all_results(db, session)
+def public_results(db: Database, session: Session,
+                   results: Iterable[ResultRow] | None = None) -> list[ResultRow]:
+    """The results of released boards, of ``results`` when the caller has read them."""
+    rows = list(all_results(db, session) if results is None else results)
     released = released_boards(db, session, rows)
     return [r for r in rows if r.board in released]
 
@@ -149,8 +151,12 @@ def _board_result(row: ResultRow, averages: Mapping[str, int] | None = None,
                           row.round)
 
 
-def field(db: Database, session: Session, *, public: bool) -> Field:
-    rows = public_results(db, session) if public else all_results(db, session)
+def field(db: Database, session: Session, *, public: bool,
+          results: Iterable[ResultRow] | None = None) -> Field:
+    """The field's scores and rankings; ``results``: the session's results, when the caller
+    has read them already."""
+    rows = (public_results(db, session, results) if public
+            else list(all_results(db, session) if results is None else results))
     groups = {number: p.grp for number, p in participants_of(db, session).items()}
     if session.scoring.social:
         return _social(session, rows, groups)
@@ -225,12 +231,13 @@ def _field(session: Session, rows: list[ResultRow], groups: dict[int, str],
     return Field(scored, standings, method)
 
 
-def public_field(db: Database, session: Session) -> Field:
+def public_field(db: Database, session: Session,
+                 results: Iterable[ResultRow] | None = None) -> Field:
     """The field for the public pages: a field the laws cannot score yet (a pair with two
     results on a board, say) shows no rankings rather than an error on the room's screen;
     the console shows the director what to fix."""
     try:
-        return field(db, session, public=True)
+        return field(db, session, public=True, results=results)
     except ValueError as error:
         log.warning("the public rankings wait for the director: %s", error)
         return Field({}, [], session.scoring.method)
