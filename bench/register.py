@@ -103,7 +103,7 @@ def one_deck(sorted_deck: bool, prefix: int, folder: Path) -> list[float]:
     keys = os.fdopen(keys_r)
     screen = _Screen()
     result: list[int] = []
-    tags = [f"{prefix:02X}{n:06X}" for n in range(52)]
+    tags = [f"{prefix:04X}{n:04X}" for n in range(52)]  # 8 hex digits for any deck count
     argv = [os.ttyname(slave), "--tags", str(folder / f"tags-{prefix}.json"), "--deck", "bench",
             "--timeout", str(TIMEOUT), *(["--sorted", "--yes"] if sorted_deck else [])]
     times: list[float] = []
