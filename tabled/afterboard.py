@@ -30,12 +30,15 @@ Pure: no I/O; the daemon (``tabled.daemon``) keeps the latest ``AfterBoard`` and
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .rules import RulesError, Strain, parse_contract
 from .state import Phase, Result, TableState
 from .texts import Words, table
+from .wire import AfterBoard as AfterBoard  # re-exported: the wire decodes into them
+from .wire import Line as Line
+from .wire import Shown as Shown
 from .words import contract_pieces, plain, seat_letter, strain_pieces
 
 WIDTH = 20
@@ -71,61 +74,6 @@ TEXTS = table("after the board", {
 
 class LayoutError(ValueError):
     """A line that would not fit twenty columns in any of its forms."""
-
-
-# -- what the server lets the table show --------------------------------------------------
-
-@dataclass(frozen=True)
-class Line:
-    """One table's result on a traveller: pairs, contract (``4HX``, ``Pass``; None for an
-    artificial adjusted score, then ``adjusted`` says it), declarer, tricks, North-South's
-    score."""
-
-    table: int
-    ns: int
-    ew: int
-    contract: str | None
-    declarer: str | None
-    tricks: int | None
-    score_ns: int | None
-    adjusted: str | None = None
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What the table may show of one board it finished. ``released``: the release rule lets
-    the room see its results; nothing else is sent otherwise. ``score``: this table's pair
-    scores on it, North-South's and East-West's, as ``unit`` says (``%`` or ``imp``);
-    ``tricks``: double-dummy tricks, seat -> five numbers in the order of ``DD_STRAINS``;
-    ``par``: par from North-South's side, with its contracts (``4SN``)."""
-
-    board: int
-    released: bool
-    traveller: tuple[Line, ...] = ()
-    score: tuple[float, float] | None = None
-    unit: str = "%"
-    tricks: Mapping[str, tuple[int, ...]] | None = None
-    par: int | None = None
-    par_contracts: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class AfterBoard:
-    """The server's word to one table: which pages the director turned on, this table's
-    number (to mark its own line) and what it may show of each board it finished."""
-
-    table: int
-    score: bool = True
-    traveller: bool = True
-    record: bool = True
-    boards: tuple[Shown, ...] = ()
-
-    @property
-    def on(self) -> bool:
-        return self.score or self.traveller or self.record
-
-    def of(self, board: int) -> Shown | None:
-        return next((b for b in self.boards if b.board == board), None)
 
 
 # -- each seat's place in the pages --------------------------------------------------------

@@ -18,7 +18,9 @@ seat displays' words (tabled.i18n), the server's checks and the console's form a
 server's replay of a board (it is the table's own state). Adding a kind is adding a
 ``RulingKind`` below, with its texts, and its tests.
 
-Standard library and tabled.rules only at import time: the wire imports this module.
+Below the wire and the state (the wire imports this module, the state applies its kinds): it
+imports tabled.rules, tabled.texts and the values it changes, tabled.table, and neither of
+those.
 """
 
 from __future__ import annotations
@@ -26,18 +28,24 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tabled.rules import Card, IllegalActionError, Seat, Suit
 from tabled.rules.auction import PassScope
-from tabled.rules.penalty import LeadOption, PenaltyLeadOption, PrematureOption, is_honour
+from tabled.rules.penalty import is_honour
 from tabled.rules.play import ClaimState, LeadRestriction, Play
-from tabled.texts import Words
 
-if TYPE_CHECKING:
-    from tabled.state import BoardState, TableState
-    from tabled.wire import Event
-
+from .table import (
+    AlertMark,
+    BoardState,
+    Recorded,
+    Result,
+    Stamped,
+    StateError,
+    Table,
+)
+from .table import play_action as play_action  # re-exported: tabled.control.play tries one
+from .texts import Words
 
 
 class RulingDataError(ValueError):
@@ -137,7 +145,7 @@ def choice_name(value: str | bool) -> str:
     return _FLAG_WORDS[value] if isinstance(value, bool) else value
 
 
-Apply = Callable[["TableState", "BoardState | None", Mapping[str, Any], "Event"], None]
+Apply = Callable[["Table", "BoardState | None", Mapping[str, Any], "Stamped"], None]
 Check = Callable[[dict[str, Any]], None]
 
 
@@ -199,8 +207,8 @@ _CARD = Field("card", "card", Words(es="Carta", en="Card"), required=True, place
 
 # -- how each applies to the table's state -----------------------------------------------------
 
-def _take_back(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-               event: Event) -> None:
+def _take_back(table: Table, board: BoardState | None, data: Mapping[str, Any],
+               event: Stamped) -> None:
     # Laws 17E2, 36A, 38B, 39A: the director cancels calls back to a point; the play with them.
     assert board is not None
     board.auction.take_back(data["calls"])
@@ -221,8 +229,8 @@ def _take_back(table: TableState, board: BoardState | None, data: Mapping[str, A
     table.after_call(board)
 
 
-def _require_pass(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                  event: Event) -> None:
+def _require_pass(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                  event: Stamped) -> None:
     # Laws 23, 30, 31, 32: the offender's partner must pass (for the auction or one turn);
     # Law 30B2(b): partner may pass or bid at that turn, but not double or redouble.
     assert board is not None
@@ -232,8 +240,8 @@ def _require_pass(table: TableState, board: BoardState | None, data: Mapping[str
                                PassScope(scope), bids_allowed=bids)
 
 
-def _lead_restriction(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                      event: Event) -> None:
+def _lead_restriction(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                      event: Stamped) -> None:
     # Laws 26, 50D: the restriction takes effect at the offender's partner's first lead.
     assert board is not None
     board.lead_restrictions.append(LeadRestriction(
@@ -243,8 +251,8 @@ def _lead_restriction(table: TableState, board: BoardState | None, data: Mapping
         board.replay_cards()
 
 
-def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                event: Event) -> None:
+def _undo_cards(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                event: Stamped) -> None:
     # Laws 45C4(b), 47: cards designated by mistake or retracted go back to the hand.
     assert board is not None
     board.simultaneous = None  # Law 58B: the cards it waited on are taken back too
@@ -260,22 +268,18 @@ def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, 
     board.replay_cards()
 
 
-def _claim(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-           event: Event) -> None:
+def _claim(table: Table, board: BoardState | None, data: Mapping[str, Any],
+           event: Stamped) -> None:
     # Laws 68D, 70: the director rules a disputed claim's tricks, or lets play go on.
-    from tabled.state import StateError
-
     play = None if board is None else board.play
     if play is None or play.claim is None or play.claim.state is not ClaimState.DISPUTED:
         raise StateError(f"event {event.seq}: no disputed claim to rule on")
     play.rule_on_claim(data.get("tricks"))
 
 
-def _score(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-           event: Event) -> None:
+def _score(table: Table, board: BoardState | None, data: Mapping[str, Any],
+           event: Stamped) -> None:
     # Law 12C: the director's score stands for the board's result.
-    from tabled.state import Result
-
     assert board is not None
     board.result = Result(board.number, board.auction.contract, board.auction.declarer, None,
                           data.get("score_ns") or 0, data.get("adjusted") or "assigned")
@@ -302,16 +306,16 @@ def _check_score(data: dict[str, Any]) -> None:
         raise RulingDataError("score: an artificial score (A60/40) has no NS points")
 
 
-def _director_ack(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                  event: Event) -> None:
+def _director_ack(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                  event: Stamped) -> None:
     # Law 9B1: the director, summoned, is on the way.
     for call in table.director_calls:
         if data.get("call") in (None, call.seq):
             call.acknowledged = True
 
 
-def _end_round(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-               event: Event) -> None:
+def _end_round(table: Table, board: BoardState | None, data: Mapping[str, Any],
+               event: Stamped) -> None:
     # Law 8B: the round ends when the director says so; the boards not played stay unplayed.
     if table.assignment is not None:
         table.assignment.boards = tuple(b for b in table.assignment.boards
@@ -319,20 +323,8 @@ def _end_round(table: TableState, board: BoardState | None, data: Mapping[str, A
     table.board = None
 
 
-@dataclass(frozen=True)
-class Recorded:
-    """A ruling that records a fact on the board for the director, with no rectification at
-    the table: its kind, its data, how far the auction and the play were, and its event."""
-
-    kind: str
-    data: Mapping[str, Any]
-    calls: int
-    cards: int
-    seq: int
-
-
-def _record(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-            event: Event) -> None:
+def _record(table: Table, board: BoardState | None, data: Mapping[str, Any],
+            event: Stamped) -> None:
     """Keep the ruling on the board (``BoardState.records``): exports and the console show
     it; the table plays on."""
     assert board is not None
@@ -341,76 +333,31 @@ def _record(table: TableState, board: BoardState | None, data: Mapping[str, Any]
                                   len(board.auction), len(board.cards), event.seq))
 
 
-# -- cards seen out of turn: penalty cards (Laws 49-52), leads out of turn (53-56) -------------
-#
-# These are the director's rulings and also what the table itself records when a card is seen
-# out of turn or a player chooses an option on the keypad (the ``option`` event): the same
-# data, applied the same way, and kept on the board (``BoardState.play_actions``) so that the
-# play is rebuilt with them when cards are taken back.
 
-def play_action(play: Play, data: Mapping[str, Any]) -> tuple[Seat, Card] | None:
-    """Apply one of the play's irregularities to ``play``; the card the option makes a
-    correct lead, which is then played (Laws 53A, 54A), or None."""
-    kind = data["kind"]
-    if kind == "penalty_card":  # Laws 49, 50B
-        play.expose(Seat.from_str(data["seat"]), Card.from_str(data["card"]),
-                    data.get("major", "major") == "major", data.get("law") or "50")
-    elif kind == "pick_up":  # Law 50: the director designates otherwise
-        play.pick_up(Card.from_str(data["card"]))
-    elif kind == "penalty_lead":  # Law 50D2
-        suit = data.get("suit")
-        play.choose_penalty_lead(PenaltyLeadOption(data["lead"]),
-                                 None if suit is None else Suit.from_str(suit))
-    elif kind == "lead_out_of_turn":  # Laws 54-56: the card stays faced
-        play.face_lead(Seat.from_str(data["seat"]), Card.from_str(data["card"]))
-    elif kind == "penalty_choice":  # Law 51A
-        play.designate_penalty_card(Card.from_str(data["card"]))
-    elif kind == "premature_option":  # Law 57A (59 when partner cannot comply)
-        suit = data.get("suit")
-        play.choose_premature_option(PrematureOption(data["premature"]),
-                                     None if suit is None else Suit.from_str(suit))
-    elif kind == "penalty_breach":  # Law 52B: another card in a penalty card's place
-        play.breach_penalty(Seat.from_str(data["seat"]), Card.from_str(data["card"]))
-    elif kind == "breach_option":  # Law 52B1 accepted (the card is played), 52B2 not
-        return play.choose_breach_option(data["breach"] == "accept")
-    elif kind == "lead_option":  # Laws 53A, 54A, 54B, 54D, 55, 56
-        option = LeadOption(data["option"])
-        faced = play.choose_lead_option(option)
-        if option is not LeadOption.REFUSE:
-            return faced.seat, faced.card
-    else:
-        raise ValueError(f"{kind} is not an action of the play")
-    return None
 
 
 @contextmanager
-def _engine_refusal(event: Event) -> Iterator[None]:
+def _engine_refusal(event: Stamped) -> Iterator[None]:
     """The laws engine's refusal (a ValueError) inside as the state's: the journal is not
     ours."""
-    from tabled.state import StateError
-
     try:
         yield
     except ValueError as error:
         raise StateError(f"event {event.seq}: {error}") from None
 
 
-def _play_ruling(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                 event: Event) -> None:
-    from tabled.state import StateError
-
+def _play_ruling(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                 event: Stamped) -> None:
     if board is None or board.play is None:
         raise StateError(f"event {event.seq}: {data['kind']} before the play")
     with _engine_refusal(event):
         board.apply_play_action(data, event.ts)
 
 
-def _revoke_transfer(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                     event: Event) -> None:
+def _revoke_transfer(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                     event: Stamped) -> None:
     # Law 64C: at the end of play the director confirms the transfer Law 64A gives, or
     # changes it to restore equity (64B7: both sides revoked; 64C: damage not made good).
-    from tabled.state import StateError
-
     assert board is not None
     play = board.play
     if play is None or not play.is_over:
@@ -425,13 +372,11 @@ def _revoke_transfer(table: TableState, board: BoardState | None, data: Mapping[
     board.confirmed = set()
 
 
-def _change_of_call(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                    event: Event) -> None:
+def _change_of_call(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                    event: Stamped) -> None:
     # Law 25B (2007): a change of call not allowed under 25A (made after a pause): the
     # left-hand opponent may accept it (25B1: the second call stands) or not (25B2: the
     # change is cancelled and the original call stands); Law 16D for what was withdrawn.
-    from tabled.state import AlertMark, StateError
-
     assert board is not None
     late = board.late_change
     if late is None:
@@ -457,13 +402,11 @@ def _change_of_call(table: TableState, board: BoardState | None, data: Mapping[s
     _record(table, board, data, event)
 
 
-def _call_over_change(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                      event: Event) -> None:
+def _call_over_change(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                      event: Stamped) -> None:
     # Law 25A4 (2017: 25A5): after a change of an unintended call, the left-hand opponent may
     # withdraw the call made over it; its information is authorised for that side only
     # (16D). Or it lets it stand, if it is still legal over the new call.
-    from tabled.state import AlertMark, StateError
-
     assert board is not None
     over = board.over_change
     if over is None or over.seat is not Seat.from_str(data["seat"]):
@@ -480,11 +423,9 @@ def _call_over_change(table: TableState, board: BoardState | None, data: Mapping
     _record(table, board, data, event)
 
 
-def _simultaneous_position(board: BoardState, seat: Seat, event: Event) -> int:
+def _simultaneous_position(board: BoardState, seat: Seat, event: Stamped) -> int:
     """Where in ``board.cards`` is the card of ``seat`` that came with another: its last
     card, if the trick it went to is not behind both sides' cards to the next trick (58B4)."""
-    from tabled.state import StateError
-
     index = next((i for i in range(len(board.cards) - 1, -1, -1)
                   if board.cards[i][0] is seat), None)
     if index is None:
@@ -498,15 +439,13 @@ def _simultaneous_position(board: BoardState, seat: Seat, event: Event) -> int:
     return index
 
 
-def _simultaneous(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                  event: Event) -> None:
+def _simultaneous(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                  event: Stamped) -> None:
     # Law 58B: a second card seen from a hand with the card it played: the player designates
     # which is played (58B2); until then the play waits. The table sees it with the hand's
     # last card; the director may rule it for an earlier card of the trick (58B3 then lets
     # the opponents who played after it change their card), or of the trick before, until
     # both sides have played to the next (58B4, Law 67A2).
-    from tabled.state import StateError
-
     assert board is not None
     seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
     play = board.play
@@ -519,14 +458,12 @@ def _simultaneous(table: TableState, board: BoardState | None, data: Mapping[str
     board.simultaneous = (seat, board.cards[index][1], card)
 
 
-def _simultaneous_choice(table: TableState, board: BoardState | None,
-                         data: Mapping[str, Any], event: Event) -> None:
+def _simultaneous_choice(table: Table, board: BoardState | None,
+                         data: Mapping[str, Any], event: Stamped) -> None:
     # Law 58B2: the card the player designates is played; for a defender the other card is
     # a penalty card (Law 50B: major if an honour); declarer's goes back to the hand. 58B1
     # (the director's): only one card's face was visible: it is played, the other picked up,
     # no rectification. 58B3: the opponents who played to the trick after it may change.
-    from tabled.state import StateError
-
     assert board is not None
     pending = board.simultaneous
     if pending is None or board.play is None:
@@ -564,13 +501,11 @@ def _simultaneous_choice(table: TableState, board: BoardState | None,
             board.replay_cards()
 
 
-def _substitute(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                event: Event) -> None:
+def _substitute(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                event: Stamped) -> None:
     # Law 58B3: an opponent who played to the trick after the 58B offender's card takes it
     # back and plays ``card`` instead, without further rectification (16C for what was
     # seen); with no card, keeps the one played.
-    from tabled.state import StateError
-
     assert board is not None
     seat = Seat.from_str(data["seat"])
     if seat not in board.may_substitute:
@@ -585,14 +520,12 @@ def _substitute(table: TableState, board: BoardState | None, data: Mapping[str, 
         board.replay_cards()
 
 
-def _defective_trick(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                     event: Event) -> None:
+def _defective_trick(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                     event: Stamped) -> None:
     # Law 58B4, 67B2: two cards from one hand found after both sides played to the next
     # trick: the card faced (the one the table recorded) stays played, ownership of the
     # trick does not change, the extra card goes back to the hand (if the table took it as
     # a penalty card, it is picked up). Recorded: a failure to play it since may be a revoke.
-    from tabled.state import StateError
-
     assert board is not None
     seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
     play = board.play
@@ -607,11 +540,6 @@ def _defective_trick(table: TableState, board: BoardState | None, data: Mapping[
         raise StateError(f"event {event.seq}: {card} was played by "
                          f"{play.played_cards()[card]}")
     _record(table, board, data, event)
-
-
-#: The laws of a penalty card that come from a card played (out of turn, too soon), not one
-#: dropped: such a card may have been played at the same time as a legal one (Law 58A).
-SEEN_PLAYED = frozenset({"57A", "50B", "60B"})
 
 
 def out_of_turn_action(play: Play, seat: Seat, card: Card,
@@ -633,14 +561,12 @@ def out_of_turn_action(play: Play, seat: Seat, card: Card,
             "law": "57A" if early else "50B"}
 
 
-def _simultaneous_play(table: TableState, board: BoardState | None, data: Mapping[str, Any],
-                       event: Event) -> None:
+def _simultaneous_play(table: Table, board: BoardState | None, data: Mapping[str, Any],
+                       event: Stamped) -> None:
     # Law 58A: a lead or play made at the same time as another player's legal one counts as
     # made after it. The card the table kept as seen out of turn (the reader took it first)
     # gives way to the legal card of ``seat``, then is played if it is now in turn, or is what
     # a card out of turn is (Laws 53-57: a lead out of turn, a defender's penalty card).
-    from tabled.state import StateError
-
     assert board is not None
     seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
     kept = board.out_of_turn

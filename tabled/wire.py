@@ -17,7 +17,7 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability, parse_contract
 
@@ -26,9 +26,6 @@ from .roundclock import MAX_WARNING, RoundClock
 from .rulings import FIELDS, KINDS, RulingDataError, kind_of
 from .rulings import Field as RulingField
 from .syscard import CardError, SystemCard
-
-if TYPE_CHECKING:
-    from .afterboard import AfterBoard
 
 VERSION = 1
 ROOT = "bidbox/v1"
@@ -759,11 +756,63 @@ def afterboard_payload(value: Mapping[str, Any], *, boards_checked: bool = False
     return payload
 
 
+@dataclass(frozen=True)
+class Line:
+    """One table's result on a traveller: pairs, contract (``4HX``, ``Pass``; None for an
+    artificial adjusted score, then ``adjusted`` says it), declarer, tricks, North-South's
+    score."""
+
+    table: int
+    ns: int
+    ew: int
+    contract: str | None
+    declarer: str | None
+    tricks: int | None
+    score_ns: int | None
+    adjusted: str | None = None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the table may show of one board it finished. ``released``: the release rule lets
+    the room see its results; nothing else is sent otherwise. ``score``: this table's pair
+    scores on it, North-South's and East-West's, as ``unit`` says (``%`` or ``imp``);
+    ``tricks``: double-dummy tricks, seat -> five numbers in the order of
+    ``tabled.afterboard.DD_STRAINS``;
+    ``par``: par from North-South's side, with its contracts (``4SN``)."""
+
+    board: int
+    released: bool
+    traveller: tuple[Line, ...] = ()
+    score: tuple[float, float] | None = None
+    unit: str = "%"
+    tricks: Mapping[str, tuple[int, ...]] | None = None
+    par: int | None = None
+    par_contracts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AfterBoard:
+    """The server's word to one table: which pages the director turned on, this table's
+    number (to mark its own line) and what it may show of each board it finished."""
+
+    table: int
+    score: bool = True
+    traveller: bool = True
+    record: bool = True
+    boards: tuple[Shown, ...] = ()
+
+    @property
+    def on(self) -> bool:
+        return self.score or self.traveller or self.record
+
+    def of(self, board: int) -> Shown | None:
+        return next((b for b in self.boards if b.board == board), None)
+
+
 def afterboard_from_payload(payload: bytes | str) -> AfterBoard:
     """The server's word to a table after its boards, validated, as a
     ``tabled.afterboard.AfterBoard``."""
-    from .afterboard import AfterBoard, Line, Shown  # afterboard reads the state: not at the top
-
     value = _load(payload, "afterboard")
     del value["v"]
     data = AFTERBOARD.validate("afterboard", value)
