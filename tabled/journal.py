@@ -100,7 +100,7 @@ class Journal:
                 "SELECT seq, type, ts, board, data FROM events WHERE seq > ? AND seq <= ? "
                 "ORDER BY seq", (since, self._seq if until is None else until)).fetchall()
         for seq, kind, ts, board, data in rows:
-            yield Event(seq, EventType(kind), ts, board, json.loads(data))
+            yield Event.from_row(seq, kind, ts, board, data)
 
     def unacknowledged(self) -> list[Event]:
         """The outbox: events the broker has not acknowledged, in order."""
@@ -108,7 +108,7 @@ class Journal:
             rows = self._db.execute(
                 "SELECT e.seq, e.type, e.ts, e.board, e.data FROM outbox o "
                 "JOIN events e ON e.seq = o.seq ORDER BY o.seq").fetchall()
-        return [Event(seq, EventType(kind), ts, board, json.loads(data))
+        return [Event.from_row(seq, kind, ts, board, data)
                 for seq, kind, ts, board, data in rows]
 
     def acknowledge(self, seqs: list[int]) -> None:

@@ -36,6 +36,7 @@ from tabled.rules.penalty import is_honour
 from tabled.rules.play import ClaimState, LeadRestriction, Play
 
 from .table import (
+    RULING_NAMES,
     AlertMark,
     BoardState,
     Recorded,
@@ -43,7 +44,9 @@ from .table import (
     Stamped,
     StateError,
     Table,
+    given,
 )
+from .table import RulingData as RulingData  # re-exported: a ruling's typed data
 from .table import play_action as play_action  # re-exported: tabled.control.play tries one
 from .texts import Words
 
@@ -145,7 +148,7 @@ def choice_name(value: str | bool) -> str:
     return _FLAG_WORDS[value] if isinstance(value, bool) else value
 
 
-Apply = Callable[["Table", "BoardState | None", Mapping[str, Any], "Stamped"], None]
+Apply = Callable[["Table", "BoardState | None", "RulingData", "Stamped"], None]
 Check = Callable[[dict[str, Any]], None]
 
 
@@ -207,11 +210,11 @@ _CARD = Field("card", "card", Words(es="Carta", en="Card"), required=True, place
 
 # -- how each applies to the table's state -----------------------------------------------------
 
-def _take_back(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _take_back(table: Table, board: BoardState | None, data: RulingData,
                event: Stamped) -> None:
     # Laws 17E2, 36A, 38B, 39A: the director cancels calls back to a point; the play with them.
     assert board is not None
-    board.auction.take_back(data["calls"])
+    board.auction.take_back(given(data.calls))
     kept = len(board.auction)
     del board.call_ts[kept:]
     board.alerts = [a for a in board.alerts if a.index < kept]
@@ -229,36 +232,36 @@ def _take_back(table: Table, board: BoardState | None, data: Mapping[str, Any],
     table.after_call(board)
 
 
-def _require_pass(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _require_pass(table: Table, board: BoardState | None, data: RulingData,
                   event: Stamped) -> None:
     # Laws 23, 30, 31, 32: the offender's partner must pass (for the auction or one turn);
     # Law 30B2(b): partner may pass or bid at that turn, but not double or redouble.
     assert board is not None
-    bids = bool(data.get("bids_allowed"))
-    scope = "next_turn" if bids else data.get("scope") or "auction"  # 30B2(b): "that turn"
-    board.auction.require_pass(Seat.from_str(data["seat"]), data.get("law") or "",
+    bids = bool(data.bids_allowed)
+    scope = "next_turn" if bids else data.scope or "auction"  # 30B2(b): "that turn"
+    board.auction.require_pass(Seat.from_str(given(data.seat)), data.law or "",
                                PassScope(scope), bids_allowed=bids)
 
 
-def _lead_restriction(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _lead_restriction(table: Table, board: BoardState | None, data: RulingData,
                       event: Stamped) -> None:
     # Laws 26, 50D: the restriction takes effect at the offender's partner's first lead.
     assert board is not None
     board.lead_restrictions.append(LeadRestriction(
-        Seat.from_str(data["seat"]), Suit.from_str(data["suit"]), bool(data.get("required")),
-        data.get("law") or "26"))
+        Seat.from_str(given(data.seat)), Suit.from_str(given(data.suit)), bool(data.required),
+        data.law or "26"))
     if board.play is not None:
         board.replay_cards()
 
 
-def _undo_cards(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _undo_cards(table: Table, board: BoardState | None, data: RulingData,
                 event: Stamped) -> None:
     # Laws 45C4(b), 47: cards designated by mistake or retracted go back to the hand.
     assert board is not None
     board.simultaneous = None  # Law 58B: the cards it waited on are taken back too
     board.may_substitute = []
     board.out_of_turn = None
-    del board.cards[len(board.cards) - data["cards"]:]
+    del board.cards[len(board.cards) - given(data.cards):]
     del board.card_ts[len(board.cards):]
     board.play_actions = [(at, action) for at, action in board.play_actions
                           if at <= len(board.cards)]
@@ -268,21 +271,21 @@ def _undo_cards(table: Table, board: BoardState | None, data: Mapping[str, Any],
     board.replay_cards()
 
 
-def _claim(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _claim(table: Table, board: BoardState | None, data: RulingData,
            event: Stamped) -> None:
     # Laws 68D, 70: the director rules a disputed claim's tricks, or lets play go on.
     play = None if board is None else board.play
     if play is None or play.claim is None or play.claim.state is not ClaimState.DISPUTED:
         raise StateError(f"event {event.seq}: no disputed claim to rule on")
-    play.rule_on_claim(data.get("tricks"))
+    play.rule_on_claim(data.tricks)
 
 
-def _score(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _score(table: Table, board: BoardState | None, data: RulingData,
            event: Stamped) -> None:
     # Law 12C: the director's score stands for the board's result.
     assert board is not None
     board.result = Result(board.number, board.auction.contract, board.auction.declarer, None,
-                          data.get("score_ns") or 0, data.get("adjusted") or "assigned")
+                          data.score_ns or 0, data.adjusted or "assigned")
     board.confirmed = set()
 
 
@@ -306,15 +309,15 @@ def _check_score(data: dict[str, Any]) -> None:
         raise RulingDataError("score: an artificial score (A60/40) has no NS points")
 
 
-def _director_ack(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _director_ack(table: Table, board: BoardState | None, data: RulingData,
                   event: Stamped) -> None:
     # Law 9B1: the director, summoned, is on the way.
     for call in table.director_calls:
-        if data.get("call") in (None, call.seq):
+        if data.call in (None, call.seq):
             call.acknowledged = True
 
 
-def _end_round(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _end_round(table: Table, board: BoardState | None, data: RulingData,
                event: Stamped) -> None:
     # Law 8B: the round ends when the director says so; the boards not played stay unplayed.
     if table.assignment is not None:
@@ -323,14 +326,12 @@ def _end_round(table: Table, board: BoardState | None, data: Mapping[str, Any],
     table.board = None
 
 
-def _record(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _record(table: Table, board: BoardState | None, data: RulingData,
             event: Stamped) -> None:
     """Keep the ruling on the board (``BoardState.records``): exports and the console show
     it; the table plays on."""
     assert board is not None
-    board.records.append(Recorded(data["kind"], {k: v for k, v in data.items()
-                                                 if k not in ("kind", "cmd")},
-                                  len(board.auction), len(board.cards), event.seq))
+    board.records.append(Recorded(data, len(board.auction), len(board.cards), event.seq))
 
 
 
@@ -346,15 +347,15 @@ def _engine_refusal(event: Stamped) -> Iterator[None]:
         raise StateError(f"event {event.seq}: {error}") from None
 
 
-def _play_ruling(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _play_ruling(table: Table, board: BoardState | None, data: RulingData,
                  event: Stamped) -> None:
     if board is None or board.play is None:
-        raise StateError(f"event {event.seq}: {data['kind']} before the play")
+        raise StateError(f"event {event.seq}: {data.kind} before the play")
     with _engine_refusal(event):
         board.apply_play_action(data, event.ts)
 
 
-def _revoke_transfer(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _revoke_transfer(table: Table, board: BoardState | None, data: RulingData,
                      event: Stamped) -> None:
     # Law 64C: at the end of play the director confirms the transfer Law 64A gives, or
     # changes it to restore equity (64B7: both sides revoked; 64C: damage not made good).
@@ -362,7 +363,7 @@ def _revoke_transfer(table: Table, board: BoardState | None, data: Mapping[str, 
     play = board.play
     if play is None or not play.is_over:
         raise StateError(f"event {event.seq}: revoke_transfer before the end of play")
-    ruled = data["transferred"]
+    ruled = given(data.transferred)
     board.ruled_transfer = ruled
     result = board.result
     if result is not None and result.adjusted is None and result.transferred == ruled:
@@ -372,7 +373,7 @@ def _revoke_transfer(table: Table, board: BoardState | None, data: Mapping[str, 
     board.confirmed = set()
 
 
-def _change_of_call(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _change_of_call(table: Table, board: BoardState | None, data: RulingData,
                     event: Stamped) -> None:
     # Law 25B (2007): a change of call not allowed under 25A (made after a pause): the
     # left-hand opponent may accept it (25B1: the second call stands) or not (25B2: the
@@ -383,7 +384,7 @@ def _change_of_call(table: Table, board: BoardState | None, data: Mapping[str, A
         raise StateError(f"event {event.seq}: no change of call waits for an answer")
     seat, index = late.seat, late.index
     board.late_change = None
-    if data["change"] == "cancel":
+    if given(data.change) == "cancel":
         if board.auction.can_replace(seat) != index:
             raise StateError(f"event {event.seq}: {seat}'s changed call is not the last")
         board.auction.replace_call(seat, late.call, lho_withdraws=False)
@@ -402,18 +403,18 @@ def _change_of_call(table: Table, board: BoardState | None, data: Mapping[str, A
     _record(table, board, data, event)
 
 
-def _call_over_change(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _call_over_change(table: Table, board: BoardState | None, data: RulingData,
                       event: Stamped) -> None:
     # Law 25A4 (2017: 25A5): after a change of an unintended call, the left-hand opponent may
     # withdraw the call made over it; its information is authorised for that side only
     # (16D). Or it lets it stand, if it is still legal over the new call.
     assert board is not None
     over = board.over_change
-    if over is None or over.seat is not Seat.from_str(data["seat"]):
-        raise StateError(f"event {event.seq}: no call of {data['seat']} over a changed call "
+    if over is None or over.seat is not Seat.from_str(given(data.seat)):
+        raise StateError(f"event {event.seq}: no call of {given(data.seat)} over a changed call "
                          f"waits for a choice")
     board.over_change = None
-    if data["lho_call"] == "stand":
+    if given(data.lho_call) == "stand":
         with _engine_refusal(event):
             board.auction.make_call(over.call, over.seat, alert=over.alert)
         board.call_ts.append(over.ts)
@@ -439,7 +440,7 @@ def _simultaneous_position(board: BoardState, seat: Seat, event: Stamped) -> int
     return index
 
 
-def _simultaneous(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _simultaneous(table: Table, board: BoardState | None, data: RulingData,
                   event: Stamped) -> None:
     # Law 58B: a second card seen from a hand with the card it played: the player designates
     # which is played (58B2); until then the play waits. The table sees it with the hand's
@@ -447,7 +448,7 @@ def _simultaneous(table: Table, board: BoardState | None, data: Mapping[str, Any
     # the opponents who played after it change their card), or of the trick before, until
     # both sides have played to the next (58B4, Law 67A2).
     assert board is not None
-    seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+    seat, card = Seat.from_str(given(data.seat)), Card.from_str(given(data.card))
     play = board.play
     if play is None or board.simultaneous is not None or board.may_substitute:
         raise StateError(f"event {event.seq}: the play is waiting for another choice")
@@ -459,7 +460,7 @@ def _simultaneous(table: Table, board: BoardState | None, data: Mapping[str, Any
 
 
 def _simultaneous_choice(table: Table, board: BoardState | None,
-                         data: Mapping[str, Any], event: Stamped) -> None:
+                         data: RulingData, event: Stamped) -> None:
     # Law 58B2: the card the player designates is played; for a defender the other card is
     # a penalty card (Law 50B: major if an honour); declarer's goes back to the hand. 58B1
     # (the director's): only one card's face was visible: it is played, the other picked up,
@@ -473,13 +474,13 @@ def _simultaneous_choice(table: Table, board: BoardState | None,
     if index is None:
         raise StateError(f"event {event.seq}: {seat}'s {first} is no longer played")
     board.simultaneous = None
-    played = data["played"]
+    played = given(data.played)
     kept, other = (second, first) if played in ("second", "second_only") else (first, second)
     board.cards[index] = (seat, kept)
-    penalty: dict[str, Any] | None = None
+    penalty: RulingData | None = None
     if seat.side is not board.play.declarer.side and played in ("first", "second"):
-        penalty = {"kind": "penalty_card", "seat": str(seat), "card": str(other),
-                   "major": "major" if is_honour(other) else "minor", "law": "58B2"}
+        penalty = RulingData("penalty_card", seat=str(seat), card=str(other),
+                             major="major" if is_honour(other) else "minor", law="58B2")
         board.play_actions.append((len(board.cards), penalty))
     if played in ("first", "second"):  # 58B3: a visible card was withdrawn
         trick_end = (index // 4 + 1) * 4
@@ -501,17 +502,17 @@ def _simultaneous_choice(table: Table, board: BoardState | None,
             board.replay_cards()
 
 
-def _substitute(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _substitute(table: Table, board: BoardState | None, data: RulingData,
                 event: Stamped) -> None:
     # Law 58B3: an opponent who played to the trick after the 58B offender's card takes it
     # back and plays ``card`` instead, without further rectification (16C for what was
     # seen); with no card, keeps the one played.
     assert board is not None
-    seat = Seat.from_str(data["seat"])
+    seat = Seat.from_str(given(data.seat))
     if seat not in board.may_substitute:
         raise StateError(f"event {event.seq}: {seat} may not change its card (Law 58B3)")
     board.may_substitute.remove(seat)
-    card = data.get("card")
+    card = data.card
     if card is None:
         return
     index = max(i for i, (who, _) in enumerate(board.cards) if who is seat)
@@ -520,14 +521,14 @@ def _substitute(table: Table, board: BoardState | None, data: Mapping[str, Any],
         board.replay_cards()
 
 
-def _defective_trick(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _defective_trick(table: Table, board: BoardState | None, data: RulingData,
                      event: Stamped) -> None:
     # Law 58B4, 67B2: two cards from one hand found after both sides played to the next
     # trick: the card faced (the one the table recorded) stays played, ownership of the
     # trick does not change, the extra card goes back to the hand (if the table took it as
     # a penalty card, it is picked up). Recorded: a failure to play it since may be a revoke.
     assert board is not None
-    seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+    seat, card = Seat.from_str(given(data.seat)), Card.from_str(given(data.card))
     play = board.play
     if play is None:
         raise StateError(f"event {event.seq}: defective_trick before the play")
@@ -535,7 +536,7 @@ def _defective_trick(table: Table, board: BoardState | None, data: Mapping[str, 
         raise StateError(f"event {event.seq}: {card} is the card {seat} played; name the "
                          f"extra card that goes back to the hand")
     if any(p.card == card and p.seat is seat for p in play.penalty_cards):
-        board.apply_play_action({"kind": "pick_up", "card": str(card)}, event.ts)
+        board.apply_play_action(RulingData("pick_up", card=str(card)), event.ts)
     elif card in play.played_cards():
         raise StateError(f"event {event.seq}: {card} was played by "
                          f"{play.played_cards()[card]}")
@@ -543,40 +544,40 @@ def _defective_trick(table: Table, board: BoardState | None, data: Mapping[str, 
 
 
 def out_of_turn_action(play: Play, seat: Seat, card: Card,
-                       law: str) -> dict[str, Any] | None:
+                       law: str) -> RulingData | None:
     """What a card the play refuses (with ``law``) becomes once it has been seen: a lead out
     of turn kept for the opponents' option (Laws 54-56), a defender's card a major penalty
     card (57A before partner has played to the trick, else 50B; 60B after declarer's lead
     went back); None for declarer's or dummy's, which goes back to the hand (Law 48A)."""
     if law in ("54", "55", "56"):
-        return {"kind": "lead_out_of_turn", "seat": str(seat), "card": str(card)}
+        return RulingData("lead_out_of_turn", seat=str(seat), card=str(card))
     if seat.side is play.declarer.side:
         return None
     if law == "60B":
-        return {"kind": "penalty_card", "seat": str(seat), "card": str(card),
-                "major": "major", "law": "60B"}
+        return RulingData("penalty_card", seat=str(seat), card=str(card), major="major",
+                          law="60B")
     trick = play.current
     early = bool(trick.cards) and trick.card_of(seat.partner) is None
-    return {"kind": "penalty_card", "seat": str(seat), "card": str(card), "major": "major",
-            "law": "57A" if early else "50B"}
+    return RulingData("penalty_card", seat=str(seat), card=str(card), major="major",
+                      law="57A" if early else "50B")
 
 
-def _simultaneous_play(table: Table, board: BoardState | None, data: Mapping[str, Any],
+def _simultaneous_play(table: Table, board: BoardState | None, data: RulingData,
                        event: Stamped) -> None:
     # Law 58A: a lead or play made at the same time as another player's legal one counts as
     # made after it. The card the table kept as seen out of turn (the reader took it first)
     # gives way to the legal card of ``seat``, then is played if it is now in turn, or is what
     # a card out of turn is (Laws 53-57: a lead out of turn, a defender's penalty card).
     assert board is not None
-    seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+    seat, card = Seat.from_str(given(data.seat)), Card.from_str(given(data.card))
     kept = board.out_of_turn
     if board.play is None or kept is None or kept[0] is seat or not board.play_actions:
         raise StateError(f"event {event.seq}: no card of another player seen out of turn "
                          f"to have been played with {seat}'s {card}")
     other, other_card, _ = kept
     at, action = board.play_actions[-1]
-    if at != len(board.cards) or action.get("card") != str(other_card) \
-            or action["kind"] not in ("lead_out_of_turn", "penalty_card"):
+    if at != len(board.cards) or action.card != str(other_card) \
+            or action.kind not in ("lead_out_of_turn", "penalty_card"):
         raise StateError(f"event {event.seq}: {other}'s {other_card} is no longer the last "
                          f"thing the table kept (an option was chosen on it)")
     del board.play_actions[-1]
@@ -895,3 +896,6 @@ def all_fields() -> dict[str, Field]:
 
 
 FIELDS = all_fields()
+if set(FIELDS) | {"kind", "cmd", "by"} != RULING_NAMES:  # tabled.table.RulingData
+    raise AssertionError(f"the fields of the rulings and of RulingData differ: "
+                         f"{sorted(set(FIELDS) ^ (RULING_NAMES - {'kind', 'cmd', 'by'}))}")

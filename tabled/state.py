@@ -9,15 +9,13 @@ controller checks every input before it becomes an event).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-from tabled.rules import Board, Call, Card, Deal, Seat, Side, Vulnerability, parse_contract
+from tabled.rules import Board, Card, Deal, Seat, Side, Vulnerability, parse_contract
 from tabled.rules.play import Play
 from tabled.rules.scoring import score_ns
 
-from .roundclock import RoundClock
 from .rulings import KINDS, TABLE_OPTIONS
 from .syscard import STANDARD_ANSWERS
 from .table import (  # re-exported: the values the replay builds are tabled.table's
@@ -34,7 +32,29 @@ from .table import Question as Question
 from .table import Result as Result
 from .table import StateError as StateError
 from .table import Tray as Tray
-from .wire import Event, EventType
+from .wire import (
+    Alerted,
+    Answered,
+    Asked,
+    Assign,
+    BoardPut,
+    CallMade,
+    CardPlayed,
+    ClaimAnswered,
+    Claimed,
+    DealCaptured,
+    DirectorCalled,
+    Event,
+    EventType,
+    Player,
+    Refused,
+    ResultMade,
+    RosterAdded,
+    RulingData,
+    Scanned,
+    SeatOnly,
+    TrayCrossed,
+)
 from .wire import Phase as Phase  # re-exported: the phases are the wire's (retained state)
 
 
@@ -107,7 +127,7 @@ class TableState:
         handler = _APPLY.get(event.type)
         if handler is None:
             raise StateError(f"event {event.seq}: no such event type {event.type!r}")
-        handler(self, event.data, event)
+        handler(self, event)
         self.seq = event.seq
         self.last_ts = event.ts
 
@@ -122,58 +142,53 @@ class TableState:
             raise StateError(f"event {event.seq} ({event.type}) before the play")
         return play
 
-    def _on_assign(self, data: Mapping[str, Any], event: Event) -> None:
-        guidance = data.get("next")
+    def _on_assign(self, event: Event) -> None:
+        data = event.value(Assign)
         self.assignment = Assignment(
-            data["cmd"], data["round"], data["ns"], data["ew"], tuple(data["boards"]),
-            data.get("section") or "",
-            {int(b): Deal.from_pbn(pbn) for b, pbn in (data.get("deals") or {}).items()},
-            Guidance(guidance.get("ns"), guidance.get("ew"), guidance.get("boards"))
-            if guidance else None,
-            {int(b): (Seat.from_str(c["dealer"]), Vulnerability.from_str(c["vul"]))
-             for b, c in (data.get("conditions") or {}).items()},
-            Conduct.from_json(data.get("conduct")),
-            RoundClock.from_json(data["round"], data["clock"]) if data.get("clock") else None,
-            data.get("label") or "", bool(data.get("switch")), dict(data.get("names") or {}),
-            data.get("dealing") == "table")
-        roster = data.get("roster")
-        self.roster = None if roster is None else {int(n): name for n, name in roster.items()}
+            data.cmd, data.round, data.ns, data.ew, data.boards, data.section or "",
+            {board: Deal.from_pbn(pbn) for board, pbn in data.deals.items()}, data.next,
+            dict(data.conditions), data.conduct, data.clock, data.label or "", data.switch,
+            dict(data.names), data.dealing == "table")
+        self.roster = None if data.roster is None else dict(data.roster)
         self.players = {}
         self.results = {}
         self.board = None
-        self.commands[data["cmd"]] = event.seq
+        self.commands[data.cmd] = event.seq
 
-    def _on_player(self, data: Mapping[str, Any], event: Event) -> None:
-        self.players[Seat.from_str(data["seat"])] = data["number"]
+    def _on_player(self, event: Event) -> None:
+        data = event.value(Player)
+        self.players[data.seat] = data.number
 
-    def _on_board(self, data: Mapping[str, Any], event: Event) -> None:
-        number = data["board"]
+    def _on_board(self, event: Event) -> None:
+        data = event.value(BoardPut)
+        number = data.board
         known: dict[Seat, frozenset[Card]] = {}
         if self.assignment is not None and number in self.assignment.deals:
             known = dict(self.assignment.deals[number].hands)
-        dealer = Seat.from_str(data["dealer"])
-        self.board = BoardState(number, dealer, Vulnerability.from_str(data["vul"]), known,
-                                started=event.ts)
+        dealer = data.dealer
+        self.board = BoardState(number, dealer, data.vul, known, started=event.ts)
         screens = self.conduct.screens
         if screens is not None:
             self.board.tray = Tray(screens.side(dealer), 0, event.ts)
 
-    def _on_hand_card(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_hand_card(self, event: Event) -> None:
+        data = event.value(Scanned)
         board = self._board(event)
-        seat = Seat.from_str(data["seat"])
+        seat = data.seat
         scans = board.scans[seat]
-        scans.append(Card.from_str(data["card"]))
+        scans.append(data.card)
         if len(scans) == 13 and seat not in board.known:
             board.known[seat] = frozenset(scans)  # the first table to play it records it
 
-    def _on_deal(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_deal(self, event: Event) -> None:
         board = self._board(event)
-        if Deal.from_pbn(data["deal"]).hands != board.known:
+        if Deal.from_pbn(event.value(DealCaptured).deal).hands != board.known:
             raise StateError(f"event {event.seq}: the deal is not the hands scanned")
 
-    def _on_call(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_call(self, event: Event) -> None:
+        data = event.value(CallMade)
         board = self._board(event)
-        seat = Seat.from_str(data["seat"])
+        seat = data.seat
         if board.late_change is not None and seat is board.late_change.seat.lho:
             board.late_change = None  # Law 25B1: the opponent calls over it: accepted
         if board.over_change is not None and seat is board.over_change.seat:
@@ -181,10 +196,9 @@ class TableState:
         before = len(board.auction)
         # Law 28A: the call of the left-hand opponent of a seat that must pass comes in
         # rotation, the pass recorded first: each new entry has this time.
-        board.auction.make_call(Call.from_str(data["call"]), seat,
-                                alert=bool(data.get("alert")))
+        board.auction.make_call(data.call, seat, alert=data.alert)
         board.call_ts.extend([event.ts] * (len(board.auction) - before))
-        if data.get("alert"):
+        if data.alert:
             board.alerts.append(AlertMark(len(board.auction) - 1, seat, event.ts))
         self.after_call(board)
 
@@ -196,9 +210,10 @@ class TableState:
         else:
             board.play = None
 
-    def _on_change(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_change(self, event: Event) -> None:
+        data = event.value(CallMade)
         board = self._board(event)
-        seat = Seat.from_str(data["seat"])
+        seat = data.seat
         index = board.auction.can_replace(seat)
         if index is None:
             raise StateError(f"event {event.seq}: {seat} has no call to replace")
@@ -224,87 +239,90 @@ class TableState:
             # Law 22B1: the auction period lasts until the opening lead is faced; the lead
             # lying face down goes back to its hand (Law 41A) as the auction reopens.
             board.withdraw_face_down_lead()
-        board.auction.replace_call(seat, Call.from_str(data["call"]),
-                                   alert=bool(data.get("alert")))
+        board.auction.replace_call(seat, data.call, alert=data.alert)
         # The replaced call and any made over it are gone, with their alerts and timing.
         del board.call_ts[index:]
         board.call_ts.append(event.ts)
         board.alerts = [a for a in board.alerts if a.index < index]
-        if data.get("alert"):
+        if data.alert:
             board.alerts.append(AlertMark(index, seat, event.ts))
         self.after_call(board)
 
-    def _on_alert(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_alert(self, event: Event) -> None:
+        data = event.value(Alerted)
         board = self._board(event)
-        index = data["index"]
+        index = data.index
         if not 0 <= index < len(board.auction):
             raise StateError(f"event {event.seq}: no call {index} to alert")
         board.auction.annotate(index, alert=True)
-        board.alerts.append(AlertMark(index, Seat.from_str(data["seat"]), event.ts,
-                                      bool(data.get("late"))))
+        board.alerts.append(AlertMark(index, data.seat, event.ts, data.late))
 
-    def _on_question(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_question(self, event: Event) -> None:
+        data = event.value(Asked)
         board = self._board(event)
-        index = data["index"]
+        index = data.index
         if not 0 <= index < len(board.auction):
             raise StateError(f"event {event.seq}: no call {index} to ask about")
-        board.questions.append(Question(event.seq, Seat.from_str(data["seat"]), index,
-                                        Seat.from_str(data["to"]), event.ts))
+        board.questions.append(Question(event.seq, data.seat, index, data.to, event.ts))
 
-    def _on_answer(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_answer(self, event: Event) -> None:
+        data = event.value(Answered)
         board = self._board(event)
-        question = next((q for q in board.questions if q.seq == data["question"]), None)
+        question = next((q for q in board.questions if q.seq == data.question), None)
         if question is None or question.answer is not None \
-                or question.answerer is not Seat.from_str(data["seat"]):
-            raise StateError(f"event {event.seq}: no open question {data['question']} "
-                             f"for {data['seat']}")
-        question.answer = data["code"]
+                or question.answerer is not data.seat:
+            raise StateError(f"event {event.seq}: no open question {data.question} "
+                             f"for {data.seat}")
+        question.answer = data.code
         question.answer_ts = event.ts
 
-    def _on_tray(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_tray(self, event: Event) -> None:
+        calls = event.value(TrayCrossed).calls
         board = self._board(event)
         tray = board.tray
-        if tray is None or data["calls"] != len(board.auction) or tray.crossed >= data["calls"]:
+        if tray is None or calls != len(board.auction) or tray.crossed >= calls:
             raise StateError(f"event {event.seq}: the tray cannot cross with those calls")
-        board.tray = Tray(1 - tray.side, data["calls"], event.ts)
+        board.tray = Tray(1 - tray.side, calls, event.ts)
 
-    def _on_faced(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_faced(self, event: Event) -> None:
         board = self._board(event)
         if not board.face_down:
             raise StateError(f"event {event.seq}: no face-down lead to face")
         board.face_down = False
         board.faced_ts = event.ts
 
-    def _on_card(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_card(self, event: Event) -> None:
+        data = event.value(CardPlayed)
         board = self._board(event)
-        seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
+        seat, card = data.seat, data.card
         self._play(event).play(card, seat)
         board.cards.append((seat, card))
         board.card_ts.append(event.ts)
         board.out_of_turn = None
-        if data.get("face_down"):
+        if data.face_down:
             board.face_down = True
 
-    def _on_claim(self, data: Mapping[str, Any], event: Event) -> None:
-        self._play(event).make_claim(Seat.from_str(data["seat"]), data["tricks"])
+    def _on_claim(self, event: Event) -> None:
+        data = event.value(Claimed)
+        self._play(event).make_claim(data.seat, data.tricks)
 
-    def _on_claim_answer(self, data: Mapping[str, Any], event: Event) -> None:
-        self._play(event).respond_to_claim(Seat.from_str(data["seat"]), data["agree"])
+    def _on_claim_answer(self, event: Event) -> None:
+        data = event.value(ClaimAnswered)
+        self._play(event).respond_to_claim(data.seat, data.agree)
 
-    def _on_result(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_result(self, event: Event) -> None:
+        data = event.value(ResultMade)
         board = self._board(event)
-        declarer = data.get("declarer")
-        board.result = Result(board.number, parse_contract(data["contract"] or "Pass"),
-                              Seat.from_str(declarer) if declarer else None, data["tricks"],
-                              data["score_ns"], data.get("adjusted"),
-                              data.get("transferred") or 0)
+        board.result = Result(board.number, parse_contract(data.contract or "Pass"),
+                              data.declarer, data.tricks, data.score_ns, data.adjusted,
+                              data.transferred or 0)
         board.confirmed = set()
 
-    def _on_confirm(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_confirm(self, event: Event) -> None:
         board = self._board(event)
         if board.result is None:
             raise StateError(f"event {event.seq}: a confirmation before the result")
-        board.confirmed.add(Seat.from_str(data["seat"]))
+        board.confirmed.add(event.value(SeatOnly).seat)
         self.finish_if_confirmed(board)
 
     def finish_if_confirmed(self, board: BoardState) -> None:
@@ -315,10 +333,11 @@ class TableState:
             self.results[board.number] = board.result
             self.board = None
 
-    def _on_option(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_option(self, event: Event) -> None:
+        data = event.value(RulingData)
         board = self._board(event)
-        if data["kind"] in TABLE_OPTIONS:  # Laws 16B, 25B, 58B: their own ruling's way
-            KINDS[data["kind"]].apply(self, board, data, event)
+        if data.kind in TABLE_OPTIONS:  # Laws 16B, 25B, 58B: their own ruling's way
+            KINDS[data.kind].apply(self, board, data, event)
             return
         self._play(event)
         try:
@@ -326,18 +345,18 @@ class TableState:
         except ValueError as error:
             raise StateError(f"event {event.seq}: {error}") from None
 
-    def _on_director(self, data: Mapping[str, Any], event: Event) -> None:
-        seat = data.get("seat")
+    def _on_director(self, event: Event) -> None:
+        data = event.value(DirectorCalled)
         self.director_calls.append(DirectorCall(
-            event.seq, Seat.from_str(seat) if seat else None, data["reason"], data.get("law"),
-            data.get("detail"), event.ts, board=event.board))
+            event.seq, data.seat, data.reason, data.law, data.detail, event.ts,
+            board=event.board))
 
-    def _on_roster(self, data: Mapping[str, Any], event: Event) -> None:
+    def _on_roster(self, event: Event) -> None:
         """Players added to the session's roster while it runs: a visitor the director
         entered while the table waited; a name given again is the director's correction."""
-        self.roster = {**(self.roster or {}),
-                       **{int(n): name for n, name in data["players"].items()}}
-        self.commands[data["cmd"]] = event.seq
+        data = event.value(RosterAdded)
+        self.roster = {**(self.roster or {}), **data.players}
+        self.commands[data.cmd] = event.seq
 
     def player_name(self, number: int | None) -> str | None:
         """The roster's name for a player number, or None (no roster, no number)."""
@@ -345,14 +364,16 @@ class TableState:
             return None
         return self.roster.get(number)
 
-    def _on_refused(self, data: Mapping[str, Any], event: Event) -> None:
-        self.commands[data["cmd"]] = event.seq
+    def _on_refused(self, event: Event) -> None:
+        self.commands[event.value(Refused).cmd] = event.seq
 
-    def _on_ruling(self, data: Mapping[str, Any], event: Event) -> None:
-        self.commands[data["cmd"]] = event.seq
-        kind = KINDS.get(data["kind"])
+    def _on_ruling(self, event: Event) -> None:
+        data = event.value(RulingData)
+        if data.cmd is not None:
+            self.commands[data.cmd] = event.seq
+        kind = KINDS.get(data.kind)
         if kind is None:
-            raise StateError(f"event {event.seq}: unknown ruling {data['kind']!r}")
+            raise StateError(f"event {event.seq}: unknown ruling {data.kind!r}")
         board = self._board(event) if kind.needs_board else self.board
         kind.apply(self, board, data, event)  # tabled.rulings: how each kind applies
 
@@ -392,7 +413,7 @@ class TableState:
         return board.dealer, board.vulnerability
 
 
-_Apply = Callable[[TableState, Mapping[str, Any], Event], None]
+_Apply = Callable[[TableState, Event], None]
 #: How each event type changes the table's state: one entry a type, checked below.
 _APPLY: dict[EventType, _Apply] = {
     EventType.ASSIGN: TableState._on_assign, EventType.PLAYER: TableState._on_player,

@@ -10,9 +10,10 @@ values, ``tabled.wire`` decodes events, and ``tabled.state`` applies events to t
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from tabled.rules import (
     Call,
@@ -32,6 +33,8 @@ from tabled.rules.play import LeadRestriction, Play
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
 from .roundclock import RoundClock
 from .syscard import SystemCard
+
+_T = TypeVar("_T")
 
 
 class StateError(RuntimeError):
@@ -189,16 +192,67 @@ class LateChange:
 
 
 @dataclass(frozen=True)
-class Recorded:
-    """A ruling that records a fact on the board for the director, with no rectification at
-    the table: its kind, its data, how far the auction and the play were, and its event."""
+class RulingData:
+    """A ruling's data, typed: its kind and every field any kind has (``tabled.rulings.FIELDS``
+    checks at import that these are its fields), None where this ruling has none. ``cmd``: the
+    director's command it answers (none for what the table records itself, an ``option``);
+    ``by``: the seat whose card or key made an option. Values are as the wire carries them
+    (a seat ``"N"``, a card ``"SQ"``), as the rulings' fields define them."""
 
     kind: str
-    data: Mapping[str, Any]
+    cmd: str | None = None
+    by: str | None = None
+    calls: int | None = None
+    seat: str | None = None
+    law: str | None = None
+    scope: str | None = None
+    bids_allowed: bool | None = None
+    suit: str | None = None
+    required: bool | None = None
+    cards: int | None = None
+    tricks: int | None = None
+    adjusted: str | None = None
+    score_ns: int | None = None
+    side: str | None = None
+    card: str | None = None
+    major: str | None = None
+    lead: str | None = None
+    option: str | None = None
+    lho_call: str | None = None
+    change: str | None = None
+    played: str | None = None
+    breach: str | None = None
+    premature: str | None = None
+    transferred: int | None = None
+    call: int | None = None
+
+    def fields(self, *, leave: tuple[str, ...] = ("kind", "cmd")) -> dict[str, Any]:
+        """The fields given, as the wire carries them, but those named in ``leave``."""
+        return {spec.name: value for spec in dataclasses.fields(self)
+                if spec.name not in leave and (value := getattr(self, spec.name)) is not None}
+
+
+RULING_NAMES = frozenset(spec.name for spec in dataclasses.fields(RulingData))
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A ruling that records a fact on the board for the director, with no rectification at
+    the table: its data, how far the auction and the play were, and its event."""
+
+    ruling: RulingData
     calls: int
     cards: int
     seq: int
 
+    @property
+    def kind(self) -> str:
+        return self.ruling.kind
+
+    @property
+    def data(self) -> Mapping[str, Any]:
+        """Its fields as the wire carries them, as the exports and the console list them."""
+        return self.ruling.fields()
 
 
 # -- cards seen out of turn: penalty cards (Laws 49-52), leads out of turn (53-56) -------------
@@ -213,39 +267,46 @@ class Recorded:
 SEEN_PLAYED = frozenset({"57A", "50B", "60B"})
 
 
-def play_action(play: Play, data: Mapping[str, Any]) -> tuple[Seat, Card] | None:
+def play_action(play: Play, action: RulingData | Mapping[str, Any]) -> tuple[Seat, Card] | None:
     """Apply one of the play's irregularities to ``play``; the card the option makes a
-    correct lead, which is then played (Laws 53A, 54A), or None."""
-    kind = data["kind"]
+    correct lead, which is then played (Laws 53A, 54A), or None. (``action`` as a mapping:
+    the controller's form, tabled.control.play, until it reads the typed value.)"""
+    data = action if isinstance(action, RulingData) else RulingData(**action)
+    kind = data.kind
     if kind == "penalty_card":  # Laws 49, 50B
-        play.expose(Seat.from_str(data["seat"]), Card.from_str(data["card"]),
-                    data.get("major", "major") == "major", data.get("law") or "50")
+        play.expose(Seat.from_str(given(data.seat)), Card.from_str(given(data.card)),
+                    (data.major or "major") == "major", data.law or "50")
     elif kind == "pick_up":  # Law 50: the director designates otherwise
-        play.pick_up(Card.from_str(data["card"]))
+        play.pick_up(Card.from_str(given(data.card)))
     elif kind == "penalty_lead":  # Law 50D2
-        suit = data.get("suit")
-        play.choose_penalty_lead(PenaltyLeadOption(data["lead"]),
-                                 None if suit is None else Suit.from_str(suit))
+        play.choose_penalty_lead(PenaltyLeadOption(data.lead),
+                                 None if data.suit is None else Suit.from_str(data.suit))
     elif kind == "lead_out_of_turn":  # Laws 54-56: the card stays faced
-        play.face_lead(Seat.from_str(data["seat"]), Card.from_str(data["card"]))
+        play.face_lead(Seat.from_str(given(data.seat)), Card.from_str(given(data.card)))
     elif kind == "penalty_choice":  # Law 51A
-        play.designate_penalty_card(Card.from_str(data["card"]))
+        play.designate_penalty_card(Card.from_str(given(data.card)))
     elif kind == "premature_option":  # Law 57A (59 when partner cannot comply)
-        suit = data.get("suit")
-        play.choose_premature_option(PrematureOption(data["premature"]),
-                                     None if suit is None else Suit.from_str(suit))
+        play.choose_premature_option(PrematureOption(data.premature),
+                                     None if data.suit is None else Suit.from_str(data.suit))
     elif kind == "penalty_breach":  # Law 52B: another card in a penalty card's place
-        play.breach_penalty(Seat.from_str(data["seat"]), Card.from_str(data["card"]))
+        play.breach_penalty(Seat.from_str(given(data.seat)), Card.from_str(given(data.card)))
     elif kind == "breach_option":  # Law 52B1 accepted (the card is played), 52B2 not
-        return play.choose_breach_option(data["breach"] == "accept")
+        return play.choose_breach_option(data.breach == "accept")
     elif kind == "lead_option":  # Laws 53A, 54A, 54B, 54D, 55, 56
-        option = LeadOption(data["option"])
+        option = LeadOption(data.option)
         faced = play.choose_lead_option(option)
         if option is not LeadOption.REFUSE:
             return faced.seat, faced.card
     else:
         raise ValueError(f"{kind} is not an action of the play")
     return None
+
+
+def given(value: _T | None) -> _T:
+    """A field a ruling's kind requires (the wire checked it is there when it came)."""
+    if value is None:
+        raise StateError("a ruling without a field its kind requires")
+    return value
 
 
 @dataclass
@@ -272,7 +333,7 @@ class BoardState:
     records: list[Recorded] = field(default_factory=list)  # rulings that record a fact
     # Penalty cards, leads out of turn and the options chosen (tabled.rulings.play_action),
     # each with how many cards had been played: the play is rebuilt with them.
-    play_actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    play_actions: list[tuple[int, RulingData]] = field(default_factory=list)
     # Law 64C: the tricks the director transferred for revokes, once ruled (revoke_transfer)
     ruled_transfer: int | None = None
     # Law 25B: a change of call made after a pause, until the left-hand opponent accepts it
@@ -323,7 +384,7 @@ class BoardState:
             if any(e.seat is hesitator.partner for e in entries[index + 1:]):
                 return None
             if any(r.kind == "unauthorised_information" and r.calls > index
-                   and r.data.get("side") == hesitator.side.name for r in self.records):
+                   and r.ruling.side == hesitator.side.name for r in self.records):
                 return None
             return index
         return None
@@ -391,7 +452,7 @@ class BoardState:
     def lead_made_face_down(self) -> bool:
         """The opening lead is still to be made, face down (Law 41A): no card played, and
         no lead faced out of turn (which ended the auction period, 22B1)."""
-        return not self.cards and not any(action["kind"] == "lead_out_of_turn"
+        return not self.cards and not any(action.kind == "lead_out_of_turn"
                                           for _, action in self.play_actions)
 
     def withdraw_face_down_lead(self) -> None:
@@ -427,17 +488,18 @@ class BoardState:
                 seat, card = self.cards[index]
                 play.play(card, seat)
 
-    def apply_play_action(self, data: Mapping[str, Any], ts: float) -> None:
+    def apply_play_action(self, data: RulingData, ts: float) -> None:
         """A penalty card, a lead out of turn or an option on them; an accepted lead out
         of turn is played at once (Law 53A)."""
         play = self.play
         assert play is not None
-        action = {k: v for k, v in data.items() if k not in ("cmd", "by") and v is not None}
+        action = dataclasses.replace(data, cmd=None, by=None)
         lead = play_action(play, action)
         self.play_actions.append((len(self.cards), action))
-        if action["kind"] == "lead_out_of_turn" or (
-                action["kind"] == "penalty_card" and action.get("law") in SEEN_PLAYED):
-            self.out_of_turn = (Seat.from_str(action["seat"]), Card.from_str(action["card"]), ts)
+        if action.kind == "lead_out_of_turn" or (
+                action.kind == "penalty_card" and action.law in SEEN_PLAYED):
+            self.out_of_turn = (Seat.from_str(given(action.seat)),
+                                Card.from_str(given(action.card)), ts)
         if lead is not None:
             seat, card = lead
             play.play(card, seat)

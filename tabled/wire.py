@@ -11,13 +11,15 @@ docs/mqtt.md describes each event and command type.
 
 from __future__ import annotations
 
+import builtins
 import enum
 import json
 import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import Any, TypeVar
 
 from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability, parse_contract
 
@@ -26,6 +28,8 @@ from .roundclock import MAX_WARNING, RoundClock
 from .rulings import FIELDS, KINDS, RulingDataError, kind_of
 from .rulings import Field as RulingField
 from .syscard import CardError, SystemCard
+from .table import Conduct, Guidance
+from .table import RulingData as RulingData  # re-exported: the ruling and option events' value
 
 VERSION = 1
 ROOT = "bidbox/v1"
@@ -155,6 +159,7 @@ def _parsed(kind: Callable[[str], Any], *, canonical: bool = False) -> Check:
 
 
 _KNOWN_SPELLINGS = 512
+_P = TypeVar("_P")
 
 
 def _optional(inner: Check) -> Check:
@@ -483,6 +488,286 @@ COMMANDS: dict[str, Schema] = {
 }
 
 
+# -- the events' values: one frozen value a type, with named, typed fields ----------------------
+#
+# ``Event.payload`` is the event's data decoded into the value of its type (``PAYLOADS``,
+# checked below to have one for every type); everything above the wire reads those fields, and
+# nothing reads ``Event.data``, the JSON object the journal stores and the wire carries, but
+# the wire itself (and the table's controller, until it is converted). Seats, cards, calls and
+# vulnerabilities are the laws engine's values; a board's PBN deal and a contract stay text,
+# as the hand record and the results keep them.
+
+@dataclass(frozen=True)
+class Assign:
+    """``assign``: the round the server gave the table (its ``cmd``), as the state keeps it."""
+
+    cmd: str
+    round: int
+    ns: int
+    ew: int
+    boards: tuple[int, ...]
+    section: str | None = None
+    label: str | None = None
+    switch: bool = False
+    deals: Mapping[int, str] = field(default_factory=dict)  # board -> PBN deal
+    next: Guidance | None = None
+    names: Mapping[str, str] = field(default_factory=dict)  # "ns"/"ew" -> the pair's name
+    dealing: str | None = None
+    conditions: Mapping[int, tuple[Seat, Vulnerability]] = field(default_factory=dict)
+    conduct: Conduct = field(default_factory=Conduct)
+    clock: RoundClock | None = None
+    roster: Mapping[int, str] | None = None  # player number -> name
+
+
+@dataclass(frozen=True)
+class Player:
+    """``player``: who sat down at ``seat`` (None: the seat emptied)."""
+
+    seat: Seat
+    number: int | None = None
+
+
+@dataclass(frozen=True)
+class BoardPut:
+    """``board``: a board put on the table, with its dealer and vulnerability."""
+
+    board: int
+    dealer: Seat
+    vul: Vulnerability
+
+
+@dataclass(frozen=True)
+class Scanned:
+    """``hand_card``: one card of ``seat``'s hand read before the auction."""
+
+    seat: Seat
+    card: Card
+
+
+@dataclass(frozen=True)
+class DealCaptured:
+    """``deal``: the four hands the first table to play a board scanned (PBN)."""
+
+    deal: str
+
+
+@dataclass(frozen=True)
+class CallMade:
+    """``call`` and ``change``: ``seat``'s call (a change replaces its last one)."""
+
+    seat: Seat
+    call: Call
+    alert: bool = False
+
+
+@dataclass(frozen=True)
+class Alerted:
+    """``alert``: ``seat`` alerted the call at ``index``; ``late`` after the moment due."""
+
+    seat: Seat
+    index: int
+    late: bool = False
+
+
+@dataclass(frozen=True)
+class Asked:
+    """``question``: ``seat`` asked ``to`` about the call at ``index`` (Law 20F)."""
+
+    seat: Seat
+    index: int
+    to: Seat
+
+
+@dataclass(frozen=True)
+class Answered:
+    """``answer``: ``seat`` answered the question of event ``question`` with ``code``."""
+
+    seat: Seat
+    question: int
+    code: int
+
+
+@dataclass(frozen=True)
+class TrayCrossed:
+    """``tray``: the tray crossed the screen with ``calls`` calls on it."""
+
+    calls: int
+
+
+@dataclass(frozen=True)
+class CardPlayed:
+    """``card``: ``seat`` played ``card`` (``face_down``: an opening lead made face down)."""
+
+    seat: Seat
+    card: Card
+    face_down: bool = False
+
+
+@dataclass(frozen=True)
+class SeatOnly:
+    """``faced`` (the lead turned up) and ``confirm`` (a result confirmed): who did it."""
+
+    seat: Seat
+
+
+@dataclass(frozen=True)
+class Claimed:
+    """``claim``: ``seat`` claimed ``tricks`` (declarer's count)."""
+
+    seat: Seat
+    tricks: int
+
+
+@dataclass(frozen=True)
+class ClaimAnswered:
+    """``claim_answer``: ``seat`` agreed to the claim, or not."""
+
+    seat: Seat
+    agree: bool
+
+
+@dataclass(frozen=True)
+class ResultMade:
+    """``result``: the board's result as the table scored it (``contract`` as text, ``4HX``;
+    None passed out)."""
+
+    contract: str | None
+    declarer: Seat | None
+    tricks: int | None
+    score_ns: int
+    adjusted: str | None = None
+    transferred: int | None = None  # Law 64A: tricks transferred for revokes
+    lead: Card | None = None
+
+
+@dataclass(frozen=True)
+class DirectorCalled:
+    """``director``: the director called, by ``seat`` (None: the table itself)."""
+
+    seat: Seat | None
+    reason: str
+    law: str | None = None
+    detail: str | None = None
+
+
+@dataclass(frozen=True)
+class RosterAdded:
+    """``roster``: players the director added while the session runs (answers ``cmd``)."""
+
+    cmd: str
+    players: Mapping[int, str]
+
+
+@dataclass(frozen=True)
+class Refused:
+    """``refused``: the table refused command ``cmd``, and why."""
+
+    cmd: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Resend:
+    """The ``resend`` command: events ``since`` (exclusive) to ``until``."""
+
+    since: int
+    until: int | None = None
+
+
+Payload = (Assign | Player | BoardPut | Scanned | DealCaptured | CallMade | Alerted | Asked
+           | Answered | TrayCrossed | CardPlayed | SeatOnly | Claimed | ClaimAnswered
+           | ResultMade | DirectorCalled | RulingData | RosterAdded | Refused)
+CommandPayload = Assign | RulingData | Resend | RosterAdded
+
+
+def _seat_of(text: Any) -> Seat | None:
+    return None if text is None else Seat.from_str(text)
+
+
+def _assign(data: Mapping[str, Any], cmd: str | None = None) -> Assign:
+    guidance = data.get("next")
+    roster = data.get("roster")
+    return Assign(
+        cmd if cmd is not None else data["cmd"], data["round"], data["ns"], data["ew"],
+        tuple(data["boards"]), data.get("section"), data.get("label"),
+        bool(data.get("switch")),
+        {int(board): pbn for board, pbn in (data.get("deals") or {}).items()},
+        None if not guidance else Guidance(guidance.get("ns"), guidance.get("ew"),
+                                           guidance.get("boards")),
+        dict(data.get("names") or {}), data.get("dealing"),
+        {int(board): (Seat.from_str(facts["dealer"]), Vulnerability.from_str(facts["vul"]))
+         for board, facts in (data.get("conditions") or {}).items()},
+        Conduct.from_json(data.get("conduct")),
+        RoundClock.from_json(data["round"], data["clock"]) if data.get("clock") else None,
+        None if roster is None else {int(number): name for number, name in roster.items()})
+
+
+def _ruling(data: Mapping[str, Any]) -> RulingData:
+    return RulingData(**{name: value for name, value in data.items() if value is not None})
+
+
+#: How each event type's data becomes its value: one entry a type, checked below.
+PAYLOADS: dict[EventType, Callable[[Mapping[str, Any]], Payload]] = {
+    EventType.ASSIGN: _assign,
+    EventType.PLAYER: lambda d: Player(Seat.from_str(d["seat"]), d.get("number")),
+    EventType.BOARD: lambda d: BoardPut(d["board"], Seat.from_str(d["dealer"]),
+                                        Vulnerability.from_str(d["vul"])),
+    EventType.HAND_CARD: lambda d: Scanned(Seat.from_str(d["seat"]), Card.from_str(d["card"])),
+    EventType.DEAL: lambda d: DealCaptured(d["deal"]),
+    EventType.CALL: lambda d: CallMade(Seat.from_str(d["seat"]), Call.from_str(d["call"]),
+                                       bool(d.get("alert"))),
+    EventType.CHANGE: lambda d: CallMade(Seat.from_str(d["seat"]), Call.from_str(d["call"]),
+                                         bool(d.get("alert"))),
+    EventType.ALERT: lambda d: Alerted(Seat.from_str(d["seat"]), d["index"],
+                                       bool(d.get("late"))),
+    EventType.QUESTION: lambda d: Asked(Seat.from_str(d["seat"]), d["index"],
+                                        Seat.from_str(d["to"])),
+    EventType.ANSWER: lambda d: Answered(Seat.from_str(d["seat"]), d["question"], d["code"]),
+    EventType.TRAY: lambda d: TrayCrossed(d["calls"]),
+    EventType.CARD: lambda d: CardPlayed(Seat.from_str(d["seat"]), Card.from_str(d["card"]),
+                                         bool(d.get("face_down"))),
+    EventType.FACED: lambda d: SeatOnly(Seat.from_str(d["seat"])),
+    EventType.CLAIM: lambda d: Claimed(Seat.from_str(d["seat"]), d["tricks"]),
+    EventType.CLAIM_ANSWER: lambda d: ClaimAnswered(Seat.from_str(d["seat"]), d["agree"]),
+    EventType.RESULT: lambda d: ResultMade(
+        d["contract"], _seat_of(d.get("declarer")), d["tricks"], d["score_ns"],
+        d.get("adjusted"), d.get("transferred"),
+        None if d.get("lead") is None else Card.from_str(d["lead"])),
+    EventType.CONFIRM: lambda d: SeatOnly(Seat.from_str(d["seat"])),
+    EventType.DIRECTOR: lambda d: DirectorCalled(_seat_of(d.get("seat")), d["reason"],
+                                                 d.get("law"), d.get("detail")),
+    EventType.RULING: _ruling,
+    EventType.OPTION: _ruling,
+    EventType.ROSTER: lambda d: RosterAdded(d["cmd"], {int(n): name
+                                                       for n, name in d["players"].items()}),
+    EventType.REFUSED: lambda d: Refused(d["cmd"], d["reason"]),
+}
+if set(PAYLOADS) != set(EventType):
+    raise AssertionError(f"event types without a value: {set(EventType) - set(PAYLOADS)}")
+
+#: How each command type's data becomes its value (the command's id is its ``cmd``).
+COMMAND_PAYLOADS: dict[str, Callable[[str, Mapping[str, Any]], CommandPayload]] = {
+    "assign": lambda ident, d: _assign(d, ident),
+    "ruling": lambda ident, d: _ruling({**d, "cmd": ident}),
+    "resend": lambda ident, d: Resend(d["since"], d.get("until")),
+    "roster": lambda ident, d: RosterAdded(ident, {int(n): name
+                                                   for n, name in d["players"].items()}),
+}
+if set(COMMAND_PAYLOADS) != set(COMMANDS):
+    raise AssertionError("a command type without its value, or the reverse")
+
+
+def payload_of(kind: EventType, data: Mapping[str, Any], what: str = "event") -> Payload:
+    """``data`` of an event of type ``kind`` as its value. Data the wire did not check (a row
+    stored by another version) that does not fit raises WireError, never a KeyError."""
+    try:
+        return PAYLOADS[kind](data)
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        # RulesError (a seat, card or call that does not parse) is a ValueError too
+        raise WireError(f"{what} ({kind}): data does not fit: {type(error).__name__}: "
+                        f"{error}") from None
+
+
 # -- envelopes ---------------------------------------------------------------------------------
 
 def _load(payload: bytes | str, what: str) -> dict[str, Any]:
@@ -522,6 +807,38 @@ class Event:
 
     def to_payload(self) -> bytes:
         return _dump(self.to_json())
+
+    @cached_property
+    def payload(self) -> Payload:
+        """The event's data as the value of its type (``PAYLOADS``): what is read of it."""
+        return payload_of(self.type, self.data, f"event {self.seq}")
+
+    def value(self, kind: builtins.type[_P]) -> _P:
+        """The payload, as the value ``kind`` that the caller's dispatch by type expects."""
+        payload = self.payload
+        if not isinstance(payload, kind):
+            raise WireError(f"event {self.seq} ({self.type}) holds no {kind.__name__}")
+        return payload
+
+    @classmethod
+    def from_row(cls, seq: int, kind: str, ts: float, board: int | None,
+                 data: str | Mapping[str, Any]) -> Event:
+        """An event as a journal or the server's store kept it (checked by the wire when it
+        came): every stored event is rebuilt through here. A type this version does not
+        know, or data that is not JSON, raises WireError; data that does not fit its type
+        raises it when its payload is read."""
+        try:
+            kind_type = EventType(kind)
+        except ValueError:
+            raise WireError(f"event {seq}: unknown type {kind!r}") from None
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError as error:
+                raise WireError(f"event {seq}: data is not JSON: {error}") from None
+        if not isinstance(data, Mapping):
+            raise WireError(f"event {seq}: data is not an object")
+        return cls(seq, kind_type, ts, board, data)
 
     @classmethod
     def from_payload(cls, payload: bytes | str) -> Event:
@@ -564,6 +881,22 @@ class Command:
 
     def to_payload(self) -> bytes:
         return _dump({"v": VERSION, "id": self.id, "type": self.type, "data": dict(self.data)})
+
+    @cached_property
+    def payload(self) -> CommandPayload:
+        """The command's data as the value of its type (``COMMAND_PAYLOADS``)."""
+        try:
+            return COMMAND_PAYLOADS[self.type](self.id, self.data)
+        except (KeyError, TypeError, AttributeError, ValueError) as error:
+            raise WireError(f"command {self.id} ({self.type}): data does not fit: "
+                            f"{type(error).__name__}: {error}") from None
+
+    def value(self, kind: builtins.type[_P]) -> _P:
+        """The payload, as the value ``kind`` that the caller's dispatch by type expects."""
+        payload = self.payload
+        if not isinstance(payload, kind):
+            raise WireError(f"command {self.id} ({self.type}) holds no {kind.__name__}")
+        return payload
 
     @classmethod
     def from_payload(cls, payload: bytes | str) -> Command:
