@@ -19,7 +19,6 @@ alike, and a wrong guess would put an impostor's results into the standings.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -87,7 +86,7 @@ def take_later(ingest: Ingest, table: int) -> int:
                                                   data=row.data))
         conn.execute(delete(s.event_conflicts).where(c.event == event, c.table_no == table))
         ingest.reproject(conn, table, [
-            Event(row.seq, row.type, row.ts, row.board, json.loads(row.data)) for row in later])
+            Event.from_row(row.seq, row.type, row.ts, row.board, row.data) for row in later])
     return len(later)
 
 

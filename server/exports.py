@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -56,8 +55,8 @@ from tabled.rules.pbn import dumps as dump_pbn
 from tabled.rules.records import AuctionItem, Record
 from tabled.rulings import KINDS
 from tabled.state import Assignment, BoardState, Conduct, StateError, TableState
-from tabled.syscard import CardError, answer_text
-from tabled.wire import Event, EventType
+from tabled.syscard import answer_text
+from tabled.wire import Answered, Assign, Event, EventType, WireError
 
 PROGRAM = "bidbox"
 
@@ -111,10 +110,11 @@ class _Board:
         answering side's system card."""
         board = self.board
         assert board is not None
-        question = next(q for q in board.questions if q.seq == event.data["question"])
+        answer = event.value(Answered)
+        question = next(q for q in board.questions if q.seq == answer.question)
         if question.index < len(board.auction):
-            answerer = Seat.from_str(event.data["seat"])
-            code = int(event.data["code"])
+            answerer = answer.seat
+            code = answer.code
             text = answer_text(self.state.conduct.card_of(answerer), code, "en")
             board.auction.annotate(question.index, explanation=text or f"answer {code}")
 
@@ -156,8 +156,7 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
             continue
         try:
             fold.apply(event)
-        except (RulesError, StateError, ValueError, KeyError, TypeError, IndexError,
-                StopIteration) as error:
+        except (RulesError, StateError, WireError) as error:  # the data's, never a bug
             problems.append(f"event {event.seq} ({event.type}) not applied: {error}")
     board = fold.board
     if board is None:
@@ -307,7 +306,7 @@ def _board_events(db: Database, event: str) -> dict[tuple[int, int], list[Event]
     found: dict[tuple[int, int], list[Event]] = defaultdict(list)
     for row in rows:
         found[(row.table_no, row.board)].append(
-            Event(row.seq, EventType(row.type), row.ts, row.board, json.loads(row.data)))
+            Event.from_row(row.seq, row.type, row.ts, row.board, row.data))
     return found
 
 
@@ -320,8 +319,9 @@ def _conducts(db: Database, event: str) -> dict[int, list[tuple[int, Conduct]]]:
     found: dict[int, list[tuple[int, Conduct]]] = defaultdict(list)
     for row in rows:
         try:
-            conduct = Conduct.from_json(json.loads(row.data).get("conduct"))
-        except (CardError, ValueError, KeyError, TypeError, AttributeError):
+            conduct = Event.from_row(row.seq, "assign", 0.0, None, row.data).value(
+                Assign).conduct
+        except WireError:
             conduct = Conduct()  # an assignment this version cannot read: plain words
         found[row.table_no].append((row.seq, conduct))
     return found

@@ -35,7 +35,7 @@ from server.errors import Refused
 from server.i18n import PAGES
 from server.movements import KINDS, Plays
 from tabled.rules import Seat
-from tabled.wire import MAX_NAME, MAX_PLAYER, MAX_ROSTER, Command, WireError
+from tabled.wire import MAX_NAME, MAX_PLAYER, MAX_ROSTER, Command, Event, Player, WireError
 
 if TYPE_CHECKING:
     from server.session import Session
@@ -486,8 +486,8 @@ def seated(db: Database, event: str, table: int | None = None
         if row.type == "assign":
             seats.clear()
         elif row.type == "player":
-            data = json.loads(row.data)
-            seats[Seat.from_str(data["seat"])] = data["number"]
+            sat = Event.from_row(0, row.type, 0.0, row.board, row.data).value(Player)
+            seats[sat.seat] = sat.number
         elif row.board is not None:
             boards[(row.table_no, row.board)] = dict(seats)
     return now, boards

@@ -31,7 +31,7 @@ from tabled.rules.scoring import score_ns as duplicate_score_ns
 from tabled.rulings import FIELDS as RULING_FIELDS
 from tabled.rulings import KINDS as RULING_KINDS
 from tabled.rulings import Choice, Field, RulingDataError, choice_name, kind_of
-from tabled.wire import Command, WireError
+from tabled.wire import Command, Event, RulingData, WireError
 
 Clock = Callable[[], float]
 
@@ -334,15 +334,22 @@ def history(db: Database, event: str) -> list[Entry]:
             s.events.c.event == event, s.events.c.type == "option")).all()
     entries: list[Entry] = []
     for c in commands:
-        data = json.loads(c.data)
-        entries.append(Entry(c.created_at, c.created_by, c.table_no, c.board,
-                             str(data.get("kind", "?")), data, c.note, c.answer,
-                             c.answer_reason, c.sent_at is not None, "ruling"))
+        command = Command.from_row(c.id, "ruling", c.data)
+        try:
+            kind = command.value(RulingData).kind
+        except WireError:
+            kind = "?"  # a command this version cannot read: listed all the same
+        entries.append(Entry(c.created_at, c.created_by, c.table_no, c.board, kind,
+                             dict(command.data), c.note, c.answer, c.answer_reason,
+                             c.sent_at is not None, "ruling"))
     entries += [Entry(c.made_at, c.made_by, c.table_no, c.board, c.kind, json.loads(c.detail),
                       c.note, None, None, True, "correction") for c in corrections]
     for o in options:
-        data = json.loads(o.data)
-        by = data.pop("by", None)
-        entries.append(Entry(o.received_at, by, o.table_no, o.board, str(data.get("kind")),
-                             data, None, "ruling", None, True, "table"))
+        try:
+            option = Event.from_row(o.seq, o.type, o.ts, o.board, o.data).value(RulingData)
+        except WireError:
+            continue  # stored by a version whose options this one cannot read
+        entries.append(Entry(o.received_at, option.by, o.table_no, o.board, option.kind,
+                             option.fields(leave=("cmd", "by")), None, "ruling", None, True,
+                             "table"))
     return sorted(entries, key=lambda entry: -entry.at)

@@ -57,7 +57,7 @@ from tabled.viewing import (
     Viewer,
     view_for,
 )
-from tabled.wire import Event, EventType
+from tabled.wire import Event, WireError
 
 log = logging.getLogger(__name__)
 
@@ -164,9 +164,8 @@ def replay(db: Database, event: str, table: int, *,
             break  # in order: nothing after a held event may be seen either
         ts = row.ts if received_by is None else row.received_at
         try:
-            state.apply(Event(row.seq, EventType(row.type), ts, row.board,
-                              json.loads(row.data)))
-        except (StateError, RulesError, ValueError, KeyError, TypeError) as error:
+            state.apply(Event.from_row(row.seq, row.type, ts, row.board, row.data))
+        except (StateError, RulesError, WireError) as error:  # the data's, never a bug
             # Stored events the table's own state refuses (another version's journal): show
             # what came before, and say so in the log.
             log.warning("vugraph of table %d stops at event %d: %s", table, row.seq, error)

@@ -514,9 +514,23 @@ class Assign:
     names: Mapping[str, str] = field(default_factory=dict)  # "ns"/"ew" -> the pair's name
     dealing: str | None = None
     conditions: Mapping[int, tuple[Seat, Vulnerability]] = field(default_factory=dict)
-    conduct: Conduct = field(default_factory=Conduct)
     clock: RoundClock | None = None
-    roster: Mapping[int, str] | None = None  # player number -> name
+    # The conduct and the roster as the wire carries them, read as values when asked for: the
+    # server reads an assignment's pairs and boards often, its system cards seldom.
+    conduct_json: Mapping[str, Any] | None = field(default=None, repr=False)
+    roster_json: Mapping[str, str] | None = field(default=None, repr=False)
+
+    @cached_property
+    def conduct(self) -> Conduct:
+        """Screens, the alert profile and the sides' system cards."""
+        return Conduct.from_json(self.conduct_json)
+
+    @cached_property
+    def roster(self) -> Mapping[int, str] | None:
+        """The session's players, number -> name; None: any number may sit."""
+        if self.roster_json is None:
+            return None
+        return {int(number): name for number, name in self.roster_json.items()}
 
 
 @dataclass(frozen=True)
@@ -686,7 +700,6 @@ def _seat_of(text: Any) -> Seat | None:
 
 def _assign(data: Mapping[str, Any], cmd: str | None = None) -> Assign:
     guidance = data.get("next")
-    roster = data.get("roster")
     return Assign(
         cmd if cmd is not None else data["cmd"], data["round"], data["ns"], data["ew"],
         tuple(data["boards"]), data.get("section"), data.get("label"),
@@ -697,9 +710,8 @@ def _assign(data: Mapping[str, Any], cmd: str | None = None) -> Assign:
         dict(data.get("names") or {}), data.get("dealing"),
         {int(board): (Seat.from_str(facts["dealer"]), Vulnerability.from_str(facts["vul"]))
          for board, facts in (data.get("conditions") or {}).items()},
-        Conduct.from_json(data.get("conduct")),
         RoundClock.from_json(data["round"], data["clock"]) if data.get("clock") else None,
-        None if roster is None else {int(number): name for number, name in roster.items()})
+        data.get("conduct"), data.get("roster"))
 
 
 def _ruling(data: Mapping[str, Any]) -> RulingData:
@@ -800,6 +812,9 @@ class Event:
     ts: float
     board: int | None
     data: Mapping[str, Any]
+    # False for an event rebuilt from a store (from_row) that this version's wire has not
+    # checked: its data is checked when its payload is first read.
+    checked: bool = field(default=True, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"v": VERSION, "seq": self.seq, "type": self.type, "ts": self.ts,
@@ -810,8 +825,12 @@ class Event:
 
     @cached_property
     def payload(self) -> Payload:
-        """The event's data as the value of its type (``PAYLOADS``): what is read of it."""
-        return payload_of(self.type, self.data, f"event {self.seq}")
+        """The event's data as the value of its type (``PAYLOADS``): what is read of it.
+        WireError if it does not fit its type."""
+        data = self.data
+        if not self.checked:
+            data = EVENTS[self.type].validate(f"event {self.seq} ({self.type})", dict(data))
+        return payload_of(self.type, data, f"event {self.seq}")
 
     def value(self, kind: builtins.type[_P]) -> _P:
         """The payload, as the value ``kind`` that the caller's dispatch by type expects."""
@@ -822,11 +841,12 @@ class Event:
 
     @classmethod
     def from_row(cls, seq: int, kind: str, ts: float, board: int | None,
-                 data: str | Mapping[str, Any]) -> Event:
-        """An event as a journal or the server's store kept it (checked by the wire when it
-        came): every stored event is rebuilt through here. A type this version does not
-        know, or data that is not JSON, raises WireError; data that does not fit its type
-        raises it when its payload is read."""
+                 data: str | Mapping[str, Any], *, checked: bool = False) -> Event:
+        """An event as a journal or the server's store kept it: every stored event is
+        rebuilt through here. A type this version does not know, or data that is not JSON,
+        raises WireError; data that does not fit its type raises it when its payload is
+        read (then checked as the wire checks a payload, unless ``checked``: stored by this
+        version's wire a moment ago, as the ingest reads its own rows)."""
         try:
             kind_type = EventType(kind)
         except ValueError:
@@ -838,7 +858,7 @@ class Event:
                 raise WireError(f"event {seq}: data is not JSON: {error}") from None
         if not isinstance(data, Mapping):
             raise WireError(f"event {seq}: data is not an object")
-        return cls(seq, kind_type, ts, board, data)
+        return cls(seq, kind_type, ts, board, data, checked)
 
     @classmethod
     def from_payload(cls, payload: bytes | str) -> Event:
@@ -881,6 +901,21 @@ class Command:
 
     def to_payload(self) -> bytes:
         return _dump({"v": VERSION, "id": self.id, "type": self.type, "data": dict(self.data)})
+
+    @classmethod
+    def from_row(cls, ident: str, kind: str, data: str | Mapping[str, Any]) -> Command:
+        """A command as the server stored it when it sent it (checked then): every stored
+        command is rebuilt through here."""
+        if kind not in COMMANDS:
+            raise WireError(f"command {ident}: unknown type {kind!r}")
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except ValueError as error:
+                raise WireError(f"command {ident}: data is not JSON: {error}") from None
+        if not isinstance(data, Mapping):
+            raise WireError(f"command {ident}: data is not an object")
+        return cls(ident, kind, data)
 
     @cached_property
     def payload(self) -> CommandPayload:

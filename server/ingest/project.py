@@ -9,26 +9,39 @@ derived before it, so the rows do not depend on the order events arrive in.
 
 from __future__ import annotations
 
-import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
 from server import register
 from server import schema as s
 from server.fieldscore import parse_adjusted
-from tabled.rules import RulesError, Seat, Vulnerability, parse_contract
+from tabled.rules import Card, RulesError, Seat, Vulnerability, parse_contract
 from tabled.rules.scoring import score_ns
-from tabled.wire import Event, EventType
+from tabled.wire import (
+    Assign,
+    CardPlayed,
+    Command,
+    DealCaptured,
+    DirectorCalled,
+    Event,
+    EventType,
+    Player,
+    Refused,
+    ResultMade,
+    RosterAdded,
+    RulingData,
+)
 
 from .outcome import Outcome
 from .sql import Prepared, select_in
 from .store import Statuses
 
 log = logging.getLogger(__name__)
+_P = TypeVar("_P")
 
 
 @dataclass(frozen=True)
@@ -99,11 +112,11 @@ class Projections:
         outcome.changed.add("results")
 
     def result_row(self, conn: Connection, table: int, event: Event) -> dict[str, Any]:
-        data = event.data
+        data = event.value(ResultMade)
         board = int(event.board or 0)
-        contract_text = data.get("contract")
-        declarer = data.get("declarer")
-        tricks = data.get("tricks")
+        contract_text = data.contract
+        declarer = None if data.declarer is None else str(data.declarer)
+        tricks = data.tricks
         # A table never adjusts its own score: adjusted and assigned scores (Law 12C) come
         # only from the director's rulings (_scored_by_ruling) or corrections.
         adjusted = None
@@ -113,47 +126,47 @@ class Projections:
             "round": seated.round, "ns": seated.ns, "ew": seated.ew,
             "contract": contract_text, "declarer": declarer, "tricks": tricks,
             # The table says which lead stood; an older table's result is read from its cards.
-            "lead": data.get("lead") or self._lead(conn, table, board), "score_ns": score,
-            "table_score_ns": data.get("score_ns"), "adjusted": adjusted,
-            "transferred": data.get("transferred"),  # Law 64A, apart from the tricks
+            "lead": str(data.lead) if data.lead is not None else self._lead(conn, table, board),
+            "score_ns": score, "table_score_ns": data.score_ns, "adjusted": adjusted,
+            "transferred": data.transferred,  # Law 64A, apart from the tricks
             "source_seq": event.seq, "finished_at": event.ts, "corrected_by": None,
         }
 
     def recompute(self, table: int, event: Event) -> int | None:
         """The NS score under Law 77 from the contract, declarer and tricks."""
-        data = event.data
+        data = event.value(ResultMade)
         try:
-            contract = parse_contract(data.get("contract") or "Pass")
-            declarer = Seat.from_str(data["declarer"]) if data.get("declarer") else None
-            score = score_ns(contract, declarer, data.get("tricks"),
+            contract = parse_contract(data.contract or "Pass")
+            score = score_ns(contract, data.declarer, data.tricks,
                              self.vulnerability(int(event.board or 0)))
         except (RulesError, ValueError) as error:
             log.warning("table %d event %d: result cannot be scored: %s", table, event.seq, error)
             return None
-        if score != data.get("score_ns"):
+        if score != data.score_ns:
             log.warning("table %d board %s: table scored %s, the laws give %d", table,
-                        event.board, data.get("score_ns"), score)
+                        event.board, data.score_ns, score)
         return score
 
     def _seated(self, conn: Connection, table: int, board: int, seq: int) -> Seated:
         """Who played: the table's own latest assignment holding the board, else the
         movement's plan."""
-        assigns = [json.loads(text) for text in _ASSIGNS_BEFORE(
+        assigns = [_stored(EventType.ASSIGN, text, Assign) for text in _ASSIGNS_BEFORE(
             conn, b_event=self.event, b_table=table, b_seq=seq).scalars()]
         # What the server sent under those commands' ids, in one query by primary key (not
         # one query an assignment): a table's word for what a command held is not taken.
         sent = {row.id: row.data for row in select_in(
             conn, s.commands.name, ("id", "table_no", "type", "data"), "event", self.event,
-            "id", sorted({str(data["cmd"]) for data in assigns}))
+            "id", sorted({data.cmd for data in assigns}))
             if row.table_no == table and row.type == "assign"}
         claimed: Seated | None = None
         for data in assigns:
-            text = sent.get(data["cmd"])
-            held = None if text is None else json.loads(text)
-            if held is not None and board in held["boards"]:
-                return Seated(held["round"], held["ns"], held["ew"])
-            if claimed is None and board in data["boards"]:
-                claimed = Seated(data["round"], data["ns"], data["ew"])
+            text = sent.get(data.cmd)
+            held = None if text is None else Command.from_row(data.cmd, "assign",
+                                                              text).value(Assign)
+            if held is not None and board in held.boards:
+                return Seated(held.round, held.ns, held.ew)
+            if claimed is None and board in data.boards:
+                claimed = Seated(data.round, data.ns, data.ew)
         # No assignment of ours names the board: the movement's plan, and only without a
         # session (nothing to protect) what the table itself says.
         planned = self.seating(table, board) if self.seating is not None else None
@@ -161,19 +174,19 @@ class Projections:
             return planned
         return claimed if claimed is not None else Seated(None, None, None)
 
-    def _result_data(self, conn: Connection, table: int, seq: int | None) -> dict[str, Any]:
-        """The stored data of the result event a results row came from ({} for a row the
-        director wrote)."""
+    def _result_lead(self, conn: Connection, table: int, seq: int | None) -> Card | None:
+        """The lead the stored result event a results row came from names (None for a row
+        the director wrote, or a result that names none)."""
         if seq is None:
-            return {}
+            return None
         found = conn.execute(select(s.events.c.data).where(
             s.events.c.event == self.event, s.events.c.table_no == table,
             s.events.c.seq == seq)).scalar()
-        return {} if found is None else dict(json.loads(found))
+        return None if found is None else _stored(EventType.RESULT, found, ResultMade).lead
 
     def _lead(self, conn: Connection, table: int, board: int) -> str | None:
         first = _FIRST_CARD(conn, b_event=self.event, b_table=table, b_board=board).scalar()
-        return None if first is None else str(json.loads(first)["card"])
+        return None if first is None else str(_stored(EventType.CARD, first, CardPlayed).card)
 
     def _on_deal(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                  batch: Statuses) -> None:
@@ -184,7 +197,8 @@ class Projections:
         board = self._allowed_board(table, event, outcome, "a deal")
         if board is None:
             return
-        differ = capture_deal(conn, self.event, board, event.data["deal"], table, event.ts)
+        differ = capture_deal(conn, self.event, board, event.value(DealCaptured).deal, table,
+                              event.ts)
         if differ is None:
             return
         outcome.changed.add("analysis")  # the hand record pages show the deal now
@@ -208,57 +222,54 @@ class Projections:
         key = and_(s.results.c.event == self.event, s.results.c.table_no == table,
                    s.results.c.board == event.board)
         found = conn.execute(select(s.results.c.source_seq).where(key)).first()
-        if found is not None and "lead" not in self._result_data(conn, table, found.source_seq):
+        if found is not None and self._result_lead(conn, table, found.source_seq) is None:
             conn.execute(update(s.results).where(key).values(
                 lead=self._lead(conn, table, event.board)))
             outcome.changed.add("results")
 
     def _on_director(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                      batch: Statuses) -> None:
-        data = event.data
+        data = event.value(DirectorCalled)
         conn.execute(insert(s.director_calls).values(
             event=self.event, table_no=table, seq=event.seq, board=event.board,
-            seat=data.get("seat"), reason=data["reason"], law=data.get("law"),
-            detail=data.get("detail"), called_at=event.ts))
+            seat=None if data.seat is None else str(data.seat), reason=data.reason,
+            law=data.law, detail=data.detail, called_at=event.ts))
         outcome.changed.add("calls")
         # The table's acknowledgement may have come first (a resend fills the gap after it).
         acks = conn.execute(select(s.events.c.data, s.events.c.ts).where(
             s.events.c.event == self.event, s.events.c.table_no == table,
             s.events.c.type == "ruling", s.events.c.seq > event.seq)).all()
         for text, ts in acks:
-            ack = json.loads(text)
-            if ack.get("kind") == "director_ack" and ack.get("call") in (None, event.seq):
+            ack = _stored(EventType.RULING, text, RulingData)
+            if ack.kind == "director_ack" and ack.call in (None, event.seq):
                 conn.execute(update(s.director_calls).where(
                     s.director_calls.c.event == self.event,
                     s.director_calls.c.table_no == table, s.director_calls.c.seq == event.seq)
                     .values(acknowledged_at=ts, acknowledged_by="table"))
                 break
 
-    def _sent(self, conn: Connection, table: int, ident: str,
-              kind: str | None = None) -> Mapping[str, Any] | None:
-        """The data of a command the server sent this table, or None: what a table says a
+    def _sent(self, conn: Connection, table: int, ident: str, kind: str) -> Command | None:
+        """A command of ``kind`` the server sent this table, or None: what a table says a
         command held is never taken on its word."""
-        if kind is None:
-            text = _SENT(conn, b_event=self.event, b_table=table, b_id=ident).scalar()
-        else:
-            text = _SENT_OF_KIND(conn, b_event=self.event, b_table=table, b_id=ident,
-                                 b_type=kind).scalar()
-        return None if text is None else dict(json.loads(text))
+        text = _SENT_OF_KIND(conn, b_event=self.event, b_table=table, b_id=ident,
+                             b_type=kind).scalar()
+        return None if text is None else Command.from_row(ident, kind, text)
 
-    def _answer(self, conn: Connection, table: int, event: Event, outcome: Outcome,
-                reason: str | None = None) -> None:
+    def _answer(self, conn: Connection, table: int, event: Event, command: str | None,
+                outcome: Outcome, reason: str | None = None) -> None:
         # Only this table's own command: another table cannot answer it for it.
-        _ANSWER(conn, b_event=self.event, b_table=table, b_id=event.data["cmd"],
+        _ANSWER(conn, b_event=self.event, b_table=table, b_id=command,
                 answer_seq=event.seq, answer=str(event.type), answer_reason=reason)
         outcome.changed.add("commands")
 
     def _on_assign(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: Statuses) -> None:
-        batch.set(table, round=event.data["round"])
-        self._answer(conn, table, event, outcome)
+        data = event.value(Assign)
+        batch.set(table, round=data.round)
+        self._answer(conn, table, event, data.cmd, outcome)
         # A resend may bring the assignment after results of its boards: they learn now who
         # sat there.
-        boards = set(event.data["boards"])
+        boards = set(data.boards)
         waiting = [row for row in _UNSEATED(conn, b_event=self.event, b_table=table).all()
                    if row.board in boards]
         for row in waiting:
@@ -272,11 +283,12 @@ class Projections:
 
     def _on_ruling(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: Statuses) -> None:
-        self._answer(conn, table, event, outcome)
-        if event.data["kind"] == "score" and event.board is not None:
-            self._scored_by_ruling(conn, table, event, outcome)
-        if event.data["kind"] == "director_ack":  # the table has taken the director's answer
-            which = event.data.get("call")
+        data = event.value(RulingData)
+        self._answer(conn, table, event, data.cmd, outcome)
+        if data.kind == "score" and event.board is not None:
+            self._scored_by_ruling(conn, table, event, data, outcome)
+        if data.kind == "director_ack":  # the table has taken the director's answer
+            which = data.call
             query = update(s.director_calls).where(
                 s.director_calls.c.event == self.event, s.director_calls.c.table_no == table,
                 s.director_calls.c.acknowledged_at.is_(None))
@@ -285,17 +297,18 @@ class Projections:
             conn.execute(query.values(acknowledged_at=event.ts, acknowledged_by="table"))
             outcome.changed.add("calls")
 
-    def _scored_by_ruling(self, conn: Connection, table: int, event: Event,
+    def _scored_by_ruling(self, conn: Connection, table: int, event: Event, ruling: RulingData,
                           outcome: Outcome) -> None:
         """The director's score, as the table applied it: artificial (Law 12C2) or assigned
         (Law 12C1). It replaces the board's result; the contract played stays for the record."""
         board = int(event.board or 0)
-        sent = self._sent(conn, table, event.data["cmd"], "ruling")
-        if sent is None or sent.get("kind") != "score":
+        command = None if ruling.cmd is None else self._sent(conn, table, ruling.cmd, "ruling")
+        sent = None if command is None else command.value(RulingData)
+        if sent is None or sent.kind != "score":
             outcome.rejected = (f"table {table} event {event.seq}: a score ruling the server "
-                                f"never sent ({event.data['cmd']!r})")
+                                f"never sent ({ruling.cmd!r})")
             return
-        adjusted = sent.get("adjusted") or "assigned"
+        adjusted = sent.adjusted or "assigned"
         try:
             artificial = parse_adjusted(adjusted)
         except ValueError:
@@ -307,7 +320,7 @@ class Projections:
                 and current.corrected_by is None):
             return
         values: dict[str, Any] = {
-            "score_ns": None if artificial is not None else sent.get("score_ns") or 0,
+            "score_ns": None if artificial is not None else sent.score_ns or 0,
             "adjusted": adjusted, "source_seq": event.seq, "finished_at": event.ts,
             "corrected_by": None}  # the director's later ruling replaces an earlier fix
         if current is None:
@@ -321,7 +334,8 @@ class Projections:
 
     def _on_roster(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: Statuses) -> None:
-        self._answer(conn, table, event, outcome)  # the visitor reached the table (issue 17)
+        # the visitor reached the table (issue 17)
+        self._answer(conn, table, event, event.value(RosterAdded).cmd, outcome)
 
     def _on_player(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: Statuses) -> None:
@@ -333,7 +347,7 @@ class Projections:
         the other pair of the table was named when its own second player sat down: nothing
         more is read then (at a simultaneous's round start, a thousand tables' four players
         each, this was four queries a player for a session with no register)."""
-        number = event.data.get("number")
+        number = event.value(Player).number
         if number is None:
             return
         found = _SESSION_OF(conn, b_event=self.event).first()
@@ -347,8 +361,8 @@ class Projections:
         seats: register.Seats = {}
         for text in _PLAYERS_AFTER(conn, b_event=self.event, b_table=table,
                                    b_seq=assign.seq).scalars():
-            data = json.loads(text)
-            seats[Seat.from_str(data["seat"])] = data["number"]
+            sat = _stored(EventType.PLAYER, text, Player)
+            seats[sat.seat] = sat.number
         numbers = sorted({n for n in seats.values() if n is not None})
         players = {row.number: register.Member(row.number, row.name, row.licence,
                                                bool(row.visitor))
@@ -358,9 +372,8 @@ class Projections:
         if not players:
             return  # a session with no register, or none of these in it: nothing to name by
         named = register.names_at(seats, players)
-        pairs = json.loads(assign.data)
-        for pair, (one, two) in ((pairs["ns"], (Seat.N, Seat.S)),
-                                 (pairs["ew"], (Seat.E, Seat.W))):
+        pairs = _stored(EventType.ASSIGN, assign.data, Assign)
+        for pair, (one, two) in ((pairs.ns, (Seat.N, Seat.S)), (pairs.ew, (Seat.E, Seat.W))):
             if seats.get(one) not in players or seats.get(two) not in players:
                 continue
             done = _NAME_PAIR(conn, b_session=found.id, b_pair=pair,
@@ -370,7 +383,14 @@ class Projections:
 
     def _on_refused(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                     batch: Statuses) -> None:
-        self._answer(conn, table, event, outcome, reason=event.data["reason"])
+        refused = event.value(Refused)
+        self._answer(conn, table, event, refused.cmd, outcome, reason=refused.reason)
+
+
+def _stored(kind: EventType, text: str, value: type[_P]) -> _P:
+    """The value of a stored event's data (its ``data`` column), of type ``kind``: checked by
+    the wire as it came in."""
+    return Event.from_row(0, kind, 0.0, None, text, checked=True).value(value)
 
 
 # -- the statements of the common paths, compiled once (server.ingest.sql) ---------------------
@@ -394,9 +414,6 @@ _FIRST_CARD = Prepared(select(s.events.c.data).where(
     s.events.c.event == bindparam("b_event"), s.events.c.table_no == bindparam("b_table"),
     s.events.c.board == bindparam("b_board"), s.events.c.type == "card").order_by(
     s.events.c.seq).limit(1))
-_SENT = Prepared(select(s.commands.c.data).where(
-    s.commands.c.event == bindparam("b_event"), s.commands.c.table_no == bindparam("b_table"),
-    s.commands.c.id == bindparam("b_id")))
 _SENT_OF_KIND = Prepared(select(s.commands.c.data).where(
     s.commands.c.event == bindparam("b_event"), s.commands.c.table_no == bindparam("b_table"),
     s.commands.c.id == bindparam("b_id"), s.commands.c.type == bindparam("b_type")))

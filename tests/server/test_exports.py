@@ -36,13 +36,14 @@ from server.rulings import correct_result
 from server.session import Session, create_session, participants_of, set_names
 from server.standings import all_results, field
 from server.usebio import DOCTYPE, usebio
+from tabled import state
 from tabled.rules import Board, Call, Card, Seat, parse_contract
 from tabled.rules.auction import Auction
 from tabled.rules.pbn import load_path, loads
 from tabled.rules.play import Play
 from tabled.rules.records import Record
 from tabled.rules.replay import ReplayResult, replay
-from tabled.wire import Event, table_topic
+from tabled.wire import Event, EventType, table_topic
 from tests.records import played_pbn
 from tests.server import usebio_read
 
@@ -363,6 +364,30 @@ def test_an_event_the_laws_refuse_is_a_problem_not_a_failure() -> None:
     assert len(record.problems) == 1 and "event 2 (call)" in record.problems[0]
     assert "Law 27" in record.problems[0]
     assert record.commentary == [f"bidbox: {record.problems[0]}"]
+
+
+def test_stored_data_that_does_not_fit_its_type_is_a_problem_not_a_failure() -> None:
+    # A stored call without its seat (another version's journal): the wire refuses it as it
+    # decodes it, and the record says so; the calls around it stand.
+    events = [Event.from_row(1, "call", 0.0, 1, '{"seat": "N", "call": "1NT"}'),
+              Event.from_row(2, "call", 0.0, 1, '{"call": "Pass"}'),
+              Event.from_row(3, "call", 0.0, 1, '{"seat": "E", "call": "Pass"}')]
+    record = board_record(events)
+    assert record.calls == [Call.from_str("1NT"), Call.from_str("Pass")]
+    assert len(record.problems) == 1 and "event 2 (call)" in record.problems[0]
+    assert "missing field 'seat'" in record.problems[0]
+
+
+def test_a_programming_error_in_the_replay_is_not_taken_for_bad_data(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Only the engine's, the state's and the wire's errors are the data's: a bug's TypeError
+    # (here in the state's handling of a call) stops the export rather than hiding in it.
+    def broken(table: state.TableState, event: Event) -> None:
+        raise TypeError("a bug, not bad data")
+
+    monkeypatch.setitem(state._APPLY, EventType.CALL, broken)
+    with pytest.raises(TypeError, match="a bug"):
+        board_record(_events(_call("N", "1NT")))
 
 
 def test_the_deal_the_table_scanned_when_the_session_has_none() -> None:
