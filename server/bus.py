@@ -49,7 +49,7 @@ from server import roundclock
 from server import schema as s
 from server.centre import ClubTables
 from server.centre import subscriptions as centre_subscriptions
-from server.ingest import SHARED_GAP_GRACE, Ingest, Outcome
+from server.ingest import Ingest, Outcome
 from server.ingest.trouble import StorageFault, database_away, trouble
 from server.live import Hub
 from server.running import announcement, running_event
@@ -218,7 +218,9 @@ class Bus:
         message to any of them, so each sees parts of every table's stream. ``centre``: this
         is a centre's server (server/centre.py): it reads every club's tables through the
         bridges, each as its section's table, and sends them nothing."""
-        self.ingest = ingest
+        # A worker on a shared subscription runs its own ingest, with the grace before a gap
+        # is asked for: another worker holds part of each table's stream.
+        self.ingest = ingest.sharing_the_stream() if shared_group else ingest
         self.db = ingest.db
         self.event = ingest.event
         self.hub = hub
@@ -233,9 +235,6 @@ class Bus:
             raise ValueError("a worker has its own tables or a shared subscription, not both")
         # MQTT v5 shared subscription: several ingest workers split one stream.
         prefix = f"$share/{shared_group}/" if shared_group else ""
-        if shared_group:
-            # Another worker holds part of each table's stream: a gap is often no gap.
-            ingest.gap_grace = max(ingest.gap_grace, SHARED_GAP_GRACE)
         numbers = ["+"] if tables is None else [str(n) for n in sorted(set(tables))]
         if not numbers:
             raise ValueError("a worker with no table")

@@ -51,7 +51,6 @@ class Services:
     db: Database
     name: str
     hub: Hub
-    ingest: Ingest
     bus: Any = None  # server.bus.Bus when a broker is configured
     analyser: Analyser | None = None
     play_analyser: Analyser | None = None  # each table's play, card by card (issue 31)
@@ -62,6 +61,10 @@ class Services:
     # The buses of sessions left a moment ago, by event: (the bus, since when).
     _draining: dict[str, tuple[Any, float]] = field(default_factory=dict)
     _closing: threading.Event = field(default_factory=threading.Event)  # close() was called
+    ingest: Ingest = field(init=False)  # the running session's (ingest_for)
+
+    def __post_init__(self) -> None:
+        self.ingest = self.ingest_for(self.event)
 
     @property
     def event(self) -> str:
@@ -75,12 +78,10 @@ class Services:
         name = str(app.config["EVENT"])
         event = running_event(db) or name
         hub = Hub(max_streams=int(app.config.get("MAX_STREAMS", 24)))
-        services = cls(db, name, hub, Ingest(db, event), config=dict(app.config),
-                       _event=event)
+        services = cls(db, name, hub, config=dict(app.config), _event=event)
         # Before any thread that notifies starts: each change goes to the relay from the first.
         # One channel for the server, whichever session runs (a change of session included).
         services.relay = live_relay(app.config, db, name, hub)
-        services._serve(services.ingest)
         services.ensure_director(app.config["DIRECTOR_USERNAME"],
                                  app.config.get("DIRECTOR_PASSWORD"))
         if app.config.get("ANALYSIS"):
@@ -109,14 +110,15 @@ class Services:
         app.extensions["bidbox"] = services
         return services
 
-    def _serve(self, ingest: Ingest) -> Ingest:
-        """``ingest`` asks this server about its own session (the running one, or one the
-        director has just left, whose last boards may still come in)."""
-        event = ingest.event
-        ingest.seating = lambda table, board: self.planned_seating(table, board, event)
-        ingest.vulnerability = lambda board: self.vulnerability(board, event)
-        ingest.allowed = lambda table, board: self.result_allowed(table, board, event)
-        return ingest
+    def ingest_for(self, event: str) -> Ingest:
+        """The ingest of ``event``, asking this server about its own session (the running
+        one, or one the director has just left, whose last boards may still come in).
+        Config ``INGEST_CLOCK`` (a function giving seconds; default ``time.time``) lets a
+        test set the time events are received at."""
+        return Ingest(self.db, event, clock=self.config.get("INGEST_CLOCK") or time.time,
+                      seating=lambda table, board: self.planned_seating(table, board, event),
+                      allowed=lambda table, board: self.result_allowed(table, board, event),
+                      vulnerability=lambda board: self.vulnerability(board, event))
 
     def _bus(self, ingest: Ingest) -> Any:
         """The MQTT side for ``ingest``'s event, as the config says."""
@@ -148,7 +150,7 @@ class Services:
             if again is not None:  # a session left a moment ago runs again: its bus too
                 self.bus, self.ingest = again[0], again[0].ingest
             else:
-                self.ingest = self._serve(Ingest(self.db, event))
+                self.ingest = self.ingest_for(event)
                 if old is not None:
                     self.bus = self._bus(self.ingest)
                     self.bus.start()

@@ -463,8 +463,8 @@ def test_workers_sharing_the_stream_wait_before_asking(db: Database, clock: Cloc
     is asked for at the table's next event."""
     from server.ingest import SHARED_GAP_GRACE
 
-    first, second = Ingest(db, EVENT, clock=clock), Ingest(db, EVENT, clock=clock)
-    first.gap_grace = second.gap_grace = SHARED_GAP_GRACE
+    first = Ingest(db, EVENT, clock=clock, gap_grace=SHARED_GAP_GRACE)
+    second = Ingest(db, EVENT, clock=clock).sharing_the_stream()
     first(topic(), payload(1, "player", seat="N", number=1))
     assert not first(topic(), payload(3, "player", seat="E", number=2)).commands
     assert not second(topic(), payload(2, "player", seat="S", number=3)).commands

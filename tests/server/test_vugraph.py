@@ -67,8 +67,8 @@ def field(tmp_path: Any) -> Iterator[Played]:
 def board_one_at_table_one(tmp_path: Any, **kind: Any) -> Iterator[Played]:
     """Table 1 plays board 1 through ingest up to the faced lead (the module's docstring)."""
     clock = Clock(T0)
-    app = make_app(str(tmp_path / "bidbox.db"), VUGRAPH_DELAY=DELAY, VUGRAPH_CLOCK=clock)
-    services(app).ingest.clock = clock
+    app = make_app(str(tmp_path / "bidbox.db"), VUGRAPH_DELAY=DELAY, VUGRAPH_CLOCK=clock,
+                   INGEST_CLOCK=clock)
     db = services(app).db
     session = create_session(db, event=EVENT, title="Con pantallas", boards_per_round=2,
                              seed=7, screens="NE-SW", tray_delay=8.0, **kind)
