@@ -31,7 +31,6 @@ afterwards ends it: what waited is stored, and what came meanwhile follows, noth
 from __future__ import annotations
 
 import gc
-import json
 import logging
 import threading
 import time
@@ -541,7 +540,7 @@ class Bus:
                 s.commands.c.event == self.event, *conditions).order_by(
                 s.commands.c.created_at)).all()
         for row in rows:
-            self._publish(row.table_no, Command(row.id, row.type, json.loads(row.data)),
+            self._publish(row.table_no, Command.from_row(row.id, row.type, row.data),
                           track=row.sent_at is None)
 
     def _publish(self, table: int, command: Command, *, track: bool = False) -> None:
