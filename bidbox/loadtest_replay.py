@@ -306,14 +306,17 @@ class Replayer:
                 self._command(table, item)
 
     def _command(self, table: _Table, command: Any) -> None:
+        from tabled.wire import Resend  # as the rest of this process: read when it runs
+
         if command.type == "assign" and table.command is None:
             table.command = command
             if self.go is not None:
                 heapq.heappush(self.queue, (clock(), table.number))
         elif command.type == "resend":  # from the recording, as the table from its journal
-            until = command.data.get("until") or max(table.events, default=0)
+            resend = command.value(Resend)
+            until = resend.until or max(table.events, default=0)
             client, topic = table.uplink.client, table.uplink.topics["events"]
-            for seq in range(int(command.data["since"]), int(until) + 1):
+            for seq in range(resend.since, until + 1):
                 if seq in table.events:
                     table.inflight.add(client.publish(topic, table.events[seq], qos=1).mid)
                     table.resent += 1
