@@ -31,7 +31,7 @@ from flask.testing import FlaskClient
 
 from server import create_app
 from server.session import create_session
-from tabled.wire import ONLINE, Event, table_topic
+from tablemodel.wire import ONLINE, Event, table_topic
 
 EVENT = "bench"
 PASSWORD = "bench-director"

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.loadtest_roles import status
-from tabled.wire import MAX_BOARD
+from tablemodel.wire import MAX_BOARD
 
 clock = time.monotonic
 SHARED_GROUP = "loadtest"

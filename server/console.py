@@ -65,7 +65,7 @@ from server.services import services
 from server.session import Session, SessionError
 from server.swiss import rematches, swiss_of
 from server.tables import TableRow, table_grid
-from tabled.regulation import DEFAULT_TRAY_DELAY, PROFILES
+from tablemodel.regulation import DEFAULT_TRAY_DELAY, PROFILES
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 
@@ -341,7 +341,7 @@ def _page(template: str, found: Session | None, parts: tuple[str, ...],
 
 @bp.context_processor
 def ruling_helpers() -> dict[str, Any]:
-    """How the rulings form and record word a ruling's fields (tabled.rulings defines them)."""
+    """How the rulings form and record word a ruling's fields (tablemodel.rulings defines them)."""
     return {"field_label": rulings.field_label, "field_value": rulings.field_value,
             "choice_value": rulings.choice_value, "words": _words,
             "seat_letter": DISPLAY_HELPERS["seat_letter"],
@@ -379,7 +379,7 @@ def _rows(name: str, found: Session | None, only: str) -> Any:
     return render_template("console/_table_rows.html", current=found, **_tables(found, wanted))
 
 
-_TABLE_NUMBER = re.compile(r"[0-9]{1,6}")  # tabled.wire's table numbers; ASCII digits only
+_TABLE_NUMBER = re.compile(r"[0-9]{1,6}")  # tablemodel.wire's table numbers; ASCII digits only
 
 
 def _only(text: str) -> frozenset[int]:

@@ -2,8 +2,8 @@
 
 The results come from ``results`` (what the laws give, with the director's corrections), the
 field scores from :func:`server.standings.field`, and each board's auction and play from the
-events its table sent, replayed by the table's own state (``tabled/state.py``, with the
-rulings of ``tabled/rulings.py``): what the export holds is what the table had. An alert,
+events its table sent, replayed by the table's own state (``tablemodel/state.py``, with the
+rulings of ``tablemodel/rulings.py``): what the export holds is what the table had. An alert,
 made with the call or late, becomes the call's note (PBN 3.5.4: ``=1=`` and its Note
 tag), and an explanation given in answer to a question (Law 20F) follows it in the
 note, in the words of the answering side's system card. docs/exports.md says what goes
@@ -24,6 +24,16 @@ from typing import Any
 
 from sqlalchemy import select
 
+from laws import (
+    Board,
+    Deal,
+    RulesError,
+    Seat,
+    Vulnerability,
+    parse_contract,
+)
+from laws.pbn import dumps as dump_pbn
+from laws.records import AuctionItem, Record
 from server import register
 from server import schema as s
 from server.adjusted import assigned_of
@@ -44,20 +54,10 @@ from server.session import (
 )
 from server.standings import ResultRow, all_results
 from server.standings import field as field_scores
-from tabled.rules import (
-    Board,
-    Deal,
-    RulesError,
-    Seat,
-    Vulnerability,
-    parse_contract,
-)
-from tabled.rules.pbn import dumps as dump_pbn
-from tabled.rules.records import AuctionItem, Record
-from tabled.rulings import KINDS
-from tabled.state import Assignment, BoardState, Conduct, StateError, TableState
-from tabled.syscard import CardError, answer_text
-from tabled.wire import Event, EventType
+from tablemodel.rulings import KINDS
+from tablemodel.state import Assignment, BoardState, Conduct, StateError, TableState
+from tablemodel.syscard import CardError, answer_text
+from tablemodel.wire import Event, EventType
 
 PROGRAM = "bidbox"
 
@@ -77,7 +77,7 @@ RANKINGS_COLUMNS = ("group", "rank", "participant", "label", "names", "boards", 
 # -- a board's record, from its events ---------------------------------------------------------
 
 class _Board:
-    """One table's play of one board, replayed by the table's own state (tabled.state)."""
+    """One table's play of one board, replayed by the table's own state (tablemodel.state)."""
 
     def __init__(self, number: int, deal: Deal | None, conduct: Conduct | None,
                  conditions: tuple[Seat, Vulnerability] | None = None) -> None:
@@ -137,9 +137,9 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
     ``conduct`` is the table's assignment's (its system cards word the explanations).
     ``conditions``: the board's dealer and vulnerability when not Law 2's (the individual).
 
-    The events are replayed by the table's own state (tabled.state), so the record is what
+    The events are replayed by the table's own state (tablemodel.state), so the record is what
     the table had: a change of call replaces the seat's call (Law 25A), every ruling applies
-    as it did at the table (tabled.rulings), an alert is its call's note.
+    as it did at the table (tablemodel.rulings), an alert is its call's note.
 
     An event the laws refuse (a gap in the stored events, or a journal the laws refuse) is
     skipped and named in the record's ``problems`` and commentary: an export never fails for

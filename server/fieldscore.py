@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from laws.scoring import imps
 from server.scorings import Method
-from tabled.rules.scoring import imps
 
 Weighted = tuple[tuple[int, int], ...]
 """An assigned score as (percent weight, NS score) pairs whose weights add up to 100: one pair

@@ -20,6 +20,8 @@ import jinja2
 from flask import Blueprint, Response, request
 from markupsafe import Markup
 
+from laws import Deal, Seat
+from laws.records import Record
 from server import playanalysis
 from server.db import Database
 from server.i18n import PAGES, language
@@ -28,9 +30,7 @@ from server.report import texts  # noqa: F401 (the viewer's words)
 from server.services import services
 from server.session import Session, board_conditions, deals_of, participants_of
 from server.standings import ResultRow, public_results, released_boards
-from tabled import words
-from tabled.rules import Deal, Seat
-from tabled.rules.records import Record
+from tablemodel import words
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "hands"
 STATIC = Path(__file__).resolve().parent / "static"

@@ -22,7 +22,7 @@ from server.db import Database
 from server.report import TEMPLATES, environment
 from server.report.data import pack
 from server.session import Session
-from tabled.texts import LANGUAGES, Words
+from tablemodel.texts import LANGUAGES, Words
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,13 @@ from flask import Flask, current_app
 from sqlalchemy import select, update
 from werkzeug.security import generate_password_hash
 
+from laws import Board, Seat, Vulnerability
 from server import schema as s
 from server.db import Database
 from server.ingest import Ingest, Seated
 from server.live import Hub
 from server.running import running_event
 from server.session import Session, board_conditions, current
-from tabled.rules import Board, Seat, Vulnerability
 
 if TYPE_CHECKING:
     from server.analysis import Analyser, Analysis

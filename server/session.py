@@ -20,6 +20,10 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
+from laws import Board, Card, Deal, RecordError, RulesError, Seat, Vulnerability
+from laws.board import hand_to_pbn
+from laws.pbn import loads as load_pbn
+from laws.scoring import club_dealer, club_vulnerability
 from server import register
 from server import schema as s
 from server.db import Database
@@ -43,13 +47,9 @@ from server.movements import (
     table_name,
 )
 from server.scorings import Scoring
-from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY, PROFILES, Screens
-from tabled.roundclock import RoundClock
-from tabled.rules import Board, Card, Deal, RecordError, RulesError, Seat, Vulnerability
-from tabled.rules.board import hand_to_pbn
-from tabled.rules.pbn import loads as load_pbn
-from tabled.rules.scoring import club_dealer, club_vulnerability
-from tabled.wire import Command, WireError
+from tablemodel.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY, PROFILES, Screens
+from tablemodel.roundclock import RoundClock
+from tablemodel.wire import Command, WireError
 
 MOVEMENTS = OFFERED
 """The movements the set-up offers; each is a ``MovementKind`` (server/movements.py KINDS),
@@ -184,7 +184,7 @@ def create_session(db: Database, *, event: str, title: str, kind: str, participa
     """Store a new session for ``event`` (replacing none: one event, one session).
 
     ``screens`` ("NE-SW", "NW-SE" or None), ``tray_delay`` (seconds the tray stays on a side
-    at least) and ``profile`` (the alert norms, tabled.regulation.PROFILES) say how every
+    at least) and ``profile`` (the alert norms, tablemodel.regulation.PROFILES) say how every
     table of the session is conducted; each round's assignment carries them.
 
     ``sections``: several sections, each its own Mitchell or Howell (then ``kind``,
@@ -296,7 +296,7 @@ def check_vugraph(mode: str, movement: str) -> str:
 
 
 def conduct_of(screens: str | None, tray_delay: float, profile: str) -> dict[str, Any]:
-    """The ``conduct`` of an assignment without the cards (tabled.state.Conduct), checked
+    """The ``conduct`` of an assignment without the cards (tablemodel.state.Conduct), checked
     as the table checks it: a bad value is a :class:`SessionError`."""
     if profile not in PROFILES:
         raise SessionError(f"unknown alert profile {profile!r}; one of {', '.join(PROFILES)}")
@@ -541,7 +541,7 @@ def start_round(db: Database, session: Session, number: int, *, by: str | None =
 
 
 def checked(ident: str, data: Mapping[str, Any]) -> None:
-    """The assignment as the table will read it: encoded and decoded with tabled.wire, so a
+    """The assignment as the table will read it: encoded and decoded with tablemodel.wire, so a
     command the table would refuse (over the size limit with two big cards, say) is never
     queued, and the director is told why."""
     try:

@@ -18,6 +18,8 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
+from laws import RulesError, Seat, parse_contract
+from laws.scoring import deal_score
 from server import adjusted as adjusted_scores
 from server import fieldscore as fs
 from server import penalties as penalty_book
@@ -27,8 +29,6 @@ from server.movements import PHANTOM, Sectioned
 from server.scorings import Method, Scoring
 from server.session import Session, board_conditions, participants_of
 from server.swiss import match_imps as swiss_match_imps
-from tabled.rules import RulesError, Seat, parse_contract
-from tabled.rules.scoring import deal_score
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Projections: the rows derived from stored events, one handler per event type that makes any.
 
-Results (a table's score is recomputed here with ``tabled.rules``, never trusted, only kept
+Results (a table's score is recomputed here with ``laws``, never trusted, only kept
 beside ours to show a disagreement), who sat at a board, the director's calls and their
 acknowledgements, the answers to the server's commands, and the director's scores (Law 12C).
 Each handler runs once per event newly stored; a resend that fills a gap repairs what was
@@ -17,12 +17,12 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
+from laws import RulesError, Seat, Vulnerability, parse_contract
+from laws.scoring import score_ns
 from server import register
 from server import schema as s
 from server.fieldscore import parse_adjusted
-from tabled.rules import RulesError, Seat, Vulnerability, parse_contract
-from tabled.rules.scoring import score_ns
-from tabled.wire import Event, EventType
+from tablemodel.wire import Event, EventType
 
 from .outcome import Outcome
 from .sql import Prepared, select_in

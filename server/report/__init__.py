@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from laws import Board, Seat, Strain, Suit, Vulnerability
 from server import (
     display_texts,  # noqa: F401 (registers the texts the printouts share with the pages)
     scoring_texts,  # noqa: F401
@@ -28,9 +29,8 @@ from server.i18n import PAGES
 from server.report import texts  # noqa: F401 (the Swiss's matches, cards, hand viewer)
 from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, hand_record, pack
 from server.session import Session
-from tabled import words
-from tabled.rules import Board, Seat, Strain, Suit, Vulnerability
-from tabled.texts import LANGUAGES
+from tablemodel import words
+from tablemodel.texts import LANGUAGES
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "report"
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from laws import Board, Deal, Rank, RulesError, Seat, Suit, Vulnerability
 from server import adjusted, standings
 from server import analysis as dd
 from server import penalties as penalty_book
@@ -16,7 +17,6 @@ from server.analysis import Analysis, AnalysisError
 from server.db import Database
 from server.fieldscore import Scored, Standing
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
-from tabled.rules import Board, Deal, Rank, RulesError, Seat, Suit, Vulnerability
 
 SUITS = (Suit.S, Suit.H, Suit.D, Suit.C)
 DD_STRAINS = ("NT", "S", "H", "D", "C")

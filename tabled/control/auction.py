@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabled.rules import Call, IllegalActionError, Seat
-from tabled.rules.auction import Auction
+from laws import Call, IllegalActionError, Seat
+from laws.auction import Auction
+from tablemodel.regulation import alert_required
+from tablemodel.state import BoardState
 
-from ..regulation import alert_required
-from ..state import BoardState
 from .keys import CALL_KEYS, LEVELS, STRAINS, KeyEntry, SeatEntry
 from .outcome import Notice, Outcome, Proposed, refusal
 
@@ -106,7 +106,7 @@ class AuctionInput(KeyEntry):
         return conduct.screens is not None or conduct.profile.self_alert
 
     def _alert(self, seat: Seat, board: BoardState, entry: SeatEntry) -> Outcome:
-        """ALERT: the alert norms say who alerts (tabled.regulation). Self-alerting, ALERT
+        """ALERT: the alert norms say who alerts (tablemodel.regulation). Self-alerting, ALERT
         while a call is typed alerts it with the call; with nothing typed, ALERT alerts the
         newest call of one's own side one has seen (one's own, or partner's under screens)."""
         if entry.keys and self._self_alerting():
@@ -231,7 +231,7 @@ class AuctionInput(KeyEntry):
         return outcome
 
     def tick(self, now: float) -> Outcome:
-        """Screens: the tray crosses once it is due (tabled.state.BoardState.tray_due)."""
+        """Screens: the tray crosses once it is due (tablemodel.state.BoardState.tray_due)."""
         due = self.next_tick()
         board = self.state.board
         if due is None or now < due or board is None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabled.rules import Seat
+from laws import Seat
+from tablemodel.state import TableState
 
-from ..state import TableState
 from .outcome import Proposed
 
 #: The longest detail of a director call (the wire's limit): a longer one is cut.

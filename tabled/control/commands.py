@@ -7,11 +7,11 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from tabled.rules import IllegalActionError, Seat
+from laws import IllegalActionError, Seat
+from tablemodel.rulings import KINDS
+from tablemodel.state import Phase
+from tablemodel.wire import Command, Event, EventType, WireError
 
-from ..rulings import KINDS
-from ..state import Phase
-from ..wire import Command, Event, EventType, WireError
 from .base import Room
 from .outcome import Notice, Outcome, Proposed
 
@@ -76,7 +76,7 @@ class CommandInput(Room):
 
     def _ruling_refusal(self, data: Mapping[str, Any]) -> str | None:
         """Why this ruling cannot be applied now, or None. A trial copy takes it first.
-        When a kind may be applied is its own (tabled.rulings)."""
+        When a kind may be applied is its own (tablemodel.rulings)."""
         kind = KINDS[data["kind"]]
         if not kind.needs_board:
             return None

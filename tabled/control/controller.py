@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tabled.rules import Seat
+from laws import Seat
+from tablemodel.state import Phase, TableState
 
-from ..state import Phase, TableState
 from .commands import CommandInput
 from .keys import DIGITS, SeatEntry
 from .outcome import Outcome

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tabled.rules import DOUBLE, PASS, REDOUBLE, Bid, Call, Seat, Strain
+from laws import DOUBLE, PASS, REDOUBLE, Bid, Call, Seat, Strain
 
 from .base import Room
 from .outcome import Notice, Outcome, Proposed

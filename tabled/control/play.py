@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tabled.rules import (
+from laws import (
     Card,
     Deal,
     IllegalActionError,
@@ -15,11 +15,11 @@ from tabled.rules import (
     Seat,
     Suit,
 )
-from tabled.rules.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption, PrematureOption
-from tabled.rulings import play_action
+from laws.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption, PrematureOption
+from tablemodel.rulings import play_action
+from tablemodel.state import BoardState, Phase
+from tablemodel.wire import Event, EventType
 
-from ..state import BoardState, Phase
-from ..wire import Event, EventType
 from .auction import AuctionInput
 from .base import DETAIL
 from .keys import CALL_KEYS, LEVELS, STRAINS, SeatEntry
@@ -169,7 +169,7 @@ class PlayInput(AuctionInput):
         return Outcome([Proposed("option", board.number, {**data, "by": str(seat)})])
 
     def _trial_option(self, board: BoardState, data: dict[str, Any]) -> Proposed | None:
-        """An option event that applies through its ruling (tabled.rulings.TABLE_OPTIONS),
+        """An option event that applies through its ruling (tablemodel.rulings.TABLE_OPTIONS),
         tried on a copy of the state first: None if it cannot be applied."""
         trial = copy.deepcopy(self.state)
         try:

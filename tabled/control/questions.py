@@ -3,12 +3,12 @@ the auction (Law 20B)."""
 
 from __future__ import annotations
 
-from tabled.rules import PASS, Seat
+from laws import PASS, Seat
+from tablemodel.state import BoardState, Phase
+from tablemodel.syscard import STANDARD_ANSWERS, answer_line, answer_text
+from tablemodel.texts import LANGUAGES, pages
+from tablemodel.viewing import review_of
 
-from ..state import BoardState, Phase
-from ..syscard import STANDARD_ANSWERS, answer_line, answer_text
-from ..texts import LANGUAGES, pages
-from ..viewing import review_of
 from .keys import KeyEntry, SeatEntry
 from .outcome import Notice, Outcome, Proposed
 

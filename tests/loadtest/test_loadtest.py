@@ -24,7 +24,7 @@ from bidbox.loadtest import (
     table_cores,
 )
 from server.session import create_session
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests import processes
 from tests.server.conftest import (
     EVENT,

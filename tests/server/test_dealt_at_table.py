@@ -15,6 +15,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
+from laws import Deal
 from server import publish, report, rulings
 from server import schema as s
 from server.analysis import analyse
@@ -30,8 +31,7 @@ from server.session import (
     stored_analysis,
 )
 from sim.players.deals import deal
-from tabled.rules import Deal
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, make_app, services
 
 

@@ -222,8 +222,8 @@ def test_every_export_carries_the_penalty_and_the_assigned_scores(app: Flask) ->
     import io
     import xml.etree.ElementTree as ET
 
+    from laws.pbn import loads as load_pbn
     from server import exports
-    from tabled.rules.pbn import loads as load_pbn
 
     session = make_field(app)
     db = services(app).db

@@ -15,9 +15,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from laws import Deal
+from laws.pbn import loads as load_pbn
 from server.session import dealt
-from tabled.rules import Deal
-from tabled.rules.pbn import loads as load_pbn
 from tests.server.conftest import login
 from tests.server.test_penalties import make_field
 

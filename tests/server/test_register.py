@@ -22,7 +22,7 @@ from server.register import Member, RegisterError
 from server.services import Services
 from server.session import Session, create_session, participants_of, start_round
 from server.usebio import usebio
-from tabled.wire import Command, Event, table_topic
+from tablemodel.wire import Command, Event, table_topic
 from tests.server import usebio_read
 from tests.server.conftest import EVENT
 

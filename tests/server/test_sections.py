@@ -26,7 +26,7 @@ from server.movements import (
 )
 from server.session import SessionError, create_session, current, start_round
 from server.standings import all_results, field
-from tabled.wire import Command
+from tablemodel.wire import Command
 from tests import handscore
 from tests.handscore import Played
 from tests.server.conftest import EVENT, services

@@ -12,7 +12,7 @@ nowhere else, in the forms their readers need:
   (``to_json``), which draw them without knowing any bridge word (``server/static/display.js``).
 
 Spanish follows the federation's usage: Paso, Doblo, Redoblo, Sin Triunfo (ST); the seats keep
-their letters but West is O (Oeste), East-West is EO. Standard library and ``tabled.rules``
+their letters but West is O (Oeste), East-West is EO. Standard library and ``laws``
 only: the table daemon imports it.
 """
 
@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import (
+from laws import (
     Bid,
     Call,
     Card,
@@ -36,6 +36,7 @@ from .rules import (
     Vulnerability,
     parse_contract,
 )
+
 from .texts import TextTable, Words, table
 
 BRIDGE: TextTable[str] = table("bridge words", {
