@@ -30,7 +30,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server import create_app
-from server.session import create_session
+from server.rounds import create_session
 from tablemodel.wire import ONLINE, Event, table_topic
 
 EVENT = "bench"

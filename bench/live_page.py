@@ -60,7 +60,8 @@ def build_field(app: Flask, tables: int, section_tables: int) -> Any:
     from laws import Board, Seat, parse_contract
     from laws.scoring import score_ns
     from server.movements import Section, section_letters
-    from server.session import create_session, set_names
+    from server.rounds import create_session
+    from server.session import set_names
     from tablemodel.wire import Event, EventType, table_topic
 
     services = app.extensions["bidbox"]

@@ -152,7 +152,8 @@ class Demo:
 
     def _set_up(self) -> Any:
         from server.movements import movement
-        from server.session import create_session, import_deals
+        from server.rounds import create_session
+        from server.session import import_deals
         from server.syscards import store_example
         from tablemodel.regulation import DEFAULT_TRAY_DELAY
 
@@ -301,7 +302,8 @@ def run_rounds(services: Any, session: Any, stopping: threading.Event, *,
     has finished it. True once the last round is over, False if ``stopping`` came first.
     ``on_release(board)`` is told of the first board the release rule shows on the live
     page."""
-    from server.session import current, start_round
+    from server.rounds import start_round
+    from server.session import current
     from server.standings import all_results, released_boards
     from server.tables import table_grid
 

@@ -107,8 +107,9 @@ def server(config: dict[str, Any]) -> int:
     from mqttlink import BrokerSettings
     from server import create_app
     from server.bus import Bus
+    from server.rounds import start_round
     from server.serve import serve
-    from server.session import current, start_round
+    from server.session import current
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     web = config["web"]

@@ -46,6 +46,7 @@ from server import (
     rankview,
     rankview_texts,  # noqa: F401 (registers the rankings' search and pages)
     roundclock,
+    rounds,
     rulings,
     running,
     standings,
@@ -640,7 +641,7 @@ def setup() -> Any:
             # deals makes none (whether its boards are the session's is told after).
             sessions.read_deals(upload.read(), None)
             upload.stream.seek(0)
-        found = sessions.create_session(
+        found = rounds.create_session(
             db, event=event, title=title, kind=kind,
             participants=first.pairs, boards_per_round=boards_per_round,
             rounds=first.rounds, first_board=first_board, sections=[first, *more] if more else None,
@@ -759,7 +760,7 @@ def start_round() -> Any:
     hand = request.form.get("pairing", "").strip() or None  # a Swiss paired by the director
     try:
         number = _number("round")
-        sent = sessions.start_round(services().db, found, number, by=g.director,
+        sent = rounds.start_round(services().db, found, number, by=g.director,
                                     clock=roundclock.server_now, hand=hand)
     except (FormError, SessionError) as error:
         _refused(error)

@@ -34,7 +34,7 @@ from laws import (
 )
 from laws.pbn import dumps as dump_pbn
 from laws.records import AuctionItem, Record
-from server import register
+from server import register, swiss
 from server import schema as s
 from server.adjusted import assigned_of
 from server.analysis import Analysis, AnalysisError
@@ -535,8 +535,7 @@ def rankings_csv(db: Database, session: Session) -> str:
     """The rankings, one row per pair or team, with the penalty apart (Laws 90, 91): the
     score and percentage are after it. A Swiss's are its VP standings (server/swiss.py)."""
     if session.kind.paired:
-        from server.swiss import rankings_csv as swiss_rankings  # it reads the field too
-        return swiss_rankings(db, session)
+        return swiss_rankings_csv(db, session)
     data = _read(db, session)
     if data.unscored is not None:
         raise ExportError(f"the field scores cannot be computed: {data.unscored}")
@@ -578,3 +577,22 @@ class SafeWriter:
 
     def writerow(self, row: Iterable[object]) -> None:
         self._writer.writerow([spreadsheet_safe(cell) for cell in row])
+
+
+SWISS_RANKINGS_COLUMNS = ("rank", "team", "label", "names", "matches", "imps", "vp",
+                          "penalty_vp")
+
+
+def swiss_rankings_csv(db: Database, session: Session) -> str:
+    """A Swiss's standings for the rankings export: VPs after the penalties, which are
+    shown apart (Laws 90, 91)."""
+    participants = participants_of(db, session)
+    out = io.StringIO()
+    writer = SafeWriter(out)
+    writer.writerow(SWISS_RANKINGS_COLUMNS)
+    for line in swiss.swiss_of(db, session, public=False).standings:
+        row = participants.get(line.team)
+        writer.writerow([line.rank_label, line.team, row.label if row else "",
+                         row.names if row else "", line.matches, f"{line.imps:g}",
+                         f"{line.vp:.2f}", f"{line.penalty:.2f}" if line.penalty else ""])
+    return out.getvalue()

@@ -24,7 +24,7 @@ import time
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
@@ -35,10 +35,8 @@ from server.db import Database
 from server.errors import Refused
 from server.i18n import PAGES
 from server.movements import KINDS, Plays
+from server.session import Session
 from tablemodel.wire import MAX_NAME, MAX_PLAYER, MAX_ROSTER, Command, WireError
-
-if TYPE_CHECKING:
-    from server.session import Session
 
 MAX_FILE = 2 * 1024 * 1024
 """Bytes: a register file bigger than this is not a club's list of members."""

@@ -28,7 +28,6 @@ from server.db import Database
 from server.movements import PHANTOM, Sectioned
 from server.scorings import Method, Scoring
 from server.session import Session, board_conditions, participants_of
-from server.swiss import match_imps as swiss_match_imps
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +213,7 @@ def _field(session: Session, rows: list[ResultRow], groups: dict[int, str],
     top = max((len(v) for v in by_board.values()), default=1) - 1
     scorer = {Scoring.MP: _matchpoints(top), Scoring.CROSS_IMPS: fs.cross_imps,
               Scoring.BUTLER: fs.butler, Scoring.TEAMS: fs.team_match,
-              Scoring.SWISS: swiss_match_imps}[session.scoring]
+              Scoring.SWISS: fs.swiss_match_imps}[session.scoring]
     scored = {board: scorer(results) for board, results in sorted(by_board.items())}
     mp_top = 2 * top if method is Method.MP else None
     if mp_top is not None and rules.session_percent:

@@ -22,6 +22,7 @@ from laws.scoring import score_ns
 from server import register
 from server import schema as s
 from server.fieldscore import parse_adjusted
+from server.session import capture_deal
 from tablemodel.wire import Event, EventType
 
 from .outcome import Outcome
@@ -179,7 +180,6 @@ class Projections:
                  batch: Statuses) -> None:
         """Boards dealt at the table: the first table to scan a board's four hands gives its
         hand record (the double-dummy analysis follows once the board is released)."""
-        from server.session import capture_deal  # it reads the movements: not at import
 
         board = self._allowed_board(table, event, outcome, "a deal")
         if board is None:

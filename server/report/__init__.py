@@ -27,8 +27,9 @@ from server.db import Database
 from server.errors import Refused
 from server.i18n import PAGES
 from server.report import texts  # noqa: F401 (the Swiss's matches, cards, hand viewer)
-from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, hand_record, pack
-from server.session import Session
+from server.report.cards import guide_cards, table_cards
+from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, analysed, hand_record, pack
+from server.session import Session, participants_of
 from tablemodel import words
 from tablemodel.texts import LANGUAGES
 
@@ -123,7 +124,6 @@ def hand_records_html(deals: Mapping[int, str], title: str, language: str, *,
                       seed: int | None = None) -> str:
     """The hand-record sheet of ``deals`` (board -> PBN deal): two boards to a page, each
     with its hands, high-card points, double-dummy table and par."""
-    from server.report.data import analysed
 
     records: list[HandRecord] = []
     for board, text in sorted(deals.items()):
@@ -146,8 +146,6 @@ def hand_records_pdf(deals: Mapping[int, str], title: str, language: str = "es",
 def cards_html(db: Database, session: Session, language: str) -> str:
     """The table cards and the guide cards of the session's movement (server/report/cards.py)
     in ``language``, with the pairs' labels and names as the console has them."""
-    from server.report.cards import guide_cards, table_cards
-    from server.session import participants_of
 
     env = environment(language)
     labels = participants_of(db, session)

@@ -17,6 +17,7 @@ from server.analysis import Analysis, AnalysisError
 from server.db import Database
 from server.fieldscore import Scored, Standing
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
+from server.swiss import swiss_of
 
 SUITS = (Suit.S, Suit.H, Suit.D, Suit.C)
 DD_STRAINS = ("NT", "S", "H", "D", "C")
@@ -158,7 +159,6 @@ def pack(db: Database, session: Session) -> Pack:
                   unscored=unscored)
     result.cards = score_cards(result.travellers)
     if session.kind.paired and unscored is None:  # a Swiss: ranked in victory points
-        from server.swiss import swiss_of
         result.swiss = swiss_of(db, session, public=False, scored_field=scored)
     return result
 

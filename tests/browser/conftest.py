@@ -22,8 +22,9 @@ from laws import Board, Seat, parse_contract
 from laws.scoring import score_ns
 from server import create_app, standings
 from server.movements import PHANTOM
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session
+from server.session import Session
 from tablemodel.wire import ONLINE, Event, state_payload, table_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttClient
 

@@ -21,8 +21,9 @@ from laws import Board, Seat, parse_contract
 from laws.scoring import score_ns
 from server import create_app
 from server.movements import PHANTOM
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session, set_names
+from server.session import Session, set_names
 from tablemodel.wire import Event, table_topic
 from tests.fixtures.broker import TIMEOUT
 

@@ -17,7 +17,8 @@ import pytest
 from flask import Flask
 
 from server import roundclock
-from server.session import current, start_round
+from server.rounds import start_round
+from server.session import current
 from tablemodel.wire import clock_from_payload, clock_topic
 from tests.browser.conftest import EVENT, TIMEOUT, Tables, services
 

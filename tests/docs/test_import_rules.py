@@ -54,6 +54,8 @@ def test_the_tree_keeps_every_import_rule() -> None:
     ("hardware/keypad.py", "import tablemodel.state", "The drivers"),
     ("server/db.py", "import tabled.daemon", "The server never imports"),
     ("mqttlink/client.py", "import laws", "The MQTT link"),
+    # a circle, even one hidden in a function: the session value importing what starts rounds
+    ("server/session.py", "import server.rounds", "No import circle among the server"),
 ])
 def test_an_arrow_back_up_breaks_the_build(tmp_path: Path, module: str, arrow: str,
                                            contract: str) -> None:
@@ -75,6 +77,6 @@ def test_every_package_of_the_project_is_under_the_rules() -> None:
         roots = set(tomllib.load(handle)["tool"]["importlinter"]["root_packages"])
     assert on_disk == roots == set(PACKAGES)
     sources = {str(m) for contract in _contracts()
-               for m in contract["source_modules"]}  # type: ignore[attr-defined]
+               for m in contract.get("source_modules", [])}  # type: ignore[attr-defined]
     # the command line (bidbox) is the top floor: it may import every other package
     assert roots - {"bidbox"} <= sources, sorted(roots - {"bidbox"} - sources)

@@ -16,7 +16,8 @@ from laws.scoring import score_ns
 from server import afterboard
 from server import schema as s
 from server.analysis import Analysis
-from server.session import Session, create_session
+from server.rounds import create_session
+from server.session import Session
 from server.standings import release
 from tablemodel.wire import MAX_PAYLOAD, afterboard_from_payload
 from tests.server.conftest import EVENT, services

@@ -15,15 +15,9 @@ from sqlalchemy import select
 from laws import Seat, Side
 from server import schema as s
 from server import syscards
+from server.rounds import assignment, create_session, start_round
 from server.services import Services
-from server.session import (
-    Session,
-    SessionError,
-    assignment,
-    create_session,
-    current,
-    start_round,
-)
+from server.session import Session, SessionError, current
 from tablemodel.regulation import DEFAULT_TRAY_DELAY
 from tablemodel.state import Conduct, TableState
 from tablemodel.syscard import SystemCard, example

@@ -17,8 +17,9 @@ from server import schema as s
 from server import standings
 from server.live import MAX_TABLES
 from server.movements import PHANTOM
+from server.rounds import create_session, start_round
 from server.services import Services
-from server.session import Session, create_session, dealt, participants_of, start_round
+from server.session import Session, dealt, participants_of
 from tablemodel.wire import Command, Event, table_topic
 from tests.server.conftest import login
 

@@ -22,14 +22,8 @@ from server.analysis import analyse
 from server.exports import pbn
 from server.handrecords import HandRecordError, of_session
 from server.report.data import hand_records
-from server.session import (
-    SessionError,
-    create_session,
-    deals_of,
-    import_deals,
-    start_round,
-    stored_analysis,
-)
+from server.rounds import create_session, start_round
+from server.session import SessionError, deals_of, import_deals, stored_analysis
 from sim.players.deals import deal
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, make_app, services

@@ -25,8 +25,9 @@ from server import standings
 from server.analysis import Analyser, Analysis
 from server.display import frequency
 from server.movements import PHANTOM
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session, deals_of
+from server.session import Session, deals_of
 from tablemodel import words as bridge
 from tablemodel.wire import Event, table_topic
 

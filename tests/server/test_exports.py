@@ -38,8 +38,9 @@ from server.exports import (
     pbn,
 )
 from server.ingest import Ingest
+from server.rounds import create_session
 from server.rulings import correct_result
-from server.session import Session, create_session, participants_of, set_names
+from server.session import Session, participants_of, set_names
 from server.standings import all_results, field
 from server.usebio import DOCTYPE, usebio
 from tablemodel.wire import Event, table_topic

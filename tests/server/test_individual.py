@@ -14,7 +14,7 @@ from laws import Board, Seat, Vulnerability
 from laws.pbn import loads
 from server import schema as s
 from server.exports import pbn
-from server.session import create_session, start_round
+from server.rounds import create_session, start_round
 from server.standings import all_results
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, services

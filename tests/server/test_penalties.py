@@ -16,8 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server import adjusted, penalties, rulings, standings
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session
+from server.session import Session
 from server.usebio import usebio
 from tests.server.conftest import login
 

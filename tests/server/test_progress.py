@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server.progress import STAGES
-from server.session import start_round
+from server.rounds import start_round
 from tablemodel.wire import state_payload, table_topic
 from tests.server.test_display import EVENT, Room, services
 

@@ -14,7 +14,8 @@ from laws import Board, Seat, parse_contract
 from laws.scoring import score_ns
 from server.movements import Section
 from server.rankview import PAGE_ROWS, QueryError, RankingQuery, fold
-from server.session import create_session, set_names
+from server.rounds import create_session
+from server.session import set_names
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, login, services
 

@@ -13,8 +13,9 @@ from sqlalchemy import select
 
 from server import rulings
 from server import schema as s
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session
+from server.session import Session
 from tablemodel.wire import Command, Event, table_topic
 
 EVENT = "test"

@@ -20,8 +20,9 @@ from server import exports, syscards
 from server import schema as s
 from server.db import Database
 from server.ingest import Ingest
+from server.rounds import create_session, start_round
 from server.services import Services
-from server.session import Session, create_session, start_round
+from server.session import Session
 from tablemodel.syscard import example
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, make_app

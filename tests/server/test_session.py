@@ -7,7 +7,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from server import schema as s
-from server.session import create_session, start_round
+from server.rounds import create_session, start_round
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, services
 

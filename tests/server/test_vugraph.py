@@ -23,8 +23,9 @@ from laws import Board, Card, Deal, Seat
 from server import schema as s
 from server import standings, syscards, vugraph
 from server.live import HEARTBEAT, Hub
+from server.rounds import create_session, start_round
 from server.services import Services
-from server.session import Session, SessionError, create_session, dealt, start_round
+from server.session import Session, SessionError, dealt
 from tablemodel.syscard import example
 from tablemodel.wire import Event, table_topic
 from tests.clock import Clock

@@ -16,7 +16,8 @@ from laws import Seat
 from mqttlink import BrokerSettings
 from server import register
 from server import schema as s
-from server.session import create_session, participants_of, start_round
+from server.rounds import create_session, start_round
+from server.session import participants_of
 from sim.simtable import SimulatedTable
 from tablemodel.state import Phase
 from tests.fixtures.broker import EVENT, TIMEOUT

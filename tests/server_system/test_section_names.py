@@ -20,7 +20,7 @@ from bidbox.demo import player_numbers
 from laws import Seat
 from server import schema as s
 from server.movements import Section
-from server.session import create_session, start_round
+from server.rounds import create_session, start_round
 from sim.players import SimulatedPlayers
 from tablemodel.state import Phase
 from tests.fixtures.broker import EVENT, TIMEOUT
