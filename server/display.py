@@ -486,12 +486,7 @@ def shown_result(row: ResultRow) -> dict[str, Any]:
 
 
 def decimal(value: float | None, places: int = 2) -> str:
-    if value is None:
-        return ""
-    text = f"{value:.{places}f}"
-    if "." in text:  # 60 with no places stays 60: only a fraction's zeros go
-        text = text.rstrip("0").rstrip(".")
-    return text.replace(".", ",") if language() == "es" else text
+    return words.decimal(value, language(), places)
 
 
 def _render(template: str, **context: Any) -> str:

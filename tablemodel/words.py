@@ -235,6 +235,18 @@ def _pieces(*pieces: Piece) -> Pieces:
     return tuple(piece for piece in pieces if piece != "")
 
 
+def decimal(value: float | None, language: str, places: int = 2) -> str:
+    """A score or percentage as the pages and the printouts write it: ``places`` decimals
+    with the language's decimal mark (a comma in Spanish), a fraction's trailing zeros
+    dropped (55.50 is 55,5; 60 stays 60); no value as nothing."""
+    if value is None:
+        return ""
+    text = f"{value:.{places}f}"
+    if "." in text:  # 60 with no places stays 60: only a fraction's zeros go
+        text = text.rstrip("0").rstrip(".")
+    return text.replace(".", ",") if language == "es" else text
+
+
 def plain(pieces: Iterable[Piece]) -> str:
     """The pieces as text, suits as their symbols: ``4♥X``."""
     return "".join(p.symbol if isinstance(p, SuitMark) else p for p in pieces)

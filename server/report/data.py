@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from laws import Board, Deal, Rank, RulesError, Seat, Suit, Vulnerability
+from laws import Board, Deal, RulesError, Seat, Suit, Vulnerability
 from server import adjusted, standings
 from server import analysis as dd
 from server import penalties as penalty_book
@@ -18,6 +18,7 @@ from server.db import Database
 from server.fieldscore import Scored, Standing
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
 from server.swiss import swiss_of
+from tablemodel import words
 
 SUITS = (Suit.S, Suit.H, Suit.D, Suit.C)
 DD_STRAINS = ("NT", "S", "H", "D", "C")
@@ -94,7 +95,7 @@ def hand_record(board: int, pbn: str, analysis: Analysis | None,
 
 def _holding(deal: Deal, seat: Seat, suit: Suit) -> str:
     ranks = sorted((card.rank for card in deal[seat] if card.suit is suit), reverse=True)
-    return " ".join("10" if rank is Rank.TEN else rank.char for rank in ranks)
+    return " ".join(words.rank_text(rank) for rank in ranks)
 
 
 def analysed(board: int, pbn: str, stored: str | None,
