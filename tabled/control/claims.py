@@ -69,6 +69,7 @@ def claim_key(ctx: Context, seat: Seat, key: str, entry: SeatEntry,
 
 
 def answer_claim(ctx: Context, seat: Seat, key: str, board: BoardState) -> Outcome:
+    """A claim is open: a player's OK agrees to it, UNDO disputes it."""
     assert board.play is not None
     if key not in ("OK", "UNDO"):
         return Outcome()
@@ -97,6 +98,7 @@ def answer_claim(ctx: Context, seat: Seat, key: str, board: BoardState) -> Outco
 
 
 def result_key(ctx: Context, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+    """The board's result shown: each seat confirms it with OK."""
     board = ctx.state.board
     assert board is not None
     if key != "OK":

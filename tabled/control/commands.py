@@ -16,7 +16,7 @@ from .context import Context, board_number
 from .outcome import Notice, Outcome, Proposed
 
 
-def command(ctx: Context, command: Command) -> Outcome:
+def answer_command(ctx: Context, command: Command) -> Outcome:
     """What a command from the server means now; what cannot be applied is refused."""
     state = ctx.state
     answered = state.commands.get(command.id)

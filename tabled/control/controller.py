@@ -90,8 +90,8 @@ class Controller:
         return Outcome().tell(told, Notice("no_card_now", {"card": str(card)}))
 
     def command(self, command: Command) -> Outcome:
-        """A command from the server (tabled.control.commands)."""
-        return commands.command(self.context, command)
+        """A command from the server (tabled.control.commands.answer_command)."""
+        return commands.answer_command(self.context, command)
 
     def tick(self, now: float) -> Outcome:
         """Screens: the tray crosses once it is due."""

@@ -46,6 +46,8 @@ DESIGNATE_KEYS = {"1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
 
 
 def play_key(ctx: Context, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
+    """What a key means in the play: first whatever the laws wait for (the lead faced down,
+    a claim's answers, an option after an irregularity), else the keys of a call."""
     board = ctx.state.board
     assert board is not None and board.play is not None
     play = board.play
@@ -71,8 +73,8 @@ def play_key(ctx: Context, seat: Seat, key: str, entry: SeatEntry) -> Outcome:
         index = DESIGNATE_KEYS[key]
         if index >= len(choices):
             return Outcome().tell([seat], Notice("designate_how", error=False))
-        return chosen_option(ctx, board, seat, {"kind": "penalty_choice",
-                                                "card": str(choices[index].card)})
+        return _chosen_option(ctx, board, seat, {"kind": "penalty_choice",
+                                                 "card": str(choices[index].card)})
     if play.breach is not None:
         return _breach_option(ctx, seat, key, board)
     return _keyed_in_play(ctx, seat, key, entry, board)
@@ -83,7 +85,7 @@ def _keyed_in_play(ctx: Context, seat: Seat, key: str, entry: SeatEntry,
     """Keys with nothing of the play to answer: the keys of a call. Until the lead is
     faced a call may still be changed (Law 25A3); any other call after the auction is
     refused as Law 39, on the caller's display only. Nothing typed here is a claim: a
-    claim is made on its own page (INFO, ``_claim_key``)."""
+    claim is made on its own page (INFO, ``claims.claim_key``)."""
     calling = key in LEVELS or key in STRAINS or key in CALL_KEYS
     if entry.replacing:
         return call_key(ctx, seat, key, entry) if calling or key in ("OK", "UNDO") \
@@ -108,9 +110,10 @@ def _keyed_in_play(ctx: Context, seat: Seat, key: str, entry: SeatEntry,
     return call_key(ctx, seat, key, entry) if calling else Outcome()
 
 
-def chosen_option(ctx: Context, board: BoardState, seat: Seat, data: dict[str, Any]) -> Outcome:
-    """Propose an option of the play after trying it on a copy (the engine's refusal
-    goes to the seat, with its law)."""
+def _chosen_option(ctx: Context, board: BoardState, seat: Seat,
+                   data: dict[str, Any]) -> Outcome:
+    """A player's option of the play, proposed after trying it on a copy of the play (the
+    engine's refusal goes to the seat, with its law)."""
     assert board.play is not None
     trial = copy.deepcopy(board.play)
     try:
@@ -120,9 +123,10 @@ def chosen_option(ctx: Context, board: BoardState, seat: Seat, data: dict[str, A
     return Outcome([Proposed("option", board.number, {**data, "by": str(seat)})])
 
 
-def seen_option(ctx: Context, board: BoardState, data: dict[str, Any]) -> Proposed | None:
-    """An option event that applies through its ruling (tabled.rulings.TABLE_OPTIONS),
-    tried on a copy of the state first: None if it cannot be applied."""
+def _seen_option(ctx: Context, board: BoardState, data: dict[str, Any]) -> Proposed | None:
+    """What the table saw (nobody chose it): an option event that applies through its
+    ruling (tabled.rulings.TABLE_OPTIONS), tried on a copy of the state first: None if it
+    cannot be applied."""
     trial = copy.deepcopy(ctx.state)
     try:
         trial.apply(Event(trial.seq + 1, EventType.OPTION, 0.0, board.number, data))
@@ -141,7 +145,7 @@ def _lead_option(ctx: Context, seat: Seat, key: str, board: BoardState) -> Outco
     option = LEAD_OPTION_KEYS.get(key)
     if option is None or option not in LEAD_OPTIONS[play.faced_lead.law]:
         return Outcome().tell([seat], Notice("lead_how", error=False))
-    return chosen_option(ctx, board, seat, {"kind": "lead_option", "option": option.value})
+    return _chosen_option(ctx, board, seat, {"kind": "lead_option", "option": option.value})
 
 
 def _penalty_lead(ctx: Context, seat: Seat, key: str, entry: SeatEntry,
@@ -156,7 +160,7 @@ def _penalty_lead(ctx: Context, seat: Seat, key: str, entry: SeatEntry,
     if entry.keys and entry.keys[0] in SUIT_KEYS and option is not PenaltyLeadOption.FREE:
         data["suit"] = entry.keys[0]
     entry.keys.clear()
-    return chosen_option(ctx, board, seat, data)
+    return _chosen_option(ctx, board, seat, data)
 
 
 def _simultaneous_choice(ctx: Context, seat: Seat, key: str, board: BoardState) -> Outcome:
@@ -180,7 +184,7 @@ def _simultaneous_choice(ctx: Context, seat: Seat, key: str, board: BoardState) 
 
 def _substitute_key(ctx: Context, seat: Seat, key: str, board: BoardState) -> Outcome:
     """Law 58B3: an opponent who played to the trick after the 58B offender's card keeps
-    it with OK; another card of theirs at the reader replaces it (``_card_played``)."""
+    it with OK; another card of theirs at the reader replaces it (``played_card``)."""
     play = board.play
     assert play is not None
     # Declarer keeps or changes dummy's card (Law 45B).
@@ -224,7 +228,7 @@ def _premature_option(ctx: Context, seat: Seat, key: str, entry: SeatEntry,
             return Outcome().tell([seat], Notice("premature_suit", error=False))
         data["suit"] = entry.keys[0]
     entry.keys.clear()
-    return chosen_option(ctx, board, seat, data)
+    return _chosen_option(ctx, board, seat, data)
 
 
 def _face_down(ctx: Context, seat: Seat, key: str, entry: SeatEntry,
@@ -258,8 +262,8 @@ def _breach_option(ctx: Context, seat: Seat, key: str, board: BoardState) -> Out
         return Outcome().tell([seat], Notice("lead_wait", error=False))
     if key not in ("1", "2"):
         return Outcome().tell([seat], Notice("breach_how", error=False))
-    return chosen_option(ctx, board, seat, {"kind": "breach_option",
-                                            "breach": "accept" if key == "1" else "refuse"})
+    return _chosen_option(ctx, board, seat, {"kind": "breach_option",
+                                             "breach": "accept" if key == "1" else "refuse"})
 
 
 def played_card(ctx: Context, card: Card, reader_seat: Seat | None, board: BoardState,
@@ -292,8 +296,8 @@ def played_card(ctx: Context, card: Card, reader_seat: Seat | None, board: Board
             and now - kept[2] <= ctx.state.conduct.profile.simultaneous):
         # Law 58A: the legal card of the hand on turn, read with another player's card
         # that the table took first as out of turn: that one counts as played after it.
-        both = seen_option(ctx, board, {"kind": "simultaneous_play", "seat": str(seat),
-                                        "card": str(card), "by": None})
+        both = _seen_option(ctx, board, {"kind": "simultaneous_play", "seat": str(seat),
+                                         "card": str(card), "by": None})
         if both is not None:
             return Outcome([both]).tell(Seat, Notice(
                 "simultaneous_play", {"seat": str(kept[0]), "card": str(kept[1])},
@@ -337,8 +341,8 @@ def _seen_out_of_turn(ctx: Context, card: Card, seat: Seat, board: BoardState,
         # Law 58B: the hand that has just played shows a second card to the trick: the
         # two came together; the player designates which is played.
         # Nobody chose it: the table saw it ("by" null; the wire requires the field).
-        both = seen_option(ctx, board, {"kind": "simultaneous", "seat": str(seat),
-                                        "card": str(card), "by": None})
+        both = _seen_option(ctx, board, {"kind": "simultaneous", "seat": str(seat),
+                                         "card": str(card), "by": None})
         if both is not None:
             return Outcome([both]).tell(Seat, Notice(
                 "simultaneous", {"seat": str(seat), "card": str(card)}, "58B"))
@@ -396,7 +400,7 @@ def _seen_out_of_turn(ctx: Context, card: Card, seat: Seat, board: BoardState,
         reason, law = "revoke", "62B1"
     if data is None:
         return outcome  # declarer's or dummy's card goes back to the hand (48A, 62B2)
-    kept = chosen_option(ctx, board, seat, data)
+    kept = _chosen_option(ctx, board, seat, data)
     if not kept.events:
         return outcome
     outcome.events.extend(kept.events)
