@@ -20,18 +20,19 @@ from werkzeug.security import generate_password_hash
 
 from laws import Board, Seat, Vulnerability
 from mqttlink import BrokerSettings
-from server import afterboard, playanalysis
-from server import schema as s
-from server.analysis import Analyser, Analysis
-from server.bus import Bus
-from server.centre import ClubTables
-from server.db import Database
-from server.ingest import Ingest, Seated
-from server.live import Hub
-from server.relay import Relay
-from server.running import running_event
-from server.session import Session, board_conditions, current
-from server.standings import released_boards
+from server.link import afterboard
+from server.link.bus import Bus
+from server.link.centre import ClubTables
+from server.link.ingest import Ingest, Seated
+from server.link.live import Hub
+from server.link.relay import Relay
+from server.outputs import playanalysis
+from server.scoring.analysis import Analyser, Analysis
+from server.scoring.standings import released_boards
+from server.setup.running import running_event
+from server.setup.session import Session, board_conditions, current
+from server.storage import schema as s
+from server.storage.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -49,13 +50,13 @@ released board a second later at most, and a stream of results costs one computa
 @dataclass
 class Services:
     """``name``: the server's own (config ``EVENT``): the first session's event name, the
-    start of the later ones' (server/running.py). ``event``: the running session's."""
+    start of the later ones' (server/setup/running.py). ``event``: the running session's."""
 
     db: Database
     name: str
     hub: Hub
     ingest: Ingest
-    bus: Any = None  # server.bus.Bus when a broker is configured
+    bus: Any = None  # server.link.bus.Bus when a broker is configured
     analyser: Analyser | None = None
     play_analyser: Analyser | None = None  # each table's play, card by card (issue 31)
     relay: Relay | None = None  # the hub told across processes, on PostgreSQL
@@ -126,14 +127,14 @@ class Services:
             settings = BrokerSettings(**{**settings.__dict__,
                                          "cafile": self.config["BROKER_CAFILE"]})
         centre = None
-        if self.config.get("CENTRE"):  # a simultaneous's centre (server/centre.py)
+        if self.config.get("CENTRE"):  # a simultaneous's centre (server/link/centre.py)
             centre = ClubTables(self.db, ingest.event)
         return Bus(ingest, self.hub, settings, centre=centre)
 
     def follow_running(self) -> bool:
         """The director created a session, or made another the running one (here or in
         another process of this server): ingest and the MQTT side move to its event, and
-        the tables are told (server/bus.py ``publish_session``). True if it moved."""
+        the tables are told (server/link/bus.py ``publish_session``). True if it moved."""
         with self._following:
             event = running_event(self.db) or self.name
             if event == self.event:
@@ -315,7 +316,7 @@ class Services:
             seen, kinds, _ = self.hub.wait(seen, 60.0)
 
     def _watch_after_board(self) -> None:
-        """What each table may show after a board (server/afterboard.py), made again when
+        """What each table may show after a board (server/link/afterboard.py), made again when
         results, the analysis, the switches or the session change, and handed to the bus to
         publish. On a thread of its own: the field's scores of a big session take seconds
         (a Mitchell of 100 tables, 2,600 results: about 2.5 s on one core), which the
@@ -376,7 +377,7 @@ class Services:
 
 def live_relay(config: Mapping[str, Any], db: Database, event: str, hub: Hub) -> Relay | None:
     """On PostgreSQL several processes may serve one event (ingest workers sharing the
-    stream): each hub's changes go to the others' (``server.relay``), unless ``LIVE_RELAY``
+    stream): each hub's changes go to the others' (``server.link.relay``), unless ``LIVE_RELAY``
     is false. A SQLite file has one process, and nothing to relay."""
     if db.conninfo is None or config.get("LIVE_RELAY") is False:
         return None

@@ -14,9 +14,9 @@ says, in one place:
 Everything else derives from it: the wire's ``ruling`` schema and what it requires
 (tablemodel.wire), the table's state and controller (tablemodel.state, tabled.control), the
 seat displays' words (tabled.i18n), the server's checks and the console's form and record
-(server.rulings, server.console, templates/console/rulings.html, _history.html), and the
-server's replay of a board (it is the table's own state). Adding a kind is adding a
-``RulingKind`` below, with its texts, and its tests.
+(server.link.director_calls, server.pages.console, templates/console/rulings.html,
+_history.html), and the server's replay of a board (it is the table's own state). Adding a
+kind is adding a ``RulingKind`` below, with its texts, and its tests.
 
 Standard library and laws only at import time: the wire imports this module.
 """
@@ -288,7 +288,7 @@ ASSIGNED_WORDS = frozenset({"assigned", "asignada", "asignado"})
 def _check_score(data: dict[str, Any]) -> None:
     # Law 12C1: an assigned score is a real score, in points; Law 12C2: an artificial score
     # (A60/40) is percentages only. Which artificial scores there are is the server's
-    # (server.fieldscore.parse_adjusted), since it scores them.
+    # (server.scoring.fieldscore.parse_adjusted), since it scores them.
     adjusted = data.get("adjusted")
     if adjusted is None and data.get("score_ns") is None:
         raise RulingDataError("score: needs score_ns or adjusted: give an adjusted score "

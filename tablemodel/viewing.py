@@ -16,7 +16,7 @@ left out in one place:
   and everything else ``delay`` seconds late. ``delay`` filters what the state holds by its
   timestamps; what a later event took away (a replaced call, a board confirmed) is gone from
   a live state, so a delayed public page replays the events up to now minus the delay and
-  asks for the view of that state (the aggregator's vugraph, server/vugraph.py).
+  asks for the view of that state (the aggregator's vugraph, server/pages/vugraph.py).
 - The director sees everything.
 """
 

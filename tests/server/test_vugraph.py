@@ -20,12 +20,14 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from laws import Board, Card, Deal, Seat
-from server import schema as s
-from server import standings, syscards, vugraph
-from server.live import HEARTBEAT, Hub
-from server.rounds import create_session, start_round
+from server.link.live import HEARTBEAT, Hub
+from server.link.rounds import create_session, start_round
+from server.pages import vugraph
+from server.scoring import standings
 from server.services import Services
-from server.session import Session, SessionError, dealt
+from server.setup import pair_cards as syscards
+from server.setup.session import Session, SessionError, dealt
+from server.storage import schema as s
 from tablemodel.syscard import example
 from tablemodel.wire import Event, table_topic
 from tests.clock import Clock
