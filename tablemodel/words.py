@@ -3,7 +3,7 @@
 Calls, contracts, seats, sides, strains, suits, cards and vulnerability are written here and
 nowhere else, in the forms their readers need:
 
-- the seat displays (``tabled.views``): a twenty-character line, suits as their symbols
+- the seat displays (``tabled.seat_lines``): a twenty-character line, suits as their symbols
   (the LCD draws ♠♥♦♣, hardware/charset.py): ``2♣``, ``1ST`` / ``1NT``, ``P`` for a pass,
   ``♠Q`` for a card, ``O`` for West in Spanish (``seat_letter``, ``call``, ``contract``,
   ``card``, ``side``, ``vulnerability``);

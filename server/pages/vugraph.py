@@ -2,7 +2,7 @@
 
 The table's state is rebuilt here exactly as the table builds it: ``tablemodel.state.TableState``
 replayed from the events stored for that table, and what a viewer sees of it is decided by
-the one pure function the table's own displays use, ``tablemodel.viewing.view_for``. Nothing here
+the one pure function the table's own displays use, ``tablemodel.visibility.view_for``. Nothing here
 decides what may be seen; it only chooses the viewer and the moment (docs/server.md says why
 the server imports these two modules).
 
@@ -48,7 +48,7 @@ from server.storage.db import Database
 from tablemodel.regulation import DEFAULT_PROFILE
 from tablemodel.state import BoardState, StateError, TableState
 from tablemodel.syscard import answer_text
-from tablemodel.viewing import (
+from tablemodel.visibility import (
     DIRECTOR,
     PUBLIC,
     SeenCall,

@@ -1,4 +1,5 @@
-"""Vugraph: a table's board rebuilt from its stored events and cut by tablemodel.viewing.view_for.
+"""Vugraph: a table's board rebuilt from its stored events and cut by
+tablemodel.visibility.view_for.
 
 A screens table plays board 1 through ingest: an alerted 1C, a written question and its
 answer, the tray crossing, 3NT, a face-down lead faced by the screenmate. Time is simulated

@@ -1,7 +1,7 @@
 """What each seat's display shows: one pure function of the table state.
 
 ``seat_view(seat, state, entry, notice, language)`` returns the four lines of twenty
-characters for that seat. It reads what ``tablemodel.viewing.view_for`` lets the seat see and
+characters for that seat. It reads what ``tablemodel.visibility.view_for`` lets the seat see and
 what the seat has typed, and nothing else, so the same state always shows the same thing. A
 seat never sees another seat's hand, the other side's calls before the tray crosses, an
 alert, question or answer that is not its own side's to see, or anything typed at another
@@ -20,7 +20,7 @@ from tablemodel.roundclock import RoundClock
 from tablemodel.state import Assignment, BoardState, Guidance, Phase, Result, TableState
 from tablemodel.syscard import answer_line, answer_text
 from tablemodel.texts import KEEP, MORE, WIDTH, TooWide, first_fitting, page, pages, wrap
-from tablemodel.viewing import View, review_of, view_for
+from tablemodel.visibility import View, review_of, view_for
 
 from . import i18n
 from .control import DIGITS, Notice, SeatEntry
