@@ -45,6 +45,9 @@ DRAINING = 3
 AFTER_BOARD_PAUSE = 1.0
 """Seconds at least between two makings of the tables' after-board pages: the players see a
 released board a second later at most, and a stream of results costs one computation."""
+WATCHER_JOIN = 30.0
+"""Seconds close() waits for each watcher to end its pass (a big field's after-board pages
+take seconds) before it releases the database under it."""
 
 
 @dataclass
@@ -66,6 +69,8 @@ class Services:
     # The buses of sessions left a moment ago, by event: (the bus, since when).
     _draining: dict[str, tuple[Any, float]] = field(default_factory=dict)
     _closing: threading.Event = field(default_factory=threading.Event)  # close() was called
+    # The watchers' threads, which close() waits for before it lets the database go.
+    _watchers: list[threading.Thread] = field(default_factory=list)
 
     @property
     def event(self) -> str:
@@ -98,6 +103,7 @@ class Services:
             watcher = threading.Thread(target=services._watch_releases, name="releases",
                                        daemon=True)
             watcher.start()
+            services._watchers.append(watcher)
         if app.config.get("BROKER_URL"):
             services.bus = services._bus(services.ingest)
             services.bus.start()
@@ -105,9 +111,11 @@ class Services:
                 shower = threading.Thread(target=services._watch_after_board,
                                           name="afterboard", daemon=True)
                 shower.start()
+                services._watchers.append(shower)
             follower = threading.Thread(target=services._follow_sessions, name="sessions",
                                         daemon=True)
             follower.start()
+            services._watchers.append(follower)
         app.extensions["bidbox"] = services
         return services
 
@@ -208,6 +216,8 @@ class Services:
         if self.relay is not None:  # after the workers: their last changes go out too
             self.relay.stop()
         self.hub.close()
+        for watcher in self._watchers:  # each ends at its next look at the closed hub
+            watcher.join(WATCHER_JOIN)
         self.db.dispose()
 
     # -- helpers the service modules share ---------------------------------------------------
@@ -305,14 +315,16 @@ class Services:
             if kinds and "results" not in kinds:
                 seen, kinds, _ = self.hub.wait(seen, 60.0)
                 continue
-            session = self.session
-            if session is not None:
-                try:
+            try:
+                session = self.session
+                if session is not None:
                     released = released_boards(self.db, session)
                     self.analyse_released(released)
                     self.analyse_plays(released)
-                except Exception:  # the database away for a moment: next change retries
-                    log.exception("could not queue the analysis of released boards")
+            except Exception:  # the database away for a moment: next change retries
+                if self.hub.closed:
+                    return  # the server is stopping under it
+                log.exception("could not queue the analysis of released boards")
             seen, kinds, _ = self.hub.wait(seen, 60.0)
 
     def _watch_after_board(self) -> None:
@@ -330,14 +342,14 @@ class Services:
         while not self.hub.closed:
             if kinds & wanted:
                 started = time.monotonic()
-                bus, session = self.bus, self.session
-                if bus is not None and session is not None and session.event == bus.event:
-                    try:
+                try:
+                    bus, session = self.bus, self.session
+                    if bus is not None and session is not None and session.event == bus.event:
                         bus.hand_afterboard(afterboard.payloads(self.db, session))
-                    except Exception:  # the database away for a moment: the next change
-                        if self.hub.closed:
-                            return  # the server is stopping under it
-                        log.exception("could not make the tables' after-board pages")
+                except Exception:  # the database away for a moment: the next change
+                    if self.hub.closed:
+                        return  # the server is stopping under it
+                    log.exception("could not make the tables' after-board pages")
                 # A second between two, and twice what it took: at most a third of a core.
                 took = time.monotonic() - started
                 self._closing.wait(max(AFTER_BOARD_PAUSE - took, 2 * took))
