@@ -8,7 +8,7 @@ A private Mosquitto (bidbox.broker) on a loopback port, with a user for each of 
 Publisher processes own the tables' credentials (a table may only write its own topics) and
 publish, at QoS 1 and as fast as paho takes them, each table's events 1..E: what its players
 did with real boards of the records file (bench.replay's), numbered as the table would, each
-valid per tabled.wire: assign and players at each round, then each board's board, calls,
+valid per tablemodel.wire: assign and players at each round, then each board's board, calls,
 cards, claim and its answers, result and confirmations. Tables play at once: the publishers
 interleave them.
 
@@ -16,7 +16,7 @@ Two subscribers, both logged in as the server:
 
 - the baseline, a bare paho 2 client (MQTT v5, QoS 1) in a process of its own that only
   counts the messages on ``table/+/events``;
-- the server's own worker, ``server.bus.Bus`` with ``server.ingest.Ingest`` (manual
+- the server's own worker, ``server.link.bus.Bus`` with ``server.link.ingest.Ingest`` (manual
   acknowledgement after each batch commits) on a fresh SQLite file, or on ``--db`` (then under
   an event name of its own, whose rows are deleted afterwards), in this process.
 
@@ -73,16 +73,16 @@ from bench.bare import BenchError
 from bench.replay import DEFAULT as RECORDS
 from bench.table import filesystem, mosquitto_version
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials, find_mosquitto
+from laws import Board, Seat
+from laws.formats import load_path
 from mqttlink import BrokerSettings
-from server import schema as s
-from server.bus import Bus
-from server.db import Database
-from server.ingest import Ingest, Outcome
-from server.live import Hub
+from server.link.bus import Bus
+from server.link.ingest import Ingest, Outcome
+from server.link.live import Hub
+from server.storage import schema as s
+from server.storage.db import Database
 from sim.recorded import BoardScript, Playable, playable
-from tabled.rules import Board, Seat
-from tabled.rules.formats import load_path
-from tabled.wire import ONLINE, ROOT, Event, table_topic
+from tablemodel.wire import ONLINE, ROOT, Event, table_topic
 
 EVENT = "bench"
 AIM = 0.7  # the issue's aim: ingest at least 0.7 x the bare subscriber, nothing lost

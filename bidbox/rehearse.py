@@ -30,15 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.broker import BrokerUsers
+from laws import Seat
 from mqttlink import BrokerSettings
-from tabled.rules import Seat
 
 POLL = 1.0
 """Seconds between two looks at the session's progress."""
 HTTP_TIMEOUT = 15.0
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 REFUSED = re.compile(r'<li role="alert">(?:No se ha hecho|Not done): (.*?)</li>', re.S)
-"""The console's flash when it refuses a form (server/console_texts.py console_refused)."""
+"""The console's flash when it refuses a form (server/texts/console_texts.py console_refused)."""
 
 
 class RehearsalError(RuntimeError):

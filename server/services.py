@@ -12,23 +12,27 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Flask, current_app
 from sqlalchemy import select, update
 from werkzeug.security import generate_password_hash
 
-from server import schema as s
-from server.db import Database
-from server.ingest import Ingest, Seated
-from server.live import Hub
-from server.running import running_event
-from server.session import Session, board_conditions, current
-from tabled.rules import Board, Seat, Vulnerability
-
-if TYPE_CHECKING:
-    from server.analysis import Analyser, Analysis
-    from server.relay import Relay
+from laws import Board, Seat, Vulnerability
+from mqttlink import BrokerSettings
+from server.link import afterboard
+from server.link.bus import Bus
+from server.link.centre import ClubTables
+from server.link.ingest import Ingest, Seated
+from server.link.live import Hub
+from server.link.relay import Relay
+from server.outputs import playanalysis
+from server.scoring.analysis import Analyser, Analysis
+from server.scoring.standings import released_boards
+from server.setup.running import running_event
+from server.setup.session import Session, board_conditions, current
+from server.storage import schema as s
+from server.storage.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -41,17 +45,20 @@ DRAINING = 3
 AFTER_BOARD_PAUSE = 1.0
 """Seconds at least between two makings of the tables' after-board pages: the players see a
 released board a second later at most, and a stream of results costs one computation."""
+WATCHER_JOIN = 30.0
+"""Seconds close() waits for each watcher to end its pass (a big field's after-board pages
+take seconds) before it releases the database under it."""
 
 
 @dataclass
 class Services:
     """``name``: the server's own (config ``EVENT``): the first session's event name, the
-    start of the later ones' (server/running.py). ``event``: the running session's."""
+    start of the later ones' (server/setup/running.py). ``event``: the running session's."""
 
     db: Database
     name: str
     hub: Hub
-    bus: Any = None  # server.bus.Bus when a broker is configured
+    bus: Any = None  # server.link.bus.Bus when a broker is configured
     analyser: Analyser | None = None
     play_analyser: Analyser | None = None  # each table's play, card by card (issue 31)
     relay: Relay | None = None  # the hub told across processes, on PostgreSQL
@@ -61,6 +68,8 @@ class Services:
     # The buses of sessions left a moment ago, by event: (the bus, since when).
     _draining: dict[str, tuple[Any, float]] = field(default_factory=dict)
     _closing: threading.Event = field(default_factory=threading.Event)  # close() was called
+    # The watchers' threads, which close() waits for before it lets the database go.
+    _watchers: list[threading.Thread] = field(default_factory=list)
     ingest: Ingest = field(init=False)  # the running session's (ingest_for)
 
     def __post_init__(self) -> None:
@@ -85,11 +94,9 @@ class Services:
         services.ensure_director(app.config["DIRECTOR_USERNAME"],
                                  app.config.get("DIRECTOR_PASSWORD"))
         if app.config.get("ANALYSIS"):
-            from server.analysis import Analyser
             services.analyser = Analyser(services._analysed,
                                          conditions=services.board_conditions)
             services.analyser.start()
-            from server import playanalysis
             services.play_analyser = Analyser(
                 services._play_analysed, name="play",
                 solve=lambda _board, text: playanalysis.solve(text.partition("\n")[2]))
@@ -97,6 +104,7 @@ class Services:
             watcher = threading.Thread(target=services._watch_releases, name="releases",
                                        daemon=True)
             watcher.start()
+            services._watchers.append(watcher)
         if app.config.get("BROKER_URL"):
             services.bus = services._bus(services.ingest)
             services.bus.start()
@@ -104,9 +112,11 @@ class Services:
                 shower = threading.Thread(target=services._watch_after_board,
                                           name="afterboard", daemon=True)
                 shower.start()
+                services._watchers.append(shower)
             follower = threading.Thread(target=services._follow_sessions, name="sessions",
                                         daemon=True)
             follower.start()
+            services._watchers.append(follower)
         app.extensions["bidbox"] = services
         return services
 
@@ -122,22 +132,19 @@ class Services:
 
     def _bus(self, ingest: Ingest) -> Any:
         """The MQTT side for ``ingest``'s event, as the config says."""
-        from mqttlink import BrokerSettings
-        from server.bus import Bus
         settings = BrokerSettings.from_url(self.config["BROKER_URL"])
         if self.config.get("BROKER_CAFILE"):
             settings = BrokerSettings(**{**settings.__dict__,
                                          "cafile": self.config["BROKER_CAFILE"]})
         centre = None
-        if self.config.get("CENTRE"):  # a simultaneous's centre (server/centre.py)
-            from server.centre import ClubTables
+        if self.config.get("CENTRE"):  # a simultaneous's centre (server/link/centre.py)
             centre = ClubTables(self.db, ingest.event)
         return Bus(ingest, self.hub, settings, centre=centre)
 
     def follow_running(self) -> bool:
         """The director created a session, or made another the running one (here or in
         another process of this server): ingest and the MQTT side move to its event, and
-        the tables are told (server/bus.py ``publish_session``). True if it moved."""
+        the tables are told (server/link/bus.py ``publish_session``). True if it moved."""
         with self._following:
             event = running_event(self.db) or self.name
             if event == self.event:
@@ -211,6 +218,8 @@ class Services:
         if self.relay is not None:  # after the workers: their last changes go out too
             self.relay.stop()
         self.hub.close()
+        for watcher in self._watchers:  # each ends at its next look at the closed hub
+            watcher.join(WATCHER_JOIN)
         self.db.dispose()
 
     # -- helpers the service modules share ---------------------------------------------------
@@ -302,32 +311,32 @@ class Services:
     def _watch_releases(self) -> None:
         """Released boards get their double-dummy analysis in the background, never in a
         request: this thread wakes when results change and queues what became public."""
-        from server.standings import released_boards
         seen = self.hub.version
         kinds: frozenset[str] = frozenset({"results"})  # at start: what was released before
         while not self.hub.closed:
             if kinds and "results" not in kinds:
                 seen, kinds, _ = self.hub.wait(seen, 60.0)
                 continue
-            session = self.session
-            if session is not None:
-                try:
+            try:
+                session = self.session
+                if session is not None:
                     released = released_boards(self.db, session)
                     self.analyse_released(released)
                     self.analyse_plays(released)
-                except Exception:  # the database away for a moment: next change retries
-                    log.exception("could not queue the analysis of released boards")
+            except Exception:  # the database away for a moment: next change retries
+                if self.hub.closed:
+                    return  # the server is stopping under it
+                log.exception("could not queue the analysis of released boards")
             seen, kinds, _ = self.hub.wait(seen, 60.0)
 
     def _watch_after_board(self) -> None:
-        """What each table may show after a board (server/afterboard.py), made again when
+        """What each table may show after a board (server/link/afterboard.py), made again when
         results, the analysis, the switches or the session change, and handed to the bus to
         publish. On a thread of its own: the field's scores of a big session take seconds
         (a Mitchell of 100 tables, 2,600 results: about 2.5 s on one core), which the
         ingest's thread must not wait for; and at most once every ``AFTER_BOARD_PAUSE``,
         then resting twice as long as it took, so a stream of results costs one computation,
         not one each, and never more than a third of a core."""
-        from server import afterboard
 
         seen = self.hub.version
         kinds: frozenset[str] = frozenset({"results"})  # at start: say what there is
@@ -335,14 +344,14 @@ class Services:
         while not self.hub.closed:
             if kinds & wanted:
                 started = time.monotonic()
-                bus, session = self.bus, self.session
-                if bus is not None and session is not None and session.event == bus.event:
-                    try:
+                try:
+                    bus, session = self.bus, self.session
+                    if bus is not None and session is not None and session.event == bus.event:
                         bus.hand_afterboard(afterboard.payloads(self.db, session))
-                    except Exception:  # the database away for a moment: the next change
-                        if self.hub.closed:
-                            return  # the server is stopping under it
-                        log.exception("could not make the tables' after-board pages")
+                except Exception:  # the database away for a moment: the next change
+                    if self.hub.closed:
+                        return  # the server is stopping under it
+                    log.exception("could not make the tables' after-board pages")
                 # A second between two, and twice what it took: at most a third of a core.
                 took = time.monotonic() - started
                 self._closing.wait(max(AFTER_BOARD_PAUSE - took, 2 * took))
@@ -354,12 +363,10 @@ class Services:
         session = self.session
         if self.play_analyser is None or session is None or not boards:
             return
-        from server import playanalysis
         for table, board, payload in playanalysis.jobs(self.db, session, boards):
             self.play_analyser.submit(board, f"{table}\n{payload}")
 
     def _play_analysed(self, board: int, text: str, analysis: Any, error: str | None) -> None:
-        from server import playanalysis
 
         session = self.session
         if session is None:
@@ -384,11 +391,10 @@ class Services:
 
 def live_relay(config: Mapping[str, Any], db: Database, event: str, hub: Hub) -> Relay | None:
     """On PostgreSQL several processes may serve one event (ingest workers sharing the
-    stream): each hub's changes go to the others' (``server.relay``), unless ``LIVE_RELAY``
+    stream): each hub's changes go to the others' (``server.link.relay``), unless ``LIVE_RELAY``
     is false. A SQLite file has one process, and nothing to relay."""
     if db.conninfo is None or config.get("LIVE_RELAY") is False:
         return None
-    from server.relay import Relay
     relay = Relay(hub, db.conninfo, event)
     hub.forward = relay.send
     relay.start()

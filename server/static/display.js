@@ -38,7 +38,7 @@
     return value.toLocaleString(texts.language, {maximumFractionDigits: 2, useGrouping: false});
   }
 
-  // Bridge words come rendered from the server (tabled/words.py, the API's "shown"): text
+  // Bridge words come rendered from the server (tablemodel/words.py, the API's "shown"): text
   // pieces, and suits as {suit, symbol, name}, drawn as the pages draw them; nothing here
   // spells a call, a contract, a seat or a suit.
   function pieces(parts) {
@@ -61,7 +61,7 @@
     return (texts.labels || {})[pair] || String(pair);
   }
 
-  // The page of the rankings this address asks for (?q= ?section= ?page=, server/rankview.py):
+  // The page of the rankings this address asks for (?q= ?section= ?page=, server/pages/rankview.py):
   // the API gives those rows alone, and where they stand among the matched.
   // The query is the one the server took (a refused one shows the first page of all).
   function rankingsUrl() {

@@ -24,8 +24,8 @@ from sqlalchemy import select
 from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import play_assigned_rounds
 from mqttlink import BrokerSettings
-from server import schema as s
-from server.movements import PHANTOM, Sectioned
+from server.setup.movements import PHANTOM, Sectioned
+from server.storage import schema as s
 from tests import handscore
 from tests.browser.conftest import DIRECTOR_PASSWORD, services, wait_until
 from tests.browser.test_register import members
@@ -91,7 +91,7 @@ class Room:
 
     def numbers(self, ns: int, ew: int) -> dict[Any, int]:
         """Pair p's players are the register's members 2p - 1 and 2p, wherever they sit."""
-        from tabled.rules import Seat
+        from laws import Seat
 
         return {Seat.N: self.club[2 * ns - 2], Seat.S: self.club[2 * ns - 1],
                 Seat.E: self.club[2 * ew - 2], Seat.W: self.club[2 * ew - 1]}

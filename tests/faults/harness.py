@@ -23,10 +23,10 @@ from sqlalchemy import func, select
 
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials
 from server import create_app
-from server import schema as s
 from server.services import Services
+from server.storage import schema as s
 from tabled.journal import Journal
-from tabled.wire import Event
+from tablemodel.wire import Event
 
 EVENT = "faults"  # tests/faults/table_child.py says the same
 

@@ -22,15 +22,15 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import Broker
+from laws import Seat
 from mqttlink import BrokerSettings
 from sim.players import SimulatedPlayers, deal
 from sim.players.players import script
 from sim.simtable import SimulatedTable
 from tabled.daemon import snapshot
 from tabled.i18n import text
-from tabled.rules import Seat
-from tabled.state import TableState
-from tabled.wire import Command
+from tablemodel.state import TableState
+from tablemodel.wire import Command
 from tests.faults.harness import (
     EVENT,
     compare,
@@ -108,7 +108,7 @@ def test_a_full_disk_is_said_on_every_display_and_loses_nothing_accepted(
         tmp_path: Path, fault_broker: Broker) -> None:
     base = seed()
     began = time.monotonic()
-    db = tmp_path / "server.db"
+    db = tmp_path / "server.storage.db"
     app = start_server(db, fault_broker)
     creds = users_of(fault_broker).table(TABLE)
     screens = {seat: SeatScreen() for seat in Seat}

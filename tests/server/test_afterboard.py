@@ -1,4 +1,4 @@
-"""What the server lets each table show after a board (server/afterboard.py, issue 32): the
+"""What the server lets each table show after a board (server/link/afterboard.py, issue 32): the
 release rule of the pages, the director's switches, the payload's limit. Results come in
 through ingest as the tables send them; the messages are read back as a table decodes them."""
 
@@ -11,14 +11,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import update
 
-from server import afterboard
-from server import schema as s
-from server.analysis import Analysis
-from server.session import Session, create_session
-from server.standings import release
-from tabled.rules import Board, Seat, parse_contract
-from tabled.rules.scoring import score_ns
-from tabled.wire import MAX_PAYLOAD, afterboard_from_payload
+from laws import Board, Seat, parse_contract
+from laws.scoring import score_ns
+from server.link import afterboard
+from server.link.rounds import create_session
+from server.scoring.analysis import Analysis
+from server.scoring.standings import release
+from server.setup.session import Session
+from server.storage import schema as s
+from tablemodel.wire import MAX_PAYLOAD, afterboard_from_payload
 from tests.server.conftest import EVENT, services
 from tests.server.test_exports import TableEvents
 

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from server.fieldscore import (
+from laws import Seat, parse_contract, pbn
+from laws.scoring import score_ns
+from server.scoring.fieldscore import (
     BoardResult,
     Scored,
     butler,
@@ -25,8 +27,6 @@ from server.fieldscore import (
     rankings,
     team_match,
 )
-from tabled.rules import Seat, parse_contract, pbn
-from tabled.rules.scoring import score_ns
 
 Method = Callable[[Sequence[BoardResult]], list[Scored]]
 RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"

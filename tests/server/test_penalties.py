@@ -15,10 +15,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from server import adjusted, penalties, rulings, standings
+from server.link import director_calls as rulings
+from server.link.rounds import create_session
+from server.outputs.usebio import usebio
+from server.scoring import adjusted, penalties, standings
 from server.services import Services
-from server.session import Session, create_session
-from server.usebio import usebio
+from server.setup.session import Session
 from tests.server.conftest import login
 
 EVENT = "test"
@@ -222,8 +224,8 @@ def test_every_export_carries_the_penalty_and_the_assigned_scores(app: Flask) ->
     import io
     import xml.etree.ElementTree as ET
 
-    from server import exports
-    from tabled.rules.pbn import loads as load_pbn
+    from laws.pbn import loads as load_pbn
+    from server.outputs import exports
 
     session = make_field(app)
     db = services(app).db

@@ -14,16 +14,18 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from server import exports, syscards
-from server import schema as s
-from server.db import Database
-from server.ingest import Ingest
+from laws import Board
+from laws.pbn import loads as load_pbn
+from server.link.ingest import Ingest
+from server.link.rounds import create_session, start_round
+from server.outputs import exports
 from server.services import Services
-from server.session import Session, create_session, start_round
-from tabled.rules import Board
-from tabled.rules.pbn import loads as load_pbn
-from tabled.syscard import example
-from tabled.wire import Event, table_topic
+from server.setup import pair_cards as syscards
+from server.setup.session import Session
+from server.storage import schema as s
+from server.storage.db import Database
+from tablemodel.syscard import example
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, make_app
 
 ONE_CLUB = example().by_code(10)

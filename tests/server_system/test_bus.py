@@ -6,9 +6,9 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from bidbox.broker import BrokerUsers
-from server import schema as s
-from server.session import create_session, start_round
-from tabled.wire import ONLINE, Command, Event, table_topic
+from server.link.rounds import create_session, start_round
+from server.storage import schema as s
+from tablemodel.wire import ONLINE, Command, Event, table_topic
 from tests.fixtures.broker import EVENT, MqttConnect
 from tests.server_system.conftest import ServerFactory, services, wait_until
 

@@ -20,11 +20,12 @@ from typing import Any
 
 import pytest
 
-from tabled import i18n, views, words
-from tabled.rules import Seat, Vulnerability
-from tabled.rulings import KINDS
-from tabled.syscard import MAX_MEANING
-from tabled.texts import (
+from laws import Seat, Vulnerability
+from tabled import i18n, seat_lines
+from tablemodel import words
+from tablemodel.rulings import KINDS
+from tablemodel.syscard import MAX_MEANING
+from tablemodel.texts import (
     KEEP,
     LANGUAGES,
     MORE,
@@ -36,7 +37,7 @@ from tabled.texts import (
     pages,
     wrap,
 )
-from tabled.wire import MAX_LABEL, MAX_NAME, MAX_PAIR, MAX_PLAYER
+from tablemodel.wire import MAX_LABEL, MAX_NAME, MAX_PAIR, MAX_PLAYER
 
 LABEL = "bilbao-centro-12"
 assert len(LABEL) == MAX_LABEL
@@ -77,7 +78,7 @@ TWO_LINES = {"round_table", "alert_partner", "journal_full", "lead_out_of_turn",
 #: Texts read page by page (docs/keypad.md): any length.
 PAGED = {"answer", "answered", "player_named"}
 #: Texts tried first and given up for a shorter form when they do not fit
-#: (``tabled.texts.first_fitting``): the table's label alone.
+#: (``tablemodel.texts.first_fitting``): the table's label alone.
 FALLBACK = {"table_only"}
 #: Where a field is narrower than its worst elsewhere: the round's guidance names a
 #: table by its number.
@@ -143,7 +144,7 @@ def test_the_header_keeps_board_dealer_and_vulnerability(language: str, number: 
                                                          dealer: Seat,
                                                          vul: Vulnerability) -> None:
     board = SimpleNamespace(number=number, dealer=dealer, vulnerability=vul)
-    header = views._header(board, language)  # type: ignore[arg-type]
+    header = seat_lines._header(board, language)  # type: ignore[arg-type]
     assert len(header) <= WIDTH, header
     assert str(number) in header
     assert f" {words.seat_letter(dealer, language)} " in header
@@ -152,9 +153,9 @@ def test_the_header_keeps_board_dealer_and_vulnerability(language: str, number: 
 
 def test_the_issue_headers_now_keep_the_vulnerability() -> None:
     both = SimpleNamespace(number=13, dealer=Seat.N, vulnerability=Vulnerability.BOTH)
-    assert views._header(both, "es") == "T13 Rep N Vul Todos"  # type: ignore[arg-type]
+    assert seat_lines._header(both, "es") == "T13 Rep N Vul Todos"  # type: ignore[arg-type]
     late = SimpleNamespace(number=999, dealer=Seat.W, vulnerability=Vulnerability.NONE)
-    assert views._header(late, "en") == "B999 Dlr W Vul None"  # type: ignore[arg-type]
+    assert seat_lines._header(late, "en") == "B999 Dlr W Vul None"  # type: ignore[arg-type]
 
 
 # -- the layout tools ---------------------------------------------------------------------
@@ -192,17 +193,18 @@ def test_fit_refuses_a_line_too_long_instead_of_cutting_it() -> None:
 
 def test_a_line_too_long_is_logged_and_marked_never_cut_silently(
         caplog: pytest.LogCaptureFixture) -> None:
-    rows = views.layout(["x" * 25], [])
+    rows = seat_lines.layout(["x" * 25], [])
     assert rows[0] == "x" * 19 + MORE and len(rows) == 4
     assert "25 characters" in caplog.text
-    assert views.layout(["a", "b", "c", "d", "e"], ["z"]) == ["a", "b", "c", "z"]
+    assert seat_lines.layout(["a", "b", "c", "d", "e"], ["z"]) == ["a", "b", "c", "z"]
     assert "body of 5 lines" in caplog.text
 
 
 def test_no_seat_display_code_cuts_a_line_at_the_width() -> None:
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
-    for path in [*(root / "tabled").glob("*.py"), root / "hardware" / "selftest.py"]:
+    for path in [*(root / "tabled").glob("*.py"), *(root / "tablemodel").glob("*.py"),
+                 root / "hardware" / "selftest.py"]:
         text = path.read_text(encoding="utf-8")
         for cut in ("[:WIDTH]", "[:20]", "[:COLUMNS]"):
             assert cut not in text, f"{path.name} cuts lines with {cut}"
