@@ -30,7 +30,7 @@ from tabled.rules import RulesError, Seat, Vulnerability, format_contract, parse
 from tabled.rules.scoring import score_ns as duplicate_score_ns
 from tabled.rulings import FIELDS as RULING_FIELDS
 from tabled.rulings import KINDS as RULING_KINDS
-from tabled.rulings import Choice, Field, RulingDataError, choice_name, kind_of
+from tabled.rulings import Choice, Effect, Field, RulingDataError, choice_name, kind_of
 from tabled.wire import Command, WireError
 
 Clock = Callable[[], float]
@@ -46,6 +46,9 @@ KINDS = RULING_KINDS
 LAWS: Mapping[str, str] = {name: kind.laws for name, kind in KINDS.items()}
 #: The kinds the console's form offers (an acknowledgement goes from the calls' list).
 CONSOLE_KINDS = tuple(name for name, kind in KINDS.items() if kind.console)
+#: The kind the server sends a table when the director answers its call (Law 9B1).
+ACKNOWLEDGEMENT: str = next(name for name, kind in KINDS.items()
+                            if kind.effect is Effect.ACKNOWLEDGE)
 PAGES.add({f"console_kind_{name}": kind.words for name, kind in KINDS.items()})
 
 
@@ -89,9 +92,9 @@ def ruling_data(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     are ignored, blank ones are left out (a claim's blank ``tricks`` means play on)."""
     try:
         data = kind_of(kind).data(fields)
-        if kind == "score":
+        if "adjusted" in data:
             # Law 12C2: which artificial scores there are is the field scoring's.
-            parse_adjusted(data.get("adjusted"))
+            parse_adjusted(data["adjusted"])
     except (RulingDataError, ValueError) as error:
         message = str(error)
         raise RulingError(message if message.startswith(kind) or "ruling" in message
@@ -120,7 +123,9 @@ def queue_ruling(db: Database, session: Session, table: int, kind: str,
     if not 1 <= table <= session.tables:
         raise RulingError(f"table {table} is not between 1 and {session.tables}")
     note = (note or "").strip()
-    if not note and kind != "director_ack":
+    # A kind the console offers is the director's: its note is the ruling's record. The
+    # others (the acknowledgement of a call) the server sends by itself.
+    if not note and (kind not in KINDS or KINDS[kind].console):
         raise RulingError("say why: the note is the ruling's record")
     data = ruling_data(kind, fields)
     ident = uuid.uuid4().hex
@@ -189,7 +194,7 @@ def acknowledge(db: Database, event: str, call_id: int, *, by: str,
                          .values(acknowledged_at=now, acknowledged_by=by))
         if conn.execute(select(s.commands.c.id).where(s.commands.c.id == ident)).first():
             return ident
-        data = ruling_data("director_ack", {"call": row.seq})
+        data = ruling_data(ACKNOWLEDGEMENT, {"call": row.seq})
         conn.execute(insert(s.commands).values(
             id=ident, event=event, table_no=row.table_no, type="ruling",
             data=json.dumps(data), created_at=now, created_by=by, board=row.board))

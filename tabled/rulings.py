@@ -23,6 +23,7 @@ Standard library and tabled.rules only at import time: the wire imports this mod
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -141,6 +142,15 @@ Apply = Callable[["TableState", "BoardState | None", Mapping[str, Any], "Event"]
 Check = Callable[[dict[str, Any]], None]
 
 
+class Effect(enum.Enum):
+    """What the server does with a ruling the table has applied, beyond answering its command
+    (server/ingest/project.py): each kind says which, so no server module tests kind names."""
+
+    NONE = "none"
+    SCORE = "score"  # the director's score replaces the board's result (Law 12C)
+    ACKNOWLEDGE = "acknowledge"  # the table has taken the director's answer to a call (Law 9B1)
+
+
 @dataclass(frozen=True)
 class RulingKind:
     """One kind of ruling (see the module's docstring)."""
@@ -155,6 +165,7 @@ class RulingKind:
     before_play: bool = False    # refused once the play has started
     console: bool = True         # offered on the console's rulings form
     check: Check | None = None   # what the fields alone cannot say
+    effect: Effect = Effect.NONE  # what the server does once the table has applied it
 
     @property
     def required(self) -> tuple[str, ...]:
@@ -756,7 +767,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
                placeholder="A60/40"),
          Field("score_ns", "count", Words(es="Marca NS asignada", en="Assigned NS score"),
                low=-10000, high=10000)),
-        _score, check=_check_score),
+        _score, check=_check_score, effect=Effect.SCORE),
     RulingKind(
         "unauthorised_information", "16B",
         Words(es="Información no autorizada", en="Unauthorised information"),
@@ -935,7 +946,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         Words(es="Árbitro en camino", en="Director on the way"),
         Words(es="en camino", en="coming"),
         (Field("call", "count", Words(es="Llamada", en="Call"), low=1, high=10**9),),
-        _director_ack, needs_board=False, console=False),
+        _director_ack, needs_board=False, console=False, effect=Effect.ACKNOWLEDGE),
 )}
 
 
@@ -969,3 +980,18 @@ def all_fields() -> dict[str, Field]:
 
 
 FIELDS = all_fields()
+
+
+def check_kinds(kinds: Mapping[str, RulingKind]) -> None:
+    """Run when the module loads: a kind whose effect needs a board needs one on the table
+    (a board-less score would have nothing to replace), and only a kind the server sends by
+    itself, not the director, goes without the note that is its record."""
+    for name, kind in kinds.items():
+        if kind.effect is Effect.SCORE and not kind.needs_board:
+            raise AssertionError(f"ruling {name!r} replaces a board's result but needs no board")
+        if kind.effect is Effect.ACKNOWLEDGE and kind.console:
+            raise AssertionError(f"ruling {name!r} is the table's acknowledgement: the server "
+                                 "sends it, not the console")
+
+
+check_kinds(KINDS)

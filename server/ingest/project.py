@@ -22,6 +22,8 @@ from server import schema as s
 from server.fieldscore import parse_adjusted
 from tabled.rules import RulesError, Seat, Vulnerability, parse_contract
 from tabled.rules.scoring import score_ns
+from tabled.rulings import KINDS as RULING_KINDS
+from tabled.rulings import Effect
 from tabled.wire import Event, EventType
 
 from .outcome import Outcome
@@ -37,6 +39,13 @@ class Seated:
     ns: int | None
     ew: int | None
 
+
+
+def _effect(kind: object) -> Effect:
+    """What the server does with a ruling of ``kind`` once applied; nothing for a kind this
+    server does not know (the wire refuses those before they get here)."""
+    found = RULING_KINDS.get(kind) if isinstance(kind, str) else None
+    return Effect.NONE if found is None else found.effect
 
 class Projections:
     """Ingest's derived rows. A mixin of :class:`server.ingest.Ingest`, which sets what it
@@ -227,7 +236,8 @@ class Projections:
             s.events.c.type == "ruling", s.events.c.seq > event.seq)).all()
         for text, ts in acks:
             ack = json.loads(text)
-            if ack.get("kind") == "director_ack" and ack.get("call") in (None, event.seq):
+            if _effect(ack.get("kind")) is Effect.ACKNOWLEDGE and ack.get("call") in (
+                    None, event.seq):
                 conn.execute(update(s.director_calls).where(
                     s.director_calls.c.event == self.event,
                     s.director_calls.c.table_no == table, s.director_calls.c.seq == event.seq)
@@ -273,9 +283,10 @@ class Projections:
     def _on_ruling(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: Statuses) -> None:
         self._answer(conn, table, event, outcome)
-        if event.data["kind"] == "score" and event.board is not None:
+        effect = _effect(event.data["kind"])  # each kind says its effect (tabled/rulings.py)
+        if effect is Effect.SCORE and event.board is not None:
             self._scored_by_ruling(conn, table, event, outcome)
-        if event.data["kind"] == "director_ack":  # the table has taken the director's answer
+        if effect is Effect.ACKNOWLEDGE:  # the table has taken the director's answer
             which = event.data.get("call")
             query = update(s.director_calls).where(
                 s.director_calls.c.event == self.event, s.director_calls.c.table_no == table,
@@ -291,7 +302,7 @@ class Projections:
         (Law 12C1). It replaces the board's result; the contract played stays for the record."""
         board = int(event.board or 0)
         sent = self._sent(conn, table, event.data["cmd"], "ruling")
-        if sent is None or sent.get("kind") != "score":
+        if sent is None or _effect(sent.get("kind")) is not Effect.SCORE:
             outcome.rejected = (f"table {table} event {event.seq}: a score ruling the server "
                                 f"never sent ({event.data['cmd']!r})")
             return
