@@ -6,6 +6,7 @@ import re
 
 from server.i18n import PAGES
 from server.movements import KINDS
+from server.scorings import ENTRIES
 from tabled import words as bridge
 from tabled.rulings import KINDS as RULING_KINDS
 from tabled.texts import Words
@@ -155,12 +156,6 @@ PAGES.add({
                                     "differs)"),
     "console_scoring": Words(es="Puntuación", en="Scoring"),
     "console_scoring_default": Words(es="La habitual del movimiento", en="The movement's usual"),
-    "console_scoring_mp": Words(es="Puntos de match", en="Matchpoints"),
-    "console_scoring_cross_imps": Words(es="IMPs cruzados", en="Cross-IMPs"),
-    "console_scoring_butler": Words(es="Butler", en="Butler"),
-    "console_scoring_teams": Words(es="Equipos (IMPs)", en="Teams (IMPs)"),
-    "console_scoring_swiss": Words(es="Suizo: IMPs a puntos de victoria",
-                                   en="Swiss: IMPs to victory points"),
     "console_swiss_standings": Words(es="Suizo: clasificación en puntos de victoria",
                                      en="Swiss: standings in victory points"),
     "console_swiss_matches": Words(es="Encuentros de la ronda {round}",
@@ -174,9 +169,6 @@ PAGES.add({
     "console_swiss_away": Words(es="Visitante", en="Away"),
     "console_swiss_boards": Words(es="Tableros", en="Boards"),
     "console_swiss_bye": Words(es="descansa", en="bye"),
-    "console_scoring_club": Words(es="Club", en="Club"),
-    "console_scoring_rubber": Words(es="Rubber", en="Rubber"),
-    "console_scoring_chicago": Words(es="Chicago", en="Chicago"),
     "console_hands": Words(es="Manos", en="Hand records"),
     "console_pbn": Words(es="Archivo PBN", en="PBN file"),
     "console_seed": Words(es="Semilla para repartir aquí", en="Seed to deal here"),
@@ -450,6 +442,8 @@ PAGES.add({
 
 # Each movement's name, from its kind (server/movements.py KINDS).
 PAGES.add({f"console_movement_{name}": kind.words for name, kind in KINDS.items()})
+# Each scoring's name, from its entry (server/scorings.py ENTRIES).
+PAGES.add({f"console_scoring_{scoring}": entry.words for scoring, entry in ENTRIES.items()})
 
 # The first board of a session (issue 31): a session that plays boards 25-48 of a set.
 PAGES.add({

@@ -590,7 +590,9 @@ class MovementKind:
         return self.scorings[0]
 
 
-_PAIRS_SCORINGS = (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER)
+# What a pairs movement may be scored with: each scoring's entry says (server/scorings.py);
+# matchpoints, the first, is the default.
+_PAIRS_SCORINGS = tuple(scoring for scoring in Scoring if scoring.entry.pairs_field)
 
 
 def _needs_rounds(what: str, rounds: int | None) -> int:

@@ -39,7 +39,7 @@ from server.exports import (
 )
 from server.fieldscore import Standing, parse_adjusted
 from server.movements import Plays, Sectioned
-from server.scorings import Method, Scoring
+from server.scorings import Method
 from server.session import Session
 from server.standings import ResultRow
 from tabled.rules import Seat
@@ -107,7 +107,7 @@ def _heading(event: ET.Element, session: Session, data: _Session) -> None:
     _sub(event, "BOARD_SCORING_METHOD", session.scoring.usebio)
     if session.kind.plays is Plays.TEAMS:
         _sub(event, "MATCH_SCORING_METHOD",
-             "VPS" if session.scoring is Scoring.SWISS else "IMPS")
+             "VPS" if session.scoring.entry.matches_in_vps else "IMPS")
     two_winners = {p.grp.rpartition(" ")[2] for p in data.participants.values()} >= {"NS", "EW"}
     _sub(event, "WINNER_TYPE", "2" if two_winners else "1")
     _sub(event, "BOARDS_PLAYED", str(len({row.board for row in data.rows})))
@@ -120,7 +120,8 @@ class _Lines:
 
     def __init__(self, db: Database, session: Session, data: _Session) -> None:
         self.data = data
-        self.averages = rules_of(db, session).averages if session.scoring is Scoring.MP else None
+        self.averages = (rules_of(db, session).averages
+                         if session.scoring.entry.club_percentages else None)
         self.lin = {(row.table, row.board): _lin(record, row)
                     for row, record in table_records(db, session, data.rows)}
 
