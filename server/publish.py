@@ -45,10 +45,30 @@ FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
                  "application/xml; charset=utf-8", "xml", "results.xml"),
     ExportFormat("csv", exports.csv_text, Words(es="CSV", en="CSV"),
                  "text/csv; charset=utf-8", "csv", "results.csv"),
+    ExportFormat("lin", exports.lin, Words(es="LIN (BBO)", en="LIN (BBO)"),
+                 "text/plain; charset=utf-8", "lin", "results.lin"),
     ExportFormat("rankings", exports.rankings_csv,
                  Words(es="Clasificación (CSV)", en="Rankings (CSV)"),
                  "text/csv; charset=utf-8", "rankings.csv", "rankings.csv"),
 )}
+
+
+def check_formats(formats: dict[str, ExportFormat]) -> None:
+    """Run when the module loads: each format under its own name, with a label in both
+    languages, a content type and an extension, and no two writing the same file of the site
+    or the same download."""
+    for name, form in formats.items():
+        if name != form.name or not (form.words.es and form.words.en and form.content_type
+                                     and form.extension):
+            raise AssertionError(f"export format {name!r} is not whole")
+    for what in ("extension", "site_file"):
+        values = [getattr(form, what) for form in formats.values()
+                  if getattr(form, what) is not None]
+        if len(set(values)) != len(values):
+            raise AssertionError(f"two export formats have the same {what}")
+
+
+check_formats(FORMATS)
 
 
 def pages(db: Database, session: Session) -> dict[str, str | bytes]:

@@ -288,7 +288,8 @@ def check_vugraph(mode: str, movement: str) -> str:
     play. In a field, a board on the screen would be one that other tables have to play."""
     if mode not in VUGRAPH_MODES:
         raise SessionError(f"vugraph {mode!r}: one of {', '.join(VUGRAPH_MODES)}")
-    if mode == "live" and movement != "teams":
+    kind = KINDS.get(movement)
+    if mode == "live" and (kind is None or not kind.live_vugraph):
         raise SessionError("the public vugraph shows the tables live only for a single match "
                            "(a teams match of two tables): in a field, a board on the screen "
                            "would be one that another table still has to play")
