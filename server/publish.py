@@ -5,8 +5,9 @@ but the hand viewer's own, beside its pages.
 ``write_site(db, session, folder)`` writes ``index.html`` (the choice of language), and for
 each of Spanish and English ``<lang>/index.html`` (the rankings, the penalties, a link per
 board) and ``<lang>/board-<n>.html`` (the traveller and the hand record with its double-dummy
-table and par), with ``site.css`` beside them; every link is relative. The session's USEBIO
-1.2 (pairs events), PBN and CSV files go in too, for scoring programs.
+table and par), with ``site.css`` beside them; every link is relative. The session's exports
+go in too, for scoring programs: each ``FORMATS`` entry that names a site file (PBN, USEBIO,
+CSV, LIN, the rankings).
 """
 
 from __future__ import annotations

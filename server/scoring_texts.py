@@ -82,13 +82,7 @@ _TEXTS: dict[str, Words] = {
     "scoring_hands_pdf": Words(es="Hoja de manos (PDF)", en="Hand-record sheet (PDF)"),
     "scoring_cards_pdf": Words(es="Tarjetas de mesa y de pareja (PDF)",
                                en="Table cards and guide cards (PDF)"),
-    "scoring_hands_pbn": Words(
-        es="Manos para la máquina de repartir (PBN)",
-        en="Deals for the dealing machine (PBN)"),
     "scoring_site_zip": Words(es="Sitio web estático (ZIP)", en="Static website (ZIP)"),
-    "scoring_hands_dup": Words(es="Manos para Duplimate (DUP)",
-                               en="Deals for a Duplimate (DUP)"),
-    "scoring_hands_bri": Words(es="Manos en formato BRI", en="Deals as a BRI file"),
     "scoring_in": Words(es="en {language}", en="in {language}"),
     "scoring_language_es": Words(es="español", en="Spanish"),
     "scoring_language_en": Words(es="inglés", en="English"),

@@ -14,7 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from server import publish, standings
+from bidbox import report_cmd
+from server import console_scoring, handrecords, publish, standings
 from server.movements import KINDS, MovementKind, check_kinds, movement, scramble_rounds
 from server.scorings import ENTRIES, Method, Scoring, ScoringEntry, check_entries
 from server.services import Services
@@ -94,6 +95,20 @@ def test_export_formats_are_checked() -> None:
     with pytest.raises(AssertionError, match="site_file"):
         publish.check_formats({**publish.FORMATS, "lin": dataclasses.replace(
             lin, site_file="results.pbn")})
+
+
+def test_dealing_files_are_one_registry_the_console_and_the_command_line_follow() -> None:
+    assert report_cmd.DEALING == tuple(handrecords.DEALING_FILES)
+    assert [args for endpoint, args, _ in console_scoring.DOWNLOADS
+            if endpoint == "scoring.dealing_file"] == [
+        {"extension": form.extension} for form in handrecords.DEALING_FILES.values()]
+    dup = handrecords.DEALING_FILES["dup"]
+    with pytest.raises(AssertionError, match="share an extension"):
+        handrecords.check_dealing_files({**handrecords.DEALING_FILES, "dup": dataclasses.replace(
+            dup, extension="pbn")})
+    with pytest.raises(AssertionError, match="not whole"):
+        handrecords.check_dealing_files({**handrecords.DEALING_FILES, "dup": dataclasses.replace(
+            dup, content_type="")})
 
 
 def test_a_ruling_kind_says_its_server_side_effect() -> None:
