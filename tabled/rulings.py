@@ -9,7 +9,10 @@ says, in one place:
 - its **laws**;
 - its **words**: the short name a seat display shows and the console's label;
 - **when** it may be applied (a board on the table; before the play starts);
-- **how it applies** to the table's state (``apply``).
+- **how it applies** to the table's state (``apply``);
+- its **effect on the server** once the table has applied it (``effect``: the director's
+  score replaces the board's result, or the table has taken the director's answer to a
+  call), which server.rulings and server.ingest look up rather than test kind names.
 
 Everything else derives from it: the wire's ``ruling`` schema and what it requires
 (tabled.wire), the table's state and controller (tabled.state, tabled.control), the

@@ -40,12 +40,12 @@ class Seated:
     ew: int | None
 
 
-
 def _effect(kind: object) -> Effect:
     """What the server does with a ruling of ``kind`` once applied; nothing for a kind this
     server does not know (the wire refuses those before they get here)."""
     found = RULING_KINDS.get(kind) if isinstance(kind, str) else None
     return Effect.NONE if found is None else found.effect
+
 
 class Projections:
     """Ingest's derived rows. A mixin of :class:`server.ingest.Ingest`, which sets what it
