@@ -7,19 +7,21 @@ form offers it, a session runs with it, the export downloads."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections import defaultdict
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import select
 
 from bidbox import report_cmd
-from server import console_scoring, handrecords, publish, standings
+from server import console_scoring, handrecords, publish, schema, standings
 from server.movements import KINDS, MovementKind, check_kinds, movement, scramble_rounds
 from server.scorings import ENTRIES, Method, Scoring, ScoringEntry, check_entries
 from server.services import Services
-from server.session import Session, deals_of
+from server.session import Session, deals_of, start_round
 from tabled.rules import Deal
 from tabled.rules.lin import loads as load_lin
 from tabled.rulings import KINDS as RULING_KINDS
@@ -234,6 +236,15 @@ def test_a_scrambled_mitchell_scored_in_butler_against_the_mean_runs(
     switched = [s for s in session.plan.schedule(1) if s.switched]
     assert len(switched) == 1
     assert {switched[0].ns, switched[0].ew} <= {st.participant for st in field.standings}
+    # The switched round (the third of five) reaches every table with its switch.
+    db = _services(app).db
+    for number in (2, 3):
+        start_round(db, session, number)
+    with db.read() as conn:
+        sent = [json.loads(row.data) for row in conn.execute(
+            select(schema.commands).where(schema.commands.c.type == "assign")).all()]
+    assert {(data["round"], data.get("switch", False)) for data in sent} == {
+        (2, False), (3, True)}
 
 
 def test_the_lin_export_downloads_every_table_result(app: Flask, director: Director) -> None:
