@@ -141,7 +141,7 @@ def check_entries(entries: Mapping[Scoring, ScoringEntry]) -> None:
     loads, so nothing is guessed later."""
     missing = set(Scoring) - set(entries)
     if missing:
-        raise AssertionError(f"scorings without an entry: {sorted(missing)}")
+        raise AssertionError(f"scorings without an entry: {sorted(map(str, missing))}")
     for scoring, entry in entries.items():
         if (entry.method is Method.POINTS) == bool(entry.penalty_units):
             raise AssertionError(f"scoring {scoring}: penalty units are for a ranked field")

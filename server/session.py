@@ -57,9 +57,9 @@ which says what it pairs, its scorings, its words and its builder."""
 SCOPES = ("section", "field")
 """How a sectioned session compares a board: within each section, or across the field."""
 SCORINGS = tuple(Scoring)
-"""mp: matchpoints; cross_imps/butler: IMPs pairs; teams: IMPs of a match; club, rubber,
-chicago: the engine's social schemes, each result scored on its own and totalled
-(server/scorings.py)."""
+"""Every scoring, each one ``ScoringEntry`` (server/scorings.py): mp: matchpoints;
+cross_imps, butler, butler_mean: IMPs pairs; teams: IMPs of a match; swiss: IMPs to VPs;
+club, rubber, chicago: the engine's social schemes, each result scored on its own."""
 #: What each movement can be scored with (its kind's scorings, the first the default): a
 #: team match is IMPs between its two tables; the seed-004 individual is one table of four,
 #: with no field to compare against.

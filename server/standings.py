@@ -266,8 +266,9 @@ def check_scorers(scorers: Mapping[Scoring, object]) -> None:
     """A scorer for every scoring that ranks a field, and none for a social one."""
     ranked = {scoring for scoring in Scoring if not scoring.social}
     if set(scorers) != ranked:
-        raise AssertionError(f"scorings without a scorer: {sorted(ranked - set(scorers))}; "
-                             f"social ones with one: {sorted(set(scorers) - ranked)}")
+        raise AssertionError(
+            f"scorings without a scorer: {sorted(map(str, ranked - set(scorers)))}; "
+            f"social ones with one: {sorted(map(str, set(scorers) - ranked))}")
 
 
 check_scorers(SCORERS)

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
+import types
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -82,6 +85,19 @@ def test_a_ranked_scoring_without_a_scorer_fails_the_check() -> None:
     with pytest.raises(AssertionError, match="club"):
         standings.check_scorers({**standings.SCORERS, Scoring.CLUB: standings.SCORERS[
             Scoring.MP]})
+
+
+def test_the_scorer_table_missing_a_scoring_fails_when_its_module_loads(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The module's own text, less one scorer, run as a module: the import fails."""
+    path = Path(standings.__file__)
+    text = path.read_text(encoding="utf-8")
+    line = "    Scoring.BUTLER_MEAN: lambda _: lambda results: fs.butler(results, \"mean\"),\n"
+    assert text.count(line) == 1
+    module = types.ModuleType("standings_less_one")
+    monkeypatch.setitem(sys.modules, module.__name__, module)  # as an import would
+    with pytest.raises(AssertionError, match="scorings without a scorer: \\['butler_mean'\\]"):
+        exec(compile(text.replace(line, ""), str(path), "exec"), module.__dict__)
 
 
 def test_every_pairs_movement_offers_every_pairs_scoring() -> None:
