@@ -27,6 +27,8 @@ lint:
 	$(VENV)/bin/lint-imports --no-cache
 
 typecheck:
+	$(VPY) -m mypy --strict laws
+	$(VPY) -m mypy --strict tablemodel
 	$(VPY) -m mypy --strict tabled
 	$(VPY) -m mypy --strict hardware
 	$(VPY) -m mypy --strict mqttlink

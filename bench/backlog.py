@@ -64,14 +64,14 @@ from bench.ingest import (
 from bench.replay import DEFAULT as RECORDS
 from bench.table import mosquitto_version
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials, find_mosquitto
+from laws.formats import load_path
 from mqttlink import BrokerSettings
 from server.bus import SESSION_EXPIRY, WINDOW, Bus, split_tables
 from server.db import Database
 from server.ingest import Ingest, Outcome
 from server.live import Hub
 from sim.recorded import playable
-from tabled.rules.formats import load_path
-from tabled.wire import ROOT
+from tablemodel.wire import ROOT
 
 EVENT = "backlog"
 PG_ADMIN = "postgresql://postgres@127.0.0.1:5432/postgres"

@@ -23,7 +23,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bidbox.broker import Broker, Credentials
-from tabled.wire import Event
+from tablemodel.wire import Event
 
 TIMEOUT = 10.0  # seconds any single wait may take before the bench gives up
 

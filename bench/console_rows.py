@@ -30,8 +30,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server import create_app
-from server.session import create_session
-from tabled.wire import ONLINE, Event, table_topic
+from server.rounds import create_session
+from tablemodel.wire import ONLINE, Event, table_topic
 
 EVENT = "bench"
 PASSWORD = "bench-director"

@@ -8,7 +8,7 @@ A private Mosquitto (bidbox.broker) on a loopback port, with a user for each of 
 Publisher processes own the tables' credentials (a table may only write its own topics) and
 publish, at QoS 1 and as fast as paho takes them, each table's events 1..E: what its players
 did with real boards of the records file (bench.replay's), numbered as the table would, each
-valid per tabled.wire: assign and players at each round, then each board's board, calls,
+valid per tablemodel.wire: assign and players at each round, then each board's board, calls,
 cards, claim and its answers, result and confirmations. Tables play at once: the publishers
 interleave them.
 
@@ -73,6 +73,8 @@ from bench.bare import BenchError
 from bench.replay import DEFAULT as RECORDS
 from bench.table import filesystem, mosquitto_version
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials, find_mosquitto
+from laws import Board, Seat
+from laws.formats import load_path
 from mqttlink import BrokerSettings
 from server import schema as s
 from server.bus import Bus
@@ -80,9 +82,7 @@ from server.db import Database
 from server.ingest import Ingest, Outcome
 from server.live import Hub
 from sim.recorded import BoardScript, Playable, playable
-from tabled.rules import Board, Seat
-from tabled.rules.formats import load_path
-from tabled.wire import ONLINE, ROOT, Event, table_topic
+from tablemodel.wire import ONLINE, ROOT, Event, table_topic
 
 EVENT = "bench"
 AIM = 0.7  # the issue's aim: ingest at least 0.7 x the bare subscriber, nothing lost

@@ -57,11 +57,12 @@ CONTRACTS = (("3NT", "N", 9), ("4S", "E", 10), ("2H", "S", 8), ("5D", "W", 11),
 
 def build_field(app: Flask, tables: int, section_tables: int) -> Any:
     """The field played: every table's one board, in sections; the session."""
+    from laws import Board, Seat, parse_contract
+    from laws.scoring import score_ns
     from server.movements import Section, section_letters
-    from server.session import create_session, set_names
-    from tabled.rules import Board, Seat, parse_contract
-    from tabled.rules.scoring import score_ns
-    from tabled.wire import Event, EventType, table_topic
+    from server.rounds import create_session
+    from server.session import set_names
+    from tablemodel.wire import Event, EventType, table_topic
 
     services = app.extensions["bidbox"]
     counts = [section_tables] * (tables // section_tables)

@@ -43,8 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.file.exists():
         print(f"no such file: {args.file}", file=sys.stderr)
         return 2
-    from tabled.rules import pbn
-    from tabled.rules.replay import replay
+    from laws import pbn
+    from laws.replay import replay
 
     data = args.file.read_bytes()
 

@@ -64,14 +64,14 @@ from hardware.events import CardEvent, KeyEvent
 from hardware.layout import KeypadLayout
 from hardware.protocol import CardRead, encode
 from hardware.sim import SimulatedKeypads
+from laws import Card, Seat
+from laws.formats import load_path
 from mqttlink import BrokerSettings
 from sim.recorded import BoardScript, Playable, RecordedPlayers, playable
 from sim.simtable import SimulatedTable
 from sim.simulation import rounds_of
-from tabled.rules import Card, Seat
-from tabled.rules.formats import load_path
-from tabled.state import TableState
-from tabled.wire import Command, Event, table_topic
+from tablemodel.state import TableState
+from tablemodel.wire import Command, Event, table_topic
 
 EVENT = "bench"
 TABLE = 1

@@ -28,7 +28,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Literal
 
-from tabled import running, wire
+from tablemodel import running, wire
 
 TOPIC_VERSION = wire.ROOT
 TABLE_WRITES = tuple(kind for kind in wire.TOPIC_KINDS if kind != "cmd")
@@ -36,7 +36,7 @@ TABLE_WRITES = tuple(kind for kind in wire.TOPIC_KINDS if kind != "cmd")
 
 MAX_PAYLOAD = wire.MAX_PAYLOAD
 """The largest payload the broker takes (``message_size_limit``): the most any bidbox message
-may hold, an assignment with its deals and roster (``tabled.wire.MAX_PAYLOAD``)."""
+may hold, an assignment with its deals and roster (``tablemodel.wire.MAX_PAYLOAD``)."""
 MAX_PACKET = MAX_PAYLOAD + 1024
 """The largest MQTT packet the broker reads (``max_packet_size``): a largest payload, its topic
 and its properties. A client that sends a larger one is disconnected as soon as its header
@@ -47,7 +47,7 @@ HASH_BYTES = 64  # SHA-512's digest size: mosquitto compares the whole of it
 
 ANY_EVENT = "+"
 """The event level of the ACL's topics: a club's users and ACL are written once, and each
-session the director creates names its own event (tabled.running); Mosquitto resolves the
+session the director creates names its own event (tablemodel.running); Mosquitto resolves the
 wildcard for every publish and delivery, so no file changes from one session to the next."""
 _SBIN_MOSQUITTO = Path("/usr/sbin/mosquitto")
 

@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, free_port
+from laws import Deal, Seat
+from laws.formats import load_path
 from mqttlink import BrokerSettings
 from sim.players.field import seated
-from tabled.rules import Deal, Seat
-from tabled.rules.formats import load_path
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class DemoSettings:
     folder: Path | None = None
     analysis: bool = True
     screens: str | None = None  # "NE-SW" or "NW-SE": the tables play behind screens
-    profile: str = "feb"        # the alert profile (tabled.regulation.PROFILES)
+    profile: str = "feb"        # the alert profile (tablemodel.regulation.PROFILES)
 
 
 @dataclass
@@ -152,9 +152,10 @@ class Demo:
 
     def _set_up(self) -> Any:
         from server.movements import movement
-        from server.session import create_session, import_deals
+        from server.rounds import create_session
+        from server.session import import_deals
         from server.syscards import store_example
-        from tabled.regulation import DEFAULT_TRAY_DELAY
+        from tablemodel.regulation import DEFAULT_TRAY_DELAY
 
         settings = self.settings
         services = self.app.extensions["bidbox"]
@@ -301,7 +302,8 @@ def run_rounds(services: Any, session: Any, stopping: threading.Event, *,
     has finished it. True once the last round is over, False if ``stopping`` came first.
     ``on_release(board)`` is told of the first board the release rule shows on the live
     page."""
-    from server.session import current, start_round
+    from server.rounds import start_round
+    from server.session import current
     from server.standings import all_results, released_boards
     from server.tables import table_grid
 

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.loadtest_roles import status
-from tabled.wire import MAX_BOARD
+from tablemodel.wire import MAX_BOARD
 
 clock = time.monotonic
 SHARED_GROUP = "loadtest"
@@ -555,7 +555,7 @@ def _database(settings: LoadSettings, folder: Path) -> str:
 def _set_up(url: str, event: str, settings: LoadSettings) -> None:
     from server.db import Database
     from server.movements import Section, section_letters
-    from server.session import create_session
+    from server.rounds import create_session
 
     db = Database(url)
     try:

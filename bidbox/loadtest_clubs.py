@@ -57,7 +57,7 @@ from bidbox.provision import (
     provision_centre,
 )
 from mqttlink import BrokerSettings, close_sockets, connect_persistent, mqtt_client
-from tabled import wire
+from tablemodel import wire
 
 clock = time.monotonic
 HOST = "127.0.0.1"

@@ -221,7 +221,7 @@ class Replayer:
 
     def stop(self, timeout: float = 10.0) -> None:
         """Every table says ``offline`` and disconnects, as a table stopped cleanly does."""
-        from tabled.wire import OFFLINE
+        from tablemodel.wire import OFFLINE
 
         gone = threading.Event()
 
@@ -251,7 +251,7 @@ class Replayer:
         return None if not self.queue else max(0.0, self.queue[0][0] - clock())
 
     def _publish_due(self, table: _Table, now: float) -> None:
-        from tabled.wire import Command, Event, EventType
+        from tablemodel.wire import Command, Event, EventType
 
         assert self.go is not None
         while table.next < len(table.items):
@@ -289,7 +289,7 @@ class Replayer:
 
     def _read_inbox(self) -> None:
         from tabled.daemon import Acked, LinkStatus
-        from tabled.wire import Command
+        from tablemodel.wire import Command
 
         while self.inbox:
             number, item = self.inbox.popleft()

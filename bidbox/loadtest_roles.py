@@ -80,7 +80,7 @@ def timed_bus(base: type) -> type:
             self.progress: Callable[[int], None] | None = None
 
         def _store(self, pairs: list[tuple[str, bytes]]) -> list[Any]:
-            from tabled.wire import parse_topic
+            from tablemodel.wire import parse_topic
 
             outcomes = super()._store(pairs)
             now = clock()
@@ -107,8 +107,9 @@ def server(config: dict[str, Any]) -> int:
     from mqttlink import BrokerSettings
     from server import create_app
     from server.bus import Bus
+    from server.rounds import start_round
     from server.serve import serve
-    from server.session import current, start_round
+    from server.session import current
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     web = config["web"]
@@ -247,7 +248,7 @@ def stamped_table(base: type) -> type:
             self.states: list[tuple[float, str]] | None = None
 
         def record_states(self) -> None:
-            from tabled.wire import state_payload
+            from tablemodel.wire import state_payload
 
             publisher = self.daemon.publisher
             if publisher is None or self.states is not None:
@@ -413,10 +414,10 @@ def shard(config: dict[str, Any]) -> int:
 def club(config: dict[str, Any]) -> int:
     """One club's simulated tables replaying recorded boards through the club's broker
     (``sim.simulation``); writes each table's last seq and any error to ``out``."""
+    from laws.formats import load_path
     from mqttlink import BrokerSettings
     from sim.recorded import playable
     from sim.simulation import Simulation
-    from tabled.rules.formats import load_path
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     logging.getLogger("bidbox.table").setLevel(logging.ERROR)

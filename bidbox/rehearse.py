@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.broker import BrokerUsers
+from laws import Seat
 from mqttlink import BrokerSettings
-from tabled.rules import Seat
 
 POLL = 1.0
 """Seconds between two looks at the session's progress."""

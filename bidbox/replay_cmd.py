@@ -8,9 +8,9 @@ import sys
 from collections import Counter
 from typing import Any, TextIO
 
-from tabled.rules.errors import RulesError
-from tabled.rules.formats import load_path
-from tabled.rules.replay import ReplayResult, replay
+from laws.errors import RulesError
+from laws.formats import load_path
+from laws.replay import ReplayResult, replay
 
 PROGRESS_FROM = 200  # records; smaller files finish before a bar would help
 

@@ -7,9 +7,9 @@ import json
 import sys
 from typing import Any
 
-from tabled.rules import Seat, Vulnerability, parse_contract
-from tabled.rules.errors import RulesError
-from tabled.rules.scoring import Scheme, deal_score
+from laws import Seat, Vulnerability, parse_contract
+from laws.errors import RulesError
+from laws.scoring import Scheme, deal_score
 
 
 def add_parser(commands: Any) -> None:

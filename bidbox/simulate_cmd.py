@@ -28,8 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tabled.rules import RulesError
-from tabled.rules.formats import load_path
+from laws import RulesError
+from laws.formats import load_path
 
 
 def add_parser(commands: Any) -> None:

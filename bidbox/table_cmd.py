@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, TextIO
 
-from tabled.rules import Card, RulesError, Seat
+from laws import Card, RulesError, Seat
 
 
 def add_parser(commands: Any) -> None:
@@ -181,7 +181,7 @@ def _run_sim(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def _sim_action(table: Any, words: list[str], commands: Any) -> None:
-    from tabled.wire import Command
+    from tablemodel.wire import Command
 
     head = words[0].upper()
     if head == "SCAN":

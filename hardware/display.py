@@ -11,7 +11,7 @@ import threading
 from collections.abc import Sequence
 from typing import Protocol, TextIO
 
-from tabled.rules import Seat
+from laws import Seat
 
 COLUMNS = 20
 ROWS = 4

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol, TypeAlias
 
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 
 from .protocol import Message
 

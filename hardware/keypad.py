@@ -29,7 +29,7 @@ from gpiozero import (  # type: ignore[import-untyped]
     PinEdgeDetectUnsupported,
 )
 
-from tabled.rules import Seat
+from laws import Seat
 
 from .errors import HardwareError
 from .events import EventSink, KeyEvent

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabled.rules import Seat
+from laws import Seat
 
 from .errors import ConfigError
 

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 
 from .errors import ProtocolError
 

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from tabled.rules import Card
-from tabled.rules.errors import InvalidNotationError
+from laws import Card
+from laws.errors import InvalidNotationError
 
 from .cardreader import DEFAULT_BAUDRATE, CardReader
 from .errors import ConfigError, DuplicateTagError, RegistrationError

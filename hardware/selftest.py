@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from tabled.rules import Seat
+from laws import Seat
 
 from .display import SeatDisplay
 from .errors import HardwareError

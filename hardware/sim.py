@@ -20,7 +20,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin  # type: ignore[import-untyped]
 
-from tabled.rules import Seat
+from laws import Seat
 
 from .errors import ConfigError
 from .events import EventSink

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from tabled.rules import Card
+from laws import Card
 
 from .errors import ConfigError, DuplicateTagError
 from .protocol import TagRead

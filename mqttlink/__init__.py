@@ -4,7 +4,7 @@ the same way at every end, a persistent session, and one network thread for many
 
 It imports paho-mqtt and the standard library only: neither the table nor the server, so
 each can use it without importing the other. The MQTT topics and payloads are not here; they
-are the wire format (``tabled.wire``)."""
+are the wire format (``tablemodel.wire``)."""
 
 from __future__ import annotations
 

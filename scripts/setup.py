@@ -54,7 +54,8 @@ AXE_SCRIPT = TOOLS / "node_modules" / "axe-core" / "axe.min.js"
 
 
 #: The project's own top-level packages (pyproject.toml's [tool.setuptools.packages.find]).
-PROJECT_PACKAGES = ("tabled", "hardware", "server", "firmware", "bidbox", "sim", "mqttlink")
+PROJECT_PACKAGES = ("laws", "tablemodel", "tabled", "hardware", "server", "firmware", "bidbox",
+                    "sim", "mqttlink")
 
 
 def missing_modules(demo: bool) -> list[str]:

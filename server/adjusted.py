@@ -10,7 +10,7 @@ Assigned scores (Law 12C1) are real scores. A weighted one (12C1(c): 30 % of 4H=
 of 4H-1) and a split one (12C1(d): a different score for each side) are stored in
 ``assigned_scores`` with each side's scores and weights, and the result row says
 ``weighted`` or ``split``; :func:`server.standings.field` scores them into the field. Each
-score is the laws' own (``tabled.rules``, Law 77) from the contract, the declarer and the
+score is the laws' own (``laws``, Law 77) from the contract, the declarer and the
 tricks the director writes, as the table would have scored it.
 """
 
@@ -25,14 +25,14 @@ from typing import Any
 
 from sqlalchemy import and_, delete, insert, select, update
 
+from laws import RulesError, Seat, Vulnerability, format_contract, parse_contract
+from laws.scoring import score_ns as duplicate_score_ns
 from server import fieldscore as fs
 from server import schema as s
 from server.db import Database
 from server.errors import Refused
 from server.rulings import write_result
 from server.session import Session, board_conditions
-from tabled.rules import RulesError, Seat, Vulnerability, format_contract, parse_contract
-from tabled.rules.scoring import score_ns as duplicate_score_ns
 
 Clock = Callable[[], float]
 
@@ -97,7 +97,7 @@ class Part:
     """One score of an assigned score, with its weight in percent."""
 
     weight: int
-    contract: str  # as tabled.rules writes it, or "Pass"
+    contract: str  # as laws writes it, or "Pass"
     declarer: str | None
     tricks: int | None
     score_ns: int

@@ -1,6 +1,6 @@
 """What each table may show after a board (issue 32), under the release rule.
 
-Once a board's result is agreed, the players see (tabled/afterboard.py) the pair's score on
+Once a board's result is agreed, the players see (tablemodel/afterboard.py) the pair's score on
 the board, its traveller and its double-dummy line and par, each as the director switched it
 on in the session's set-up (``after_board``; every page on for a session without a row). The
 server decides what a table may see and publishes it, retained, on the table's own topic
@@ -34,10 +34,10 @@ from server.fieldscore import Scored
 from server.i18n import PAGES
 from server.scorings import Method
 from server.session import Session, stored_analysis
-from tabled.afterboard import DD_STRAINS as TABLE_DD_STRAINS
-from tabled.afterboard import PAGE_KINDS
-from tabled.texts import Words
-from tabled.wire import MAX_AFTER_BOARDS, MAX_PAYLOAD, afterboard_board, afterboard_payload
+from tablemodel.afterboard import DD_STRAINS as TABLE_DD_STRAINS
+from tablemodel.afterboard import PAGE_KINDS
+from tablemodel.texts import Words
+from tablemodel.wire import MAX_AFTER_BOARDS, MAX_PAYLOAD, afterboard_board, afterboard_payload
 
 PAGES.add({
     "console_after_board": Words(es="En las mesas, tras cada tablero",

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from server.errors import Refused
-from tabled.rules import (
+from laws import (
     Board,
     Contract,
     Deal,
@@ -33,6 +32,7 @@ from tabled.rules import (
     format_contract,
     parse_contract,
 )
+from server.errors import Refused
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ _SEATS = tuple(str(seat) for seat in Seat)  # N E S W
 
 class Par(NamedTuple):
     """One par contract with the tricks double-dummy play takes in it: ``contract`` as
-    tabled.rules writes one ("4H", "5DX"), ``declarer`` a seat letter, ``over`` the tricks
+    laws writes one ("4H", "5DX"), ``declarer`` a seat letter, ``over`` the tricks
     above the contract (+1: 4H making 11) or below it (-2: a sacrifice two down)."""
 
     contract: str
@@ -73,7 +73,7 @@ class Analysis:
     strains ``C D H S NT`` and seats ``N E S W``.
 
     ``par_score`` is from North-South's side (negative when East-West gain it), and
-    ``par_contracts`` the contracts that reach it, each as tabled.rules writes a contract
+    ``par_contracts`` the contracts that reach it, each as laws writes a contract
     (:func:`format_contract`: level, strain, ``X``/``XX``) followed by the declarer's seat:
     ``"4HN"``, ``"3NTS"``, ``"5DXE"``. A deal that nobody can make anything on has par
     ``["Pass"]`` and 0. Par's overtricks and undertricks are in the score, not the spelling.

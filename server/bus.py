@@ -54,9 +54,9 @@ from server.ingest.trouble import StorageFault, database_away, trouble
 from server.live import Hub
 from server.running import announcement, running_event
 from server.session import current
-from tabled.roundclock import RoundClock
-from tabled.running import SESSION_TOPIC, RunningSession
-from tabled.wire import (
+from tablemodel.roundclock import RoundClock
+from tablemodel.running import SESSION_TOPIC, RunningSession
+from tablemodel.wire import (
     ROOT,
     Command,
     WireError,
@@ -515,7 +515,7 @@ class Bus:
                 self._after_sent[table] = payload
 
     def publish_session(self) -> None:
-        """The session the server runs, retained on ``bidbox/v1/session`` (tabled.running)
+        """The session the server runs, retained on ``bidbox/v1/session`` (tablemodel.running)
         when it changed or after a (re)connection: the tables provisioned once follow it,
         also one switched on later. Only the bus of the running session says so (another
         process's, not yet moved on, would name the session before)."""

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from server.db import Database
 from server.movements import MovementError, Sectioned
 from server.session import current
-from tabled.wire import ROOT, TOPIC_KINDS, WireError, parse_topic, table_topic
+from tablemodel.wire import ROOT, TOPIC_KINDS, WireError, parse_topic, table_topic
 
 CLUBS = "clubs"
 """The centre's topics for a club's: ``clubs/<club>/`` before the club's own."""

@@ -4,7 +4,7 @@ live page's are in server/display_texts.py, the seat displays' in tabled/i18n.py
 from __future__ import annotations
 
 from server.i18n import PAGES
-from tabled.texts import Words
+from tablemodel.texts import Words
 
 PAGES.add({
     "console_clock": Words(es="Reloj de la ronda", en="Round clock"),

@@ -28,7 +28,7 @@ from sqlalchemy import Connection, Row, delete, func, select, update
 from server import schema as s
 from server.db import Database
 from server.ingest import Ingest
-from tabled.wire import Event
+from tablemodel.wire import Event
 
 #: Event types whose projection answers a command (``commands.answer_seq``).
 _ANSWERS = ("assign", "ruling", "roster", "refused")

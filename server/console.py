@@ -46,6 +46,7 @@ from server import (
     rankview,
     rankview_texts,  # noqa: F401 (registers the rankings' search and pages)
     roundclock,
+    rounds,
     rulings,
     running,
     standings,
@@ -65,7 +66,7 @@ from server.services import services
 from server.session import Session, SessionError
 from server.swiss import rematches, swiss_of
 from server.tables import TableRow, table_grid
-from tabled.regulation import DEFAULT_TRAY_DELAY, PROFILES
+from tablemodel.regulation import DEFAULT_TRAY_DELAY, PROFILES
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 
@@ -341,7 +342,7 @@ def _page(template: str, found: Session | None, parts: tuple[str, ...],
 
 @bp.context_processor
 def ruling_helpers() -> dict[str, Any]:
-    """How the rulings form and record word a ruling's fields (tabled.rulings defines them)."""
+    """How the rulings form and record word a ruling's fields (tablemodel.rulings defines them)."""
     return {"field_label": rulings.field_label, "field_value": rulings.field_value,
             "choice_value": rulings.choice_value, "words": _words,
             "seat_letter": DISPLAY_HELPERS["seat_letter"],
@@ -379,7 +380,7 @@ def _rows(name: str, found: Session | None, only: str) -> Any:
     return render_template("console/_table_rows.html", current=found, **_tables(found, wanted))
 
 
-_TABLE_NUMBER = re.compile(r"[0-9]{1,6}")  # tabled.wire's table numbers; ASCII digits only
+_TABLE_NUMBER = re.compile(r"[0-9]{1,6}")  # tablemodel.wire's table numbers; ASCII digits only
 
 
 def _only(text: str) -> frozenset[int]:
@@ -640,7 +641,7 @@ def setup() -> Any:
             # deals makes none (whether its boards are the session's is told after).
             sessions.read_deals(upload.read(), None)
             upload.stream.seek(0)
-        found = sessions.create_session(
+        found = rounds.create_session(
             db, event=event, title=title, kind=kind,
             participants=first.pairs, boards_per_round=boards_per_round,
             rounds=first.rounds, first_board=first_board, sections=[first, *more] if more else None,
@@ -759,7 +760,7 @@ def start_round() -> Any:
     hand = request.form.get("pairing", "").strip() or None  # a Swiss paired by the director
     try:
         number = _number("round")
-        sent = sessions.start_round(services().db, found, number, by=g.director,
+        sent = rounds.start_round(services().db, found, number, by=g.director,
                                     clock=roundclock.server_now, hand=hand)
     except (FormError, SessionError) as error:
         _refused(error)

@@ -12,6 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, flash, g, redirect, render_template, request, url_for
 
+from laws import Seat
 from server import (
     console,
     register,
@@ -22,8 +23,7 @@ from server.console import FormError, _refused, _session_or_none
 from server.i18n import language, t
 from server.services import services
 from server.session import Session
-from tabled import words
-from tabled.rules import Seat
+from tablemodel import words
 
 bp = Blueprint("register", __name__, url_prefix="/console")
 

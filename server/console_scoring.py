@@ -35,7 +35,7 @@ from server.auth import login_required
 from server.console import FormError, _needs_session, _number, chosen_session
 from server.i18n import PAGES, language, t
 from server.services import services
-from tabled.texts import LANGUAGES
+from tablemodel.texts import LANGUAGES
 
 bp = Blueprint("scoring", __name__, url_prefix="/console")
 

@@ -7,9 +7,9 @@ import re
 from server.i18n import PAGES
 from server.movements import KINDS
 from server.scorings import ENTRIES
-from tabled import words as bridge
-from tabled.rulings import KINDS as RULING_KINDS
-from tabled.texts import Words
+from tablemodel import words as bridge
+from tablemodel.rulings import KINDS as RULING_KINDS
+from tablemodel.texts import Words
 
 PAGES.add({
     "console_title": Words(es="Consola del árbitro", en="Director's console"),
@@ -295,7 +295,7 @@ PAGES.add({
     "console_upload": Words(es="Subir", en="Upload"),
 })
 
-# The rulings' texts that are not the kinds' own (tabled/rulings.py words those).
+# The rulings' texts that are not the kinds' own (tablemodel/rulings.py words those).
 PAGES.add({
     "console_rulings": Words(es="Decisiones del árbitro", en="Director's rulings"),
     "console_kind": Words(es="Decisión", en="Ruling"),

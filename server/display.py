@@ -34,6 +34,7 @@ from flask import (
 )
 from markupsafe import Markup, escape
 
+from laws import Card, Deal, RulesError, Seat, Side, Strain, Suit, Vulnerability
 from server import (
     display_texts,  # noqa: F401 (registers the display's texts)
     rankview,
@@ -51,8 +52,7 @@ from server.services import services
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
 from server.standings import ResultRow
 from server.swiss import swiss_of
-from tabled import words
-from tabled.rules import Card, Deal, RulesError, Seat, Side, Strain, Suit, Vulnerability
+from tablemodel import words
 
 bp = Blueprint("display", __name__)
 
@@ -429,7 +429,7 @@ def _holding(deal: Deal, seat: Seat, suit: Suit) -> str:
     return holding(deal[seat], suit)
 
 
-# -- bridge words in the visitor's language (tabled.words: the table's displays say the same) --
+# -- bridge words in the visitor's language (tablemodel.words: the table's displays say the same) --
 
 def seat_letter(seat: str | Seat | None) -> str:
     """``W`` as ``O`` in Spanish; no seat as nothing."""
@@ -476,7 +476,7 @@ def vulnerability_name(vulnerability: Vulnerability) -> str:
 
 
 def shown_result(row: ResultRow) -> dict[str, Any]:
-    """A result's bridge words for display.js, rendered here (tabled.words), so that the
+    """A result's bridge words for display.js, rendered here (tablemodel.words), so that the
     script spells none: the contract and the lead as pieces (``words.to_json``), the
     declarer's letter."""
     lang = language()
@@ -486,12 +486,7 @@ def shown_result(row: ResultRow) -> dict[str, Any]:
 
 
 def decimal(value: float | None, places: int = 2) -> str:
-    if value is None:
-        return ""
-    text = f"{value:.{places}f}"
-    if "." in text:  # 60 with no places stays 60: only a fraction's zeros go
-        text = text.rstrip("0").rstrip(".")
-    return text.replace(".", ",") if language() == "es" else text
+    return words.decimal(value, language(), places)
 
 
 def _render(template: str, **context: Any) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.i18n import PAGES
-from tabled.texts import Words
+from tablemodel.texts import Words
 
 PAGES.add({
     "display_title": Words(es="Resultados en directo", en="Live results"),

@@ -2,8 +2,8 @@
 
 The results come from ``results`` (what the laws give, with the director's corrections), the
 field scores from :func:`server.standings.field`, and each board's auction and play from the
-events its table sent, replayed by the table's own state (``tabled/state.py``, with the
-rulings of ``tabled/rulings.py``): what the export holds is what the table had. An alert,
+events its table sent, replayed by the table's own state (``tablemodel/state.py``, with the
+rulings of ``tablemodel/rulings.py``): what the export holds is what the table had. An alert,
 made with the call or late, becomes the call's note (PBN 3.5.4: ``=1=`` and its Note
 tag), and an explanation given in answer to a question (Law 20F) follows it in the
 note, in the words of the answering side's system card. docs/exports.md says what goes
@@ -24,7 +24,18 @@ from typing import Any
 
 from sqlalchemy import select
 
-from server import register
+from laws import (
+    Board,
+    Deal,
+    RulesError,
+    Seat,
+    Vulnerability,
+    parse_contract,
+)
+from laws.lin import dumps as dump_lin
+from laws.pbn import dumps as dump_pbn
+from laws.records import AuctionItem, Record
+from server import register, swiss
 from server import schema as s
 from server.adjusted import assigned_of
 from server.analysis import Analysis, AnalysisError
@@ -44,21 +55,10 @@ from server.session import (
 )
 from server.standings import ResultRow, all_results
 from server.standings import field as field_scores
-from tabled.rules import (
-    Board,
-    Deal,
-    RulesError,
-    Seat,
-    Vulnerability,
-    parse_contract,
-)
-from tabled.rules.lin import dumps as dump_lin
-from tabled.rules.pbn import dumps as dump_pbn
-from tabled.rules.records import AuctionItem, Record
-from tabled.rulings import KINDS
-from tabled.state import Assignment, BoardState, Conduct, StateError, TableState
-from tabled.syscard import CardError, answer_text
-from tabled.wire import Event, EventType
+from tablemodel.rulings import KINDS
+from tablemodel.state import Assignment, BoardState, Conduct, StateError, TableState
+from tablemodel.syscard import CardError, answer_text
+from tablemodel.wire import Event, EventType
 
 PROGRAM = "bidbox"
 
@@ -78,7 +78,7 @@ RANKINGS_COLUMNS = ("group", "rank", "participant", "label", "names", "boards", 
 # -- a board's record, from its events ---------------------------------------------------------
 
 class _Board:
-    """One table's play of one board, replayed by the table's own state (tabled.state)."""
+    """One table's play of one board, replayed by the table's own state (tablemodel.state)."""
 
     def __init__(self, number: int, deal: Deal | None, conduct: Conduct | None,
                  conditions: tuple[Seat, Vulnerability] | None = None) -> None:
@@ -138,9 +138,9 @@ def board_record(events: Iterable[Event], deal: Deal | None = None,
     ``conduct`` is the table's assignment's (its system cards word the explanations).
     ``conditions``: the board's dealer and vulnerability when not Law 2's (the individual).
 
-    The events are replayed by the table's own state (tabled.state), so the record is what
+    The events are replayed by the table's own state (tablemodel.state), so the record is what
     the table had: a change of call replaces the seat's call (Law 25A), every ruling applies
-    as it did at the table (tabled.rulings), an alert is its call's note.
+    as it did at the table (tablemodel.rulings), an alert is its call's note.
 
     An event the laws refuse (a gap in the stored events, or a journal the laws refuse) is
     skipped and named in the record's ``problems`` and commentary: an export never fails for
@@ -556,8 +556,7 @@ def rankings_csv(db: Database, session: Session) -> str:
     """The rankings, one row per pair or team, with the penalty apart (Laws 90, 91): the
     score and percentage are after it. A Swiss's are its VP standings (server/swiss.py)."""
     if session.kind.paired:
-        from server.swiss import rankings_csv as swiss_rankings  # it reads the field too
-        return swiss_rankings(db, session)
+        return swiss_rankings_csv(db, session)
     data = _read(db, session)
     if data.unscored is not None:
         raise ExportError(f"the field scores cannot be computed: {data.unscored}")
@@ -599,3 +598,22 @@ class SafeWriter:
 
     def writerow(self, row: Iterable[object]) -> None:
         self._writer.writerow([spreadsheet_safe(cell) for cell in row])
+
+
+SWISS_RANKINGS_COLUMNS = ("rank", "team", "label", "names", "matches", "imps", "vp",
+                          "penalty_vp")
+
+
+def swiss_rankings_csv(db: Database, session: Session) -> str:
+    """A Swiss's standings for the rankings export: VPs after the penalties, which are
+    shown apart (Laws 90, 91)."""
+    participants = participants_of(db, session)
+    out = io.StringIO()
+    writer = SafeWriter(out)
+    writer.writerow(SWISS_RANKINGS_COLUMNS)
+    for line in swiss.swiss_of(db, session, public=False).standings:
+        row = participants.get(line.team)
+        writer.writerow([line.rank_label, line.team, row.label if row else "",
+                         row.names if row else "", line.matches, f"{line.imps:g}",
+                         f"{line.vp:.2f}", f"{line.penalty:.2f}" if line.penalty else ""])
+    return out.getvalue()

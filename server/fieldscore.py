@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from laws.scoring import imps
 from server.scorings import Method
-from tabled.rules.scoring import imps
 
 Weighted = tuple[tuple[int, int], ...]
 """An assigned score as (percent weight, NS score) pairs whose weights add up to 100: one pair
@@ -476,3 +476,19 @@ def _ranked(group: str, rows: list[_Row]) -> list[Standing]:
                  for (participant, boards, score, percent, penalty), rank
                  in zip(rows, ranks, strict=True)]
     return sorted(standings, key=lambda standing: (standing.rank, standing.participant))
+
+
+# -- a Swiss round's matches' IMPs ------------------------------------------------------------
+
+def swiss_match_imps(results: Sequence[BoardResult]) -> list[Scored]:
+    """Each result's IMPs in its own match: the results of a round grouped by the two teams
+    that met, each group a two-table match (``fieldscore.team_match``, Law 78B)."""
+    groups: dict[tuple[int, frozenset[int]], list[int]] = defaultdict(list)
+    for index, result in enumerate(results):
+        groups[(result.round or 0, frozenset((result.ns, result.ew)))].append(index)
+    scored: dict[int, Scored] = {}
+    for indexes in groups.values():
+        for index, item in zip(indexes, team_match([results[i] for i in indexes]),
+                               strict=True):
+            scored[index] = item
+    return [scored[i] for i in range(len(results))]

@@ -13,13 +13,13 @@ import datetime
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from laws import Board, Card, Deal, RulesError, Seat, Suit, Vulnerability
+from laws.pbn import dumps as dump_pbn
+from laws.records import Record
 from server.db import Database
 from server.errors import Refused
 from server.session import Session, board_conditions, deals_of, dealt
-from tabled.rules import Board, Card, Deal, RulesError, Seat, Suit, Vulnerability
-from tabled.rules.pbn import dumps as dump_pbn
-from tabled.rules.records import Record
-from tabled.texts import Words
+from tablemodel.texts import Words
 
 MOST_BOARDS = 9999  # the wire's board numbers
 

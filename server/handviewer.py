@@ -20,17 +20,18 @@ import jinja2
 from flask import Blueprint, Response, request
 from markupsafe import Markup
 
+from laws import Deal, Seat
+from laws.records import Record
 from server import playanalysis
 from server.db import Database
+from server.exports import table_records
 from server.i18n import PAGES, language
 from server.playanalysis import PlayAnalysis
 from server.report import texts  # noqa: F401 (the viewer's words)
 from server.services import services
 from server.session import Session, board_conditions, deals_of, participants_of
 from server.standings import ResultRow, public_results, released_boards
-from tabled import words
-from tabled.rules import Deal, Seat
-from tabled.rules.records import Record
+from tablemodel import words
 
 TEMPLATES = Path(__file__).resolve().parent / "templates" / "hands"
 STATIC = Path(__file__).resolve().parent / "static"
@@ -98,7 +99,6 @@ def table_play(session: Session, row: ResultRow, record: Record, analysis: PlayA
 def board_plays(db: Database, session: Session, board: int, rows: list[ResultRow],
                 lang: str) -> dict[str, Any]:
     """Everything the board's page shows: the deal and every table's play."""
-    from server.exports import table_records
 
     participants = participants_of(db, session)
     analyses = playanalysis.stored(db, session, board)

@@ -1,10 +1,10 @@
 """The pages' Spanish and English.
 
-Every page text is in ``PAGES``, a ``tabled.texts`` table (``Words(es=..., en=...)``): each
+Every page text is in ``PAGES``, a ``tablemodel.texts`` table (``Words(es=..., en=...)``): each
 area adds its own (``server.display_texts``, ``server.console_texts``); templates call
 ``t("key", name=value)``. The language is the visitor's choice (``?lang=`` kept in a cookie),
 else the server's configured room language. The bridge words (calls, contracts, seats, suits,
-vulnerability) come from ``tabled.words``, as on the table's displays.
+vulnerability) come from ``tablemodel.words``, as on the table's displays.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, request
 
-from tabled.texts import LANGUAGES, TextTable, Words, table
+from tablemodel.texts import LANGUAGES, TextTable, Words, table
 
 PAGES: TextTable[str] = table("pages")
 

@@ -18,7 +18,7 @@ from typing import Final, NamedTuple
 
 from server.errors import Refused
 from server.scorings import Scoring
-from tabled.texts import Words
+from tablemodel.texts import Words
 
 PHANTOM: Final = 0  # pair number meaning "nobody": the opposite pair sits out this round
 SECTIONS: Final = "sections"  # the movement of a session of several sections (Sectioned)

@@ -20,13 +20,13 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select
 
+from laws import Card, Contract, Seat, Strain, parse_contract
+from laws.records import Record
 from server import schema as s
 from server.analysis import _SOLVER_LOCK, AnalysisError, denominations, solver
 from server.db import Database
 from server.session import Session
 from server.standings import ResultRow
-from tabled.rules import Card, Contract, Seat, Strain, parse_contract
-from tabled.rules.records import Record
 
 
 @dataclass(frozen=True)

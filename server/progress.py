@@ -20,7 +20,7 @@ from server.session import Session
 from server.standings import all_results
 from server.tables import table_grid
 
-#: The table's phase (tabled.state.Phase) -> the stage the public sees.
+#: The table's phase (tablemodel.state.Phase) -> the stage the public sees.
 STAGES: dict[str | None, str] = {
     None: "waiting", "waiting": "waiting", "players": "seating", "board": "between",
     "setup": "playing", "auction": "playing", "lead": "playing", "play": "playing",

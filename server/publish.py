@@ -18,12 +18,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from server import exports, usebio
+from server import exports, handviewer, usebio
 from server.db import Database
 from server.report import TEMPLATES, environment
 from server.report.data import pack
 from server.session import Session
-from tabled.texts import LANGUAGES, Words
+from server.standings import all_results
+from tablemodel.texts import LANGUAGES, Words
 
 
 @dataclass(frozen=True)
@@ -109,8 +110,6 @@ def pages(db: Database, session: Session) -> dict[str, str | bytes]:
 def _hand_viewer(db: Database, session: Session, boards: list[int]) -> dict[str, str]:
     """The hand viewer's pages (server/handviewer.py): each board's every table's play with
     its analysis, and the pairs' tricks given away; the script and style beside them."""
-    from server import handviewer
-    from server.standings import all_results
 
     rows = all_results(db, session)
     files = {name: (handviewer.STATIC / name).read_text(encoding="utf-8")

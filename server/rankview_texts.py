@@ -4,7 +4,7 @@ page and the director's console (added to server.i18n's PAGES)."""
 from __future__ import annotations
 
 from server.i18n import PAGES
-from tabled.texts import Words
+from tablemodel.texts import Words
 
 PAGES.add({
     "rankings_search": Words(es="Buscar pareja o jugador", en="Find a pair or player"),

@@ -24,28 +24,26 @@ import time
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy import Connection, delete, insert, select, update
 
+from laws import Seat
 from server import register_texts  # noqa: F401 (registers the texts of its errors)
 from server import schema as s
 from server.db import Database
 from server.errors import Refused
 from server.i18n import PAGES
 from server.movements import KINDS, Plays
-from tabled.rules import Seat
-from tabled.wire import MAX_NAME, MAX_PLAYER, MAX_ROSTER, Command, WireError
-
-if TYPE_CHECKING:
-    from server.session import Session
+from server.session import Session
+from tablemodel.wire import MAX_NAME, MAX_PLAYER, MAX_ROSTER, Command, WireError
 
 MAX_FILE = 2 * 1024 * 1024
 """Bytes: a register file bigger than this is not a club's list of members."""
 MAX_NAME_STORED = 80
 MAX_LICENCE = 20
 MAX_ROSTER_BYTES = 40 * 1024
-"""The roster's share of an assignment's 64 KB (tabled.wire.MAX_PAYLOAD); the deals, the
+"""The roster's share of an assignment's 64 KB (tablemodel.wire.MAX_PAYLOAD); the deals, the
 system cards and the rest have the other 24 KB."""
 MAX_ERRORS = 20
 """Bad rows named in one refusal; the rest are counted."""
@@ -387,7 +385,7 @@ def add_visitor(db: Database, number: int, name: str, licence: str | None = None
 
 
 def _check_fits(conn: Connection) -> None:
-    """The register as the assignments will carry it fits the wire (tabled.wire): refused
+    """The register as the assignments will carry it fits the wire (tablemodel.wire): refused
     here, with the reason, rather than when the director starts a round."""
     names = {row.number: row.name for row in conn.execute(
         select(s.members.c.number, s.members.c.name))}

@@ -4,7 +4,7 @@ English (registered with server.i18n)."""
 from __future__ import annotations
 
 from server.i18n import PAGES
-from tabled.texts import Words
+from tablemodel.texts import Words
 
 _TEXTS: dict[str, Words] = {
     "register_nav": Words(es="Registro", en="Register"),

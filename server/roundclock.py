@@ -22,7 +22,7 @@ from server.movements import PHANTOM
 from server.session import Session, SessionError
 from server.standings import all_results
 from server.tables import table_grid
-from tabled.roundclock import MAX_WARNING, RoundClock
+from tablemodel.roundclock import MAX_WARNING, RoundClock
 
 MAX_MINUTES = 300  # a round of five hours is a mistake in the form
 MAX_EXTENSION = 60

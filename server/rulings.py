@@ -5,7 +5,7 @@ which the bus publishes; the table applies it and answers with a ``ruling`` or `
 event. Every ruling is checked here against the wire's own schema (built, encoded and decoded
 again) and against what its kind needs, so nothing a table would refuse as malformed is ever
 queued. A result fixed after the table moved on is a *correction*: the ``results`` row changes
-here, its score recomputed with ``tabled.rules``, and a ``corrections`` row keeps who, when,
+here, its score recomputed with ``laws``, and a ``corrections`` row keeps who, when,
 and what was there before. Commands and corrections together are the session's audit trail.
 """
 
@@ -20,18 +20,18 @@ from typing import Any
 
 from sqlalchemy import and_, insert, select, update
 
+from laws import RulesError, Seat, Vulnerability, format_contract, parse_contract
+from laws.scoring import score_ns as duplicate_score_ns
 from server import schema as s
 from server.db import Database
 from server.errors import Refused
 from server.fieldscore import parse_adjusted
 from server.i18n import PAGES, language, t
 from server.session import Session, board_conditions
-from tabled.rules import RulesError, Seat, Vulnerability, format_contract, parse_contract
-from tabled.rules.scoring import score_ns as duplicate_score_ns
-from tabled.rulings import FIELDS as RULING_FIELDS
-from tabled.rulings import KINDS as RULING_KINDS
-from tabled.rulings import Choice, Effect, Field, RulingDataError, choice_name, kind_of
-from tabled.wire import Command, WireError
+from tablemodel.rulings import FIELDS as RULING_FIELDS
+from tablemodel.rulings import KINDS as RULING_KINDS
+from tablemodel.rulings import Choice, Effect, Field, RulingDataError, choice_name, kind_of
+from tablemodel.wire import Command, WireError
 
 Clock = Callable[[], float]
 
@@ -40,7 +40,7 @@ class RulingError(Refused):
     """A ruling or correction that cannot be queued or made; the message says why."""
 
 
-#: Every kind of ruling is defined once, in tabled.rulings: its fields, what it requires,
+#: Every kind of ruling is defined once, in tablemodel.rulings: its fields, what it requires,
 #: its laws, its words, and how the table applies it. Here only what the server adds.
 KINDS = RULING_KINDS
 LAWS: Mapping[str, str] = {name: kind.laws for name, kind in KINDS.items()}
@@ -83,7 +83,7 @@ def field_value(name: str, value: Any) -> str:
 
 
 def choice_value(choice: Choice) -> str:
-    """A choice as the console's form posts it (tabled.rulings.Field.value_of reads it)."""
+    """A choice as the console's form posts it (tablemodel.rulings.Field.value_of reads it)."""
     return choice_name(choice.value)
 
 
@@ -130,7 +130,7 @@ def queue_ruling(db: Database, session: Session, table: int, kind: str,
     data = ruling_data(kind, fields)
     ident = uuid.uuid4().hex
     with db.write() as conn:
-        if board is None and kind_of(kind).needs_board:  # the kind says (tabled/rulings.py)
+        if board is None and kind_of(kind).needs_board:  # the kind says (tablemodel/rulings.py)
             board = conn.execute(select(s.table_status.c.board).where(
                 s.table_status.c.event == session.event,
                 s.table_status.c.table_no == table)).scalar()

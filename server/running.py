@@ -4,7 +4,7 @@ A club provisions its broker and tables once. Each session is created in the con
 its own event name, the level of the MQTT topics below ``bidbox/v1/`` (the broker's ACL names
 no session: docs/broker.md). The server runs one session at a time: the one the director
 created or chose last (``sessions.selected_at``). It tells the tables which one on the
-retained ``bidbox/v1/session`` (tabled.running; server/bus.py ``publish_session``), and the
+retained ``bidbox/v1/session`` (tablemodel.running; server/bus.py ``publish_session``), and the
 tables follow it. The sessions before stay in the database as they were: the console lists
 them with their exports, and any of them can be made the running one again.
 
@@ -26,7 +26,7 @@ from sqlalchemy import func, select, update
 from server import schema as s
 from server.db import Database
 from server.session import Session, SessionError, check_vugraph, current
-from tabled.running import RunningSession, check_event
+from tablemodel.running import RunningSession, check_event
 
 
 def _chosen() -> tuple[Any, ...]:

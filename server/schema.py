@@ -3,7 +3,7 @@
 Two kinds of rows: what the tables sent (``events``, kept exactly as received, once each), and
 what the server derives from them or the director decides (results, calls, table status,
 corrections). Anything derived can be rebuilt from ``events``; nothing derived is trusted from
-a table (a result's score is recomputed with ``tabled.rules``).
+a table (a result's score is recomputed with ``laws``).
 
 Alembic migrations in ``server/migrations`` create these tables; a change here needs a new
 revision there (``tests/server/test_migrations.py`` compares the two).
@@ -42,7 +42,7 @@ sessions = Table(
     Column("participants", Integer, nullable=False),
     Column("current_round", Integer, nullable=False, default=0),  # 0 = not started
     Column("created_at", Float, nullable=False),
-    # How the tables are conducted (tabled.state.Conduct): screens "NE-SW" or "NW-SE" (null:
+    # How the tables are conducted (tablemodel.state.Conduct): screens "NE-SW" or "NW-SE" (null:
     # none), the tray's minimum time on a side, the regulator's alert profile.
     Column("screens", String(8)),
     Column("tray_delay", Float, nullable=False, server_default="8.0"),
@@ -182,7 +182,7 @@ play_analysis = Table(
     Column("error", String(200)),
 )
 
-#: Each pair's (or team's) system card (tabled.syscard), as the director loaded it: sent to
+#: Each pair's (or team's) system card (tablemodel.syscard), as the director loaded it: sent to
 #: the tables where the pair sits, inside the round's assignment.
 system_cards = Table(
     "system_cards", metadata,
@@ -254,7 +254,7 @@ results = Table(
     Column("declarer", String(1)),
     Column("tricks", Integer),
     Column("lead", String(2)),
-    Column("score_ns", Integer),  # ours, from tabled.rules; null for an artificial score
+    Column("score_ns", Integer),  # ours, from laws; null for an artificial score
     Column("table_score_ns", Integer),  # what the table said, kept to spot a disagreement
     Column("adjusted", String(16)),
     # Law 64A: of ``tricks``, those transferred for a revoke, from declarer's view (+ won

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from server.i18n import PAGES
-from tabled.texts import Words
+from tablemodel.texts import Words
 
 _TEXTS: dict[str, Words] = {
     "scoring_nav": Words(es="Puntuación", en="Scoring"),

@@ -16,7 +16,7 @@ import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from tabled.texts import Words
+from tablemodel.texts import Words
 
 
 class Method(enum.StrEnum):

@@ -12,23 +12,26 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from flask import Flask, current_app
 from sqlalchemy import select, update
 from werkzeug.security import generate_password_hash
 
+from laws import Board, Seat, Vulnerability
+from mqttlink import BrokerSettings
+from server import afterboard, playanalysis
 from server import schema as s
+from server.analysis import Analyser, Analysis
+from server.bus import Bus
+from server.centre import ClubTables
 from server.db import Database
 from server.ingest import Ingest, Seated
 from server.live import Hub
+from server.relay import Relay
 from server.running import running_event
 from server.session import Session, board_conditions, current
-from tabled.rules import Board, Seat, Vulnerability
-
-if TYPE_CHECKING:
-    from server.analysis import Analyser, Analysis
-    from server.relay import Relay
+from server.standings import released_boards
 
 log = logging.getLogger(__name__)
 
@@ -84,11 +87,9 @@ class Services:
         services.ensure_director(app.config["DIRECTOR_USERNAME"],
                                  app.config.get("DIRECTOR_PASSWORD"))
         if app.config.get("ANALYSIS"):
-            from server.analysis import Analyser
             services.analyser = Analyser(services._analysed,
                                          conditions=services.board_conditions)
             services.analyser.start()
-            from server import playanalysis
             services.play_analyser = Analyser(
                 services._play_analysed, name="play",
                 solve=lambda _board, text: playanalysis.solve(text.partition("\n")[2]))
@@ -120,15 +121,12 @@ class Services:
 
     def _bus(self, ingest: Ingest) -> Any:
         """The MQTT side for ``ingest``'s event, as the config says."""
-        from mqttlink import BrokerSettings
-        from server.bus import Bus
         settings = BrokerSettings.from_url(self.config["BROKER_URL"])
         if self.config.get("BROKER_CAFILE"):
             settings = BrokerSettings(**{**settings.__dict__,
                                          "cafile": self.config["BROKER_CAFILE"]})
         centre = None
         if self.config.get("CENTRE"):  # a simultaneous's centre (server/centre.py)
-            from server.centre import ClubTables
             centre = ClubTables(self.db, ingest.event)
         return Bus(ingest, self.hub, settings, centre=centre)
 
@@ -300,7 +298,6 @@ class Services:
     def _watch_releases(self) -> None:
         """Released boards get their double-dummy analysis in the background, never in a
         request: this thread wakes when results change and queues what became public."""
-        from server.standings import released_boards
         seen = self.hub.version
         kinds: frozenset[str] = frozenset({"results"})  # at start: what was released before
         while not self.hub.closed:
@@ -325,7 +322,6 @@ class Services:
         ingest's thread must not wait for; and at most once every ``AFTER_BOARD_PAUSE``,
         then resting twice as long as it took, so a stream of results costs one computation,
         not one each, and never more than a third of a core."""
-        from server import afterboard
 
         seen = self.hub.version
         kinds: frozenset[str] = frozenset({"results"})  # at start: say what there is
@@ -352,12 +348,10 @@ class Services:
         session = self.session
         if self.play_analyser is None or session is None or not boards:
             return
-        from server import playanalysis
         for table, board, payload in playanalysis.jobs(self.db, session, boards):
             self.play_analyser.submit(board, f"{table}\n{payload}")
 
     def _play_analysed(self, board: int, text: str, analysis: Any, error: str | None) -> None:
-        from server import playanalysis
 
         session = self.session
         if session is None:
@@ -386,7 +380,6 @@ def live_relay(config: Mapping[str, Any], db: Database, event: str, hub: Hub) ->
     is false. A SQLite file has one process, and nothing to relay."""
     if db.conninfo is None or config.get("LIVE_RELAY") is False:
         return None
-    from server.relay import Relay
     relay = Relay(hub, db.conninfo, event)
     hub.forward = relay.send
     relay.start()

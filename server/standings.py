@@ -18,6 +18,8 @@ from typing import Any
 
 from sqlalchemy import insert, select
 
+from laws import RulesError, Seat, parse_contract
+from laws.scoring import deal_score
 from server import adjusted as adjusted_scores
 from server import fieldscore as fs
 from server import penalties as penalty_book
@@ -26,9 +28,6 @@ from server.db import Database
 from server.movements import PHANTOM, Sectioned
 from server.scorings import Method, Scoring
 from server.session import Session, board_conditions, participants_of
-from server.swiss import match_imps as swiss_match_imps
-from tabled.rules import RulesError, Seat, parse_contract
-from tabled.rules.scoring import deal_score
 
 log = logging.getLogger(__name__)
 
@@ -258,7 +257,7 @@ SCORERS: Mapping[Scoring, Callable[[int], Scorer]] = {
     Scoring.BUTLER: lambda _: fs.butler,
     Scoring.BUTLER_MEAN: lambda _: lambda results: fs.butler(results, "mean"),
     Scoring.TEAMS: lambda _: fs.team_match,
-    Scoring.SWISS: lambda _: swiss_match_imps,
+    Scoring.SWISS: lambda _: fs.swiss_match_imps,
 }
 
 

@@ -32,10 +32,12 @@ from typing import Any
 from sqlalchemy import insert, select
 
 from server import fieldscore as fs
+from server import penalties as penalty_book
 from server import schema as s
 from server.db import Database
 from server.movements import PHANTOM
 from server.session import Session, SessionError, current, participants_of
+from server.standings import field, missing, public_field
 from server.victorypoints import victory_points
 
 BYE_VP = 12.0
@@ -141,22 +143,6 @@ def _paired_from(ranked: list[int], done: Mapping[int, Pairing]) -> Pairing:
     met = [match for pairing in done.values() for match in pairing.matches]
     byes = [pairing.bye for pairing in done.values() if pairing.bye is not None]
     return pair(ranked, met, byes)
-
-
-# -- the matches' IMPs (pure) ------------------------------------------------------------------
-
-def match_imps(results: Sequence[fs.BoardResult]) -> list[fs.Scored]:
-    """Each result's IMPs in its own match: the results of a round grouped by the two teams
-    that met, each group a two-table match (``fieldscore.team_match``, Law 78B)."""
-    groups: dict[tuple[int, frozenset[int]], list[int]] = defaultdict(list)
-    for index, result in enumerate(results):
-        groups[(result.round or 0, frozenset((result.ns, result.ew)))].append(index)
-    scored: dict[int, fs.Scored] = {}
-    for indexes in groups.values():
-        for index, item in zip(indexes, fs.team_match([results[i] for i in indexes]),
-                               strict=True):
-            scored[index] = item
-    return [scored[i] for i in range(len(results))]
 
 
 # -- standings (pure) -------------------------------------------------------------------------
@@ -299,9 +285,6 @@ def swiss_of(db: Database, session: Session, *, public: bool, scored_field: Any 
     """The matches and standings; ``public``: over released boards only (the live page).
     ``scored_field``: the session's ``standings.Field`` when the caller has it already
     (public or not, as ``public`` says)."""
-    from server import penalties as penalty_book
-    from server.standings import field, public_field
-
     if not session.kind.paired:
         raise SwissError(f"a {session.movement} session is not a Swiss")
     teams = _teams_of(db, session)
@@ -333,8 +316,6 @@ def paired(db: Database, session: Session, number: int, *, by: str | None = None
     """The session with round ``number`` paired: stored now if it was not, from the
     standings of every round before it (which must all be complete), or as the director
     typed it (``hand``, read by ``by_hand``)."""
-    from server.standings import missing
-
     if not 1 <= number <= session.rounds:
         raise SwissError(f"round {number} is not between 1 and {session.rounds}")
     done = stored_pairings(db, session)
@@ -372,25 +353,3 @@ def paired(db: Database, session: Session, number: int, *, by: str | None = None
     found = current(db, session.event)
     assert found is not None
     return found
-
-
-RANKINGS_COLUMNS = ("rank", "team", "label", "names", "matches", "imps", "vp", "penalty_vp")
-
-
-def rankings_csv(db: Database, session: Session) -> str:
-    """A Swiss's standings for the rankings export: VPs after the penalties, which are
-    shown apart (Laws 90, 91)."""
-    import io
-
-    from server.exports import SafeWriter  # names a spreadsheet shows, never runs
-
-    participants = participants_of(db, session)
-    out = io.StringIO()
-    writer = SafeWriter(out)
-    writer.writerow(RANKINGS_COLUMNS)
-    for line in swiss_of(db, session, public=False).standings:
-        row = participants.get(line.team)
-        writer.writerow([line.rank_label, line.team, row.label if row else "",
-                         row.names if row else "", line.matches, f"{line.imps:g}",
-                         f"{line.vp:.2f}", f"{line.penalty:.2f}" if line.penalty else ""])
-    return out.getvalue()

@@ -1,4 +1,4 @@
-"""Each pair's system card (tabled.syscard), as the director loads it in the console.
+"""Each pair's system card (tablemodel.syscard), as the director loads it in the console.
 
 A card is a JSON file, read with ``SystemCard.from_json``: a file that is not a card is
 refused with the reason, and nothing is stored. The example card (the natural system of
@@ -21,7 +21,7 @@ from server import schema as s
 from server.db import Database
 from server.movements import Plays
 from server.session import Session, SessionError, participants_of
-from tabled.syscard import CardError, SystemCard, example
+from tablemodel.syscard import CardError, SystemCard, example
 
 MAX_CARD_BYTES = 24_000
 """A card's JSON, compact, at most: two of them and 64 deals stay under the wire's 64 KB."""
@@ -30,7 +30,7 @@ MAX_FILE_BYTES = 512_000
 
 
 class CardRefused(SessionError):
-    """A card the director must fix: the message says why (from tabled.syscard)."""
+    """A card the director must fix: the message says why (from tablemodel.syscard)."""
 
 
 @dataclass(frozen=True)

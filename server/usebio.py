@@ -23,6 +23,9 @@ import xml.etree.ElementTree as ET
 from collections import defaultdict
 from collections.abc import Iterable
 
+from laws import Seat
+from laws.lin import dumps as dump_lin
+from laws.records import Record
 from server import register
 from server.adjusted import rules_of
 from server.db import Database
@@ -42,9 +45,6 @@ from server.movements import Plays, Sectioned
 from server.scorings import Method
 from server.session import Session
 from server.standings import ResultRow
-from tabled.rules import Seat
-from tabled.rules.lin import dumps as dump_lin
-from tabled.rules.records import Record
 
 VERSIONS = ("1.2", "1.3")
 """USEBIO 1.3 adds elements to 1.2 and nothing else: a 1.2 file is a 1.3 file once its

@@ -1,8 +1,8 @@
 """Vugraph: one table's board as the public (or the director) may see it, live.
 
-The table's state is rebuilt here exactly as the table builds it: ``tabled.state.TableState``
+The table's state is rebuilt here exactly as the table builds it: ``tablemodel.state.TableState``
 replayed from the events stored for that table, and what a viewer sees of it is decided by
-the one pure function the table's own displays use, ``tabled.viewing.view_for``. Nothing here
+the one pure function the table's own displays use, ``tablemodel.viewing.view_for``. Nothing here
 decides what may be seen; it only chooses the viewer and the moment (docs/server.md says why
 the server imports these two modules).
 
@@ -39,16 +39,16 @@ from typing import Any
 
 from sqlalchemy import func, select
 
+from laws import Card, Deal, RulesError, Seat, Suit
 from server import schema as s
 from server.db import Database
 from server.live import HEARTBEAT, Hub
 from server.session import Session, deals_of
 from server.standings import ResultRow, all_results, public_results, released_boards
-from tabled.regulation import DEFAULT_PROFILE
-from tabled.rules import Card, Deal, RulesError, Seat, Suit
-from tabled.state import BoardState, StateError, TableState
-from tabled.syscard import answer_text
-from tabled.viewing import (
+from tablemodel.regulation import DEFAULT_PROFILE
+from tablemodel.state import BoardState, StateError, TableState
+from tablemodel.syscard import answer_text
+from tablemodel.viewing import (
     DIRECTOR,
     PUBLIC,
     SeenCall,
@@ -57,7 +57,7 @@ from tabled.viewing import (
     Viewer,
     view_for,
 )
-from tabled.wire import Event, EventType
+from tablemodel.wire import Event, EventType
 
 log = logging.getLogger(__name__)
 

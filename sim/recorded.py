@@ -14,15 +14,15 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from tabled.regulation import Screens
-from tabled.rules import Bid, Board, Card, Seat, Side
-from tabled.rules.auction import Auction
-from tabled.rules.calls import DOUBLE, PASS, REDOUBLE, Strain
-from tabled.rules.play import Play
-from tabled.rules.records import AuctionItem, Record
-from tabled.rules.replay import ReplayResult, replay
-from tabled.state import BoardState, Phase
-from tabled.viewing import review_of
+from laws import Bid, Board, Card, Seat, Side
+from laws.auction import Auction
+from laws.calls import DOUBLE, PASS, REDOUBLE, Strain
+from laws.play import Play
+from laws.records import AuctionItem, Record
+from laws.replay import ReplayResult, replay
+from tablemodel.regulation import Screens
+from tablemodel.state import BoardState, Phase
+from tablemodel.viewing import review_of
 
 from .simtable import SimulatedTable
 

@@ -26,12 +26,12 @@ from typing import Any
 
 from hardware.charset import CGRAM_SLOTS, shown
 from hardware.events import CardEvent, KeyEvent
+from laws import Call, Card, Seat
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Call, Card, Seat
-from tabled.syscard import example
-from tabled.texts import LANGUAGES, Words
-from tabled.wire import Command
+from tablemodel.syscard import example
+from tablemodel.texts import LANGUAGES, Words
+from tablemodel.wire import Command
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDES = {language: ROOT / "docs" / f"players.{language}.md" for language in LANGUAGES}

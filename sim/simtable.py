@@ -21,11 +21,11 @@ from hardware.events import ReaderStatus
 from hardware.feedback import Feedback
 from hardware.protocol import CardRead, encode
 from hardware.sim import SimulatedKeypads
+from laws import Card, Seat
 from mqttlink import BrokerSettings, NetworkLoop
 from tabled.daemon import TableDaemon
 from tabled.following import SessionJournals
 from tabled.journal import Journal
-from tabled.rules import Card, Seat
 from tabled.uplink import Uplink
 
 MAX_SCANS = 50  # scans before a simulated press must have been seen

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from laws import Seat
 from mqttlink import BrokerSettings
-from tabled.rules import Seat
-from tabled.state import TableState
-from tabled.wire import Command
+from tablemodel.state import TableState
+from tablemodel.wire import Command
 
 from .recorded import BoardScript, Playable, RecordedPlayers
 from .simtable import SimulatedTable

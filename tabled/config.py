@@ -2,7 +2,7 @@
 reach the broker, and the hardware. docs/table.md and deploy/table.example.toml show every key.
 
 A table either plays one event, named in ``event``, into the journal file ``journal``; or,
-with no ``event``, it follows the session the server runs (tabled.running) and keeps one
+with no ``event``, it follows the session the server runs (tablemodel.running) and keeps one
 journal per session in the folder ``journals``: the file a club provisions once.
 """
 
@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from laws import Seat
 from mqttlink import BrokerSettings
-from tabled.rules import Seat
+from tablemodel.running import check_event
 
 from .i18n import LANGUAGES
-from .running import check_event
 
 if TYPE_CHECKING:
     from hardware.pinmap import PinMap

@@ -19,18 +19,18 @@ from typing import Any, Protocol, assert_never, runtime_checkable
 from hardware.display import SeatDisplay
 from hardware.events import CardEvent, KeyEvent, ReaderMessage, ReaderStatus
 from hardware.feedback import Feedback
-from tabled.rules import Seat
+from laws import Seat
+from tablemodel import afterboard
+from tablemodel.afterboard import AfterBoard, Browsing
+from tablemodel.roundclock import RoundClock
+from tablemodel.running import RunningSession
+from tablemodel.state import TableState
+from tablemodel.wire import Command, Event, EventType, Phase, WireError
 
-from . import afterboard
-from .afterboard import AfterBoard, Browsing
 from .control import Controller, Notice, Outcome, Proposed
 from .following import SessionJournals
 from .journal import Journal, JournalError
-from .roundclock import RoundClock
-from .running import RunningSession
-from .state import TableState
 from .views import seat_view
-from .wire import Command, Event, EventType, Phase, WireError
 
 log = logging.getLogger("bidbox.table")
 
@@ -72,7 +72,7 @@ and news, and the table's own ticks and stop."""
 
 def unpublishable(proposed: Proposed, seq: int, ts: float) -> str | None:
     """Why the server would refuse ``proposed`` as event ``seq``, or None: the wire's own
-    checks read it as the server will (tabled.wire), without the JSON round trip: this runs
+    checks read it as the server will (tablemodel.wire), without the JSON round trip: this runs
     before every event the table journals."""
     try:
         Event.from_json(Event(seq, EventType(proposed.type), ts, proposed.board,
@@ -177,7 +177,7 @@ class TableDaemon:
         # The retained round clock (an extension); not journalled: the broker gives it again
         # on every connection.
         self.round_clock: RoundClock | None = None
-        # What the server lets the displays show after a board (tabled.afterboard), retained
+        # What the server lets the displays show after a board (tablemodel.afterboard), retained
         # at the broker like the clock; and where each seat is in those pages.
         self.afterboard: AfterBoard | None = None
         self.browsing: dict[Seat, Browsing | None] = {}
@@ -441,7 +441,7 @@ class TableDaemon:
             self.to_open = False
 
     def after_board_key(self, seat: Seat, key: str) -> bool:
-        """INFO and UNDO between boards turn the after-board pages (tabled.afterboard);
+        """INFO and UNDO between boards turn the after-board pages (tablemodel.afterboard);
         True if the key was theirs. Any other key goes to the controller."""
         taken, where = afterboard.key(self.browsing.get(seat), key,
                                       bool(self.controller.entries[seat].keys), self.state,

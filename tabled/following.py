@@ -1,7 +1,7 @@
 """A table that follows the server's session: one journal per session in a folder.
 
 A club's table is provisioned once (tabled.config with ``journals`` and no ``event``). Each
-session the director creates has its own event name (tabled.running), its own topics and
+session the director creates has its own event name (tablemodel.running), its own topics and
 its own numbered journal, ``<folder>/<event>.db``, so a session's record is never mixed with
 another's and an old one stays on the card as it was. ``<folder>/running`` names the session
 the table followed last: after a restart it carries on there at once, with or without the
@@ -14,8 +14,9 @@ import contextlib
 import os
 from pathlib import Path
 
+from tablemodel.running import check_event
+
 from .journal import Journal, JournalError
-from .running import check_event
 
 MARKER = "running"
 

@@ -1,22 +1,22 @@
 """What the seat displays say, in Spanish and English.
 
-A display line is twenty characters and nothing is ever cut to fit (``tabled.texts.fit``):
+A display line is twenty characters and nothing is ever cut to fit (``tablemodel.texts.fit``):
 the lines are written short, a notice that needs it wraps onto the line above the last, and a
 long text (an answer, a system card's meaning) is laid out in pages read on with a key
-(``tabled.texts.pages``, docs/keypad.md). tests/tabled/test_seat_texts.py renders every text
+(``tablemodel.texts.pages``, docs/keypad.md). tests/tabled/test_seat_texts.py renders every text
 with its longest arguments. Spanish is written as a Spanish club writes it, with its accents,
-¿ ¡ and ñ, in the words of docs/glossary.md. The tables are ``tabled.texts`` tables
+¿ ¡ and ñ, in the words of docs/glossary.md. The tables are ``tablemodel.texts`` tables
 (``Words(es=..., en=...)``); the bridge words inside the lines (calls, contracts, seats,
 vulnerability: Paso, Doblo, Redoblo, Sin Triunfo (ST), O for West) come from
-``tabled.words``.
+``tablemodel.words``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .rulings import KINDS
-from .texts import LANGUAGES, TextTable, Words, table
+from tablemodel.rulings import KINDS
+from tablemodel.texts import LANGUAGES, TextTable, Words, table
 
 __all__ = ["LANGUAGES", "LAW_TEXTS", "TEXTS", "law_text", "ruling", "text"]
 
@@ -58,7 +58,7 @@ TEXTS: TextTable[str] = table("seat display", {
     "confirm": Words(es="OK para confirmar", en="OK to confirm"),
     "confirmed": Words(es="Confirmado", en="Confirmed"),
     "round_over": Words(es="Fin de ronda", en="Round over"),
-    # The round clock (tabled.roundclock), on the last line.
+    # The round clock (tablemodel.roundclock), on the last line.
     "clock": Words(es="Quedan {minutes} min", en="{minutes} min left"),
     "clock_warn": Words(es="Aviso: {minutes} min", en="Warning: {minutes} min"),
     "clock_over": Words(es="Tiempo cumplido", en="Time is up"),
@@ -226,7 +226,7 @@ LAW_TEXTS: TextTable[str] = table("seat display laws", {
 
 
 def ruling(kind: str, language: str, *, bids_allowed: bool = False) -> str:
-    """A ruling's short name on a seat display (tabled.rulings); a seat that must pass but
+    """A ruling's short name on a seat display (tablemodel.rulings); a seat that must pass but
     may bid (Law 30B2(b)) is told it may not double or redouble."""
     if kind == "require_pass" and bids_allowed:
         return text("ruling_bids", language)

@@ -2,7 +2,7 @@
 
 Every accepted input is appended here, and committed with ``synchronous=FULL``, before the
 table applies it or says anything about it; the table state is the replay of this log
-(tabled.state). The outbox holds the sequence numbers not yet acknowledged by the broker: a
+(tablemodel.state). The outbox holds the sequence numbers not yet acknowledged by the broker: a
 row goes only when its PUBACK arrives, so a broker or network outage, or a power cut, loses
 nothing. Both live in one SQLite file so an event and its outbox row commit together.
 """
@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from .wire import Event, EventType
+from tablemodel.wire import Event, EventType
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (

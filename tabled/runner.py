@@ -19,7 +19,7 @@ from hardware.keypad import MatrixKeypad
 from hardware.layout import KeypadLayout
 from hardware.lcd import CharacterLcd
 from hardware.tags import TagTable
-from tabled.rules import Seat
+from laws import Seat
 
 from .config import READER_KINDS, TableConfig
 from .daemon import TableDaemon

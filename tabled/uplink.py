@@ -15,9 +15,9 @@ nothing blocks inside a callback, and only the table thread touches the journal.
   (clean_start false, a session expiry) so commands sent while the table was away wait.
 - ``bidbox/v1/<event>/clock``, the retained round clock (a round extended), is subscribed
   beside it: the broker gives the latest on every connection. So is the table's own
-  ``.../afterboard``, retained: what its displays may show after a board (tabled.afterboard).
+  ``.../afterboard``, retained: what its displays may show after a board (tablemodel.afterboard).
 - A table that follows the server's session also reads ``bidbox/v1/session``
-  (tabled.running); moving to another session is a new client with that session's topics,
+  (tablemodel.running); moving to another session is a new client with that session's topics,
   will and client id (``follow``), called by the table thread once the table is free.
 """
 
@@ -31,10 +31,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from mqttlink import BrokerSettings, NetworkLoop, close_sockets, connect_persistent, mqtt_client
-
-from .daemon import Acked, BadCommand, LinkStatus
-from .running import SESSION_TOPIC, RunningSession
-from .wire import (
+from tablemodel.running import SESSION_TOPIC, RunningSession
+from tablemodel.wire import (
     OFFLINE,
     ONLINE,
     Command,
@@ -48,6 +46,8 @@ from .wire import (
     table_topic,
 )
 
+from .daemon import Acked, BadCommand, LinkStatus
+
 log = logging.getLogger("bidbox.uplink")
 
 SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session while it is away
@@ -56,7 +56,7 @@ SESSION_EXPIRY = 7 * 24 * 3600  # seconds the broker keeps a table's session whi
 class Uplink:
     """One table's connection to the broker.
 
-    ``follow``: the table follows the server's session (tabled.running): it also reads
+    ``follow``: the table follows the server's session (tablemodel.running): it also reads
     ``bidbox/v1/session``, and :meth:`follow` moves it to another session's topics. Its
     ``event`` is None until it has one: then it only listens for the session."""
 

@@ -1,7 +1,7 @@
 """What each seat's display shows: one pure function of the table state.
 
 ``seat_view(seat, state, entry, notice, language)`` returns the four lines of twenty
-characters for that seat. It reads what ``tabled.viewing.view_for`` lets the seat see and
+characters for that seat. It reads what ``tablemodel.viewing.view_for`` lets the seat see and
 what the seat has typed, and nothing else, so the same state always shows the same thing. A
 seat never sees another seat's hand, the other side's calls before the tray crosses, an
 alert, question or answer that is not its own side's to see, or anything typed at another
@@ -13,16 +13,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 
-from tabled.rules import Seat, Side, Strain
-from tabled.rules.play import Play
+from laws import Seat, Side, Strain
+from laws.play import Play
+from tablemodel import words
+from tablemodel.roundclock import RoundClock
+from tablemodel.state import Assignment, BoardState, Guidance, Phase, Result, TableState
+from tablemodel.syscard import answer_line, answer_text
+from tablemodel.texts import KEEP, MORE, WIDTH, TooWide, first_fitting, page, pages, wrap
+from tablemodel.viewing import View, review_of, view_for
 
-from . import i18n, words
+from . import i18n
 from .control import DIGITS, Notice, SeatEntry
-from .roundclock import RoundClock
-from .state import Assignment, BoardState, Guidance, Phase, Result, TableState
-from .syscard import answer_line, answer_text
-from .texts import KEEP, MORE, WIDTH, TooWide, first_fitting, page, pages, wrap
-from .viewing import View, review_of, view_for
 
 __all__ = ["ROWS", "WIDTH", "clock_line", "layout", "seat_view"]
 
@@ -507,7 +508,7 @@ def _result_lines(seat: Seat, board: BoardState, language: str) -> list[str]:
 
 def clock_line(state: TableState, clock: RoundClock | None, now: float,
                language: str) -> tuple[str, bool]:
-    """The round clock's line (tabled.roundclock) and whether it warns: the minutes left,
+    """The round clock's line (tablemodel.roundclock) and whether it warns: the minutes left,
     a warning once the director's chosen minutes are left, "time is up" after the end.
     Nothing before a round is assigned, once it is over at this table, or for another
     round than the one on the table."""
@@ -573,7 +574,7 @@ def seat_view(seat: Seat, state: TableState, entry: SeatEntry, notice: Notice | 
 
 def layout(body: list[str], last: list[str]) -> list[str]:
     """The four rows: ``body`` from the top, ``last`` at the bottom over what it needs of
-    the body's lower lines (the header stays). Every row fits (``tabled.texts.fit``): a
+    the body's lower lines (the header stays). Every row fits (``tablemodel.texts.fit``): a
     row that does not is a fault in a text, logged, and shown ending in the read-on mark
     rather than cut silently; the table keeps working."""
     if len(body) > ROWS:

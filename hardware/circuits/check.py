@@ -12,7 +12,7 @@ card reader module against the firmware's own wiring.
 from __future__ import annotations
 
 from hardware.pinmap import HEADER, HEADER_3V3, HEADER_5V, HEADER_GND, PinMap
-from tabled.rules import Seat
+from laws import Seat
 
 from . import catalogue as cat
 from .cardreader import PICO_3V3, READER_PINS, SEATS, ReaderWiring, pico_pin

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from hardware.pinmap import HEADER, HEADER_3V3, HEADER_5V, HEADER_GND, PinMap
-from tabled.rules import Seat
+from laws import Seat
 
 from . import catalogue as cat
 from ._skidl import net, new_circuit, place, skidl

@@ -5,12 +5,12 @@ it for every message, and tests call it directly. It never raises for bad input:
 oversized or foreign payload is logged, kept in ``rejections`` with the reason, and dropped.
 
 A batch goes through three rooms, each its own module:
-- :mod:`.decode`: the topic and payload made into typed values (``tabled.wire`` decodes every
+- :mod:`.decode`: the topic and payload made into typed values (``tablemodel.wire`` decodes every
   payload), or the reason they are refused;
 - :mod:`.store`: each event stored once, the table's numbers kept contiguous, a gap asked
   for again (``resend``), each table's status row read and written once per batch;
 - :mod:`.project`: the rows derived from each new event (results, with the score recomputed
-  by ``tabled.rules``; director calls; command answers; the director's scores).
+  by ``laws``; director calls; command answers; the director's scores).
 
 ``Ingest`` composes the last two as mixins rather than as collaborators: both read the
 session's settings that callers set on the one ``Ingest`` after making it (``gap_grace``,
@@ -27,10 +27,10 @@ from typing import Any
 
 from sqlalchemy import Connection, insert
 
+from laws import Board, Vulnerability
 from server import schema as s
 from server.db import Database
-from tabled.rules import Board, Vulnerability
-from tabled.wire import ONLINE, Event, WireError
+from tablemodel.wire import ONLINE, Event, WireError
 
 from .decode import decode, rejection_row
 from .outcome import Outcome

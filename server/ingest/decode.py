@@ -1,6 +1,6 @@
 """Decoding: a topic and its payload made into typed values, or the reason they are refused.
 
-Every payload is decoded by ``tabled.wire`` (events, retained state); here the topic is
+Every payload is decoded by ``tablemodel.wire`` (events, retained state); here the topic is
 checked against the session and the presence payload against its two words. What cannot be
 read becomes a rejection row, kept printable whatever bytes came.
 """
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabled.wire import OFFLINE, ONLINE, Event, WireError, parse_topic, state_from_payload
+from tablemodel.wire import OFFLINE, ONLINE, Event, WireError, parse_topic, state_from_payload
 
 #: (table, kind, value): kind is "events" (an Event), "status" (ONLINE or OFFLINE) or
-#: "state" (the retained snapshot as tabled.wire reads it).
+#: "state" (the retained snapshot as tablemodel.wire reads it).
 Decoded = tuple[int, str, Any]
 
 

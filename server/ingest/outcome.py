@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tabled.wire import Command
+from tablemodel.wire import Command
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Projections: the rows derived from stored events, one handler per event type that makes any.
 
-Results (a table's score is recomputed here with ``tabled.rules``, never trusted, only kept
+Results (a table's score is recomputed here with ``laws``, never trusted, only kept
 beside ours to show a disagreement), who sat at a board, the director's calls and their
 acknowledgements, the answers to the server's commands, and the director's scores (Law 12C).
 Each handler runs once per event newly stored; a resend that fills a gap repairs what was
@@ -17,14 +17,15 @@ from typing import Any
 
 from sqlalchemy import Connection, and_, bindparam, insert, select, update
 
+from laws import RulesError, Seat, Vulnerability, parse_contract
+from laws.scoring import score_ns
 from server import register
 from server import schema as s
 from server.fieldscore import parse_adjusted
-from tabled.rules import RulesError, Seat, Vulnerability, parse_contract
-from tabled.rules.scoring import score_ns
-from tabled.rulings import KINDS as RULING_KINDS
-from tabled.rulings import Effect
-from tabled.wire import Event, EventType
+from server.session import capture_deal
+from tablemodel.rulings import KINDS as RULING_KINDS
+from tablemodel.rulings import Effect
+from tablemodel.wire import Event, EventType
 
 from .outcome import Outcome
 from .sql import Prepared, select_in
@@ -188,7 +189,6 @@ class Projections:
                  batch: Statuses) -> None:
         """Boards dealt at the table: the first table to scan a board's four hands gives its
         hand record (the double-dummy analysis follows once the board is released)."""
-        from server.session import capture_deal  # it reads the movements: not at import
 
         board = self._allowed_board(table, event, outcome, "a deal")
         if board is None:
@@ -283,7 +283,7 @@ class Projections:
     def _on_ruling(self, conn: Connection, table: int, event: Event, outcome: Outcome,
                    batch: Statuses) -> None:
         self._answer(conn, table, event, outcome)
-        effect = _effect(event.data["kind"])  # each kind says its effect (tabled/rulings.py)
+        effect = _effect(event.data["kind"])  # each kind says its effect (tablemodel/rulings.py)
         if effect is Effect.SCORE and event.board is not None:
             self._scored_by_ruling(conn, table, event, outcome)
         if effect is Effect.ACKNOWLEDGE:  # the table has taken the director's answer

@@ -21,7 +21,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from server import schema as s
-from tabled.wire import Command, Event
+from tablemodel.wire import Command, Event
 
 from .outcome import Outcome
 from .sql import Prepared, insert_returning, select_in

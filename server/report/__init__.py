@@ -18,6 +18,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from laws import Board, Seat, Strain, Suit, Vulnerability
 from server import (
     display_texts,  # noqa: F401 (registers the texts the printouts share with the pages)
     scoring_texts,  # noqa: F401
@@ -26,14 +27,13 @@ from server.db import Database
 from server.errors import Refused
 from server.i18n import PAGES
 from server.report import texts  # noqa: F401 (the Swiss's matches, cards, hand viewer)
-from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, hand_record, pack
-from server.session import Session
-from tabled import words
-from tabled.rules import Board, Seat, Strain, Suit, Vulnerability
-from tabled.texts import LANGUAGES
+from server.report.cards import guide_cards, table_cards
+from server.report.data import DD_SEATS, DD_STRAINS, SUITS, HandRecord, analysed, hand_record, pack
+from server.session import Session, participants_of
+from tablemodel import words
+from tablemodel.texts import LANGUAGES
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "report"
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
 class ReportError(Refused):
@@ -52,35 +52,21 @@ def environment(language: str) -> jinja2.Environment:
             return key
         return PAGES.text(key, language, **values)
 
+    # The bridge words and numbers as the live pages write them (tablemodel.words): one
+    # vocabulary for the screen and the paper.
     def seat(letter: str | Seat | None) -> str:
-        if letter is None:
-            return ""
-        text = str(letter)
-        return "O" if text == "W" and language == "es" else text
+        return "" if letter is None else words.seat_letter(letter, language)
 
     def suit(letter: str) -> Markup:
-        # The symbol, read out by the suit's name ("corazones"), as the live pages draw it.
-        red = letter in ("H", "D")
-        name = words.suit_name(Suit.from_str(letter), language)
-        return Markup('<span class="suit{}" role="img" aria-label="{}">{}</span>').format(
-            " red" if red else "", name, SUIT_SYMBOLS[letter])
+        # The symbol, read out by the suit's name ("corazones").
+        return Markup(words.html((words.suit_mark(Suit.from_str(letter), language),)))
 
     def contract(text: str | None) -> Markup:
         """4HX -> 4♥X; NT in the language's words; Pass as the language says it."""
-        if not text:
-            return Markup("")
-        if text.lower() == "pass":
-            return Markup(words.passed_out(language))
-        level, rest = text[0], text[1:]
-        if rest.startswith("NT"):
-            return Markup("{}{}{}").format(level, words.strain(Strain.NT, language), rest[2:])
-        return Markup("{}{}{}").format(level, suit(rest[0]), rest[1:])
+        return Markup(words.html(words.contract_pieces(text, language)))
 
     def decimal(value: float | None, places: int = 2) -> str:
-        if value is None:
-            return ""
-        text = f"{value:.{places}f}"
-        return text.replace(".", ",") if language == "es" else text
+        return words.decimal(value, language, places)
 
     def seat_name(letter: str) -> str:
         return words.seat_name(Seat.from_str(letter), language)
@@ -123,7 +109,6 @@ def hand_records_html(deals: Mapping[int, str], title: str, language: str, *,
                       seed: int | None = None) -> str:
     """The hand-record sheet of ``deals`` (board -> PBN deal): two boards to a page, each
     with its hands, high-card points, double-dummy table and par."""
-    from server.report.data import analysed
 
     records: list[HandRecord] = []
     for board, text in sorted(deals.items()):
@@ -146,8 +131,6 @@ def hand_records_pdf(deals: Mapping[int, str], title: str, language: str = "es",
 def cards_html(db: Database, session: Session, language: str) -> str:
     """The table cards and the guide cards of the session's movement (server/report/cards.py)
     in ``language``, with the pairs' labels and names as the console has them."""
-    from server.report.cards import guide_cards, table_cards
-    from server.session import participants_of
 
     env = environment(language)
     labels = participants_of(db, session)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from laws import Board, Deal, RulesError, Seat, Suit, Vulnerability
 from server import adjusted, standings
 from server import analysis as dd
 from server import penalties as penalty_book
@@ -16,7 +17,8 @@ from server.analysis import Analysis, AnalysisError
 from server.db import Database
 from server.fieldscore import Scored, Standing
 from server.session import Session, board_conditions, deals_of, participants_of, stored_analysis
-from tabled.rules import Board, Deal, Rank, RulesError, Seat, Suit, Vulnerability
+from server.swiss import swiss_of
+from tablemodel import words
 
 SUITS = (Suit.S, Suit.H, Suit.D, Suit.C)
 DD_STRAINS = ("NT", "S", "H", "D", "C")
@@ -93,7 +95,7 @@ def hand_record(board: int, pbn: str, analysis: Analysis | None,
 
 def _holding(deal: Deal, seat: Seat, suit: Suit) -> str:
     ranks = sorted((card.rank for card in deal[seat] if card.suit is suit), reverse=True)
-    return " ".join("10" if rank is Rank.TEN else rank.char for rank in ranks)
+    return " ".join(words.rank_text(rank) for rank in ranks)
 
 
 def analysed(board: int, pbn: str, stored: str | None,
@@ -158,7 +160,6 @@ def pack(db: Database, session: Session) -> Pack:
                   unscored=unscored)
     result.cards = score_cards(result.travellers)
     if session.kind.paired and unscored is None:  # a Swiss: ranked in victory points
-        from server.swiss import swiss_of
         result.swiss = swiss_of(db, session, public=False, scored_field=scored)
     return result
 

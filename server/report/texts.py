@@ -4,7 +4,7 @@ guide cards, the hand viewer), in Spanish and English, registered with server.i1
 from __future__ import annotations
 
 from server.i18n import PAGES
-from tabled.texts import Words
+from tablemodel.texts import Words
 
 PAGES.add({
     # a Swiss's matches in the results pack and on the static site

@@ -38,7 +38,7 @@
     return value.toLocaleString(texts.language, {maximumFractionDigits: 2, useGrouping: false});
   }
 
-  // Bridge words come rendered from the server (tabled/words.py, the API's "shown"): text
+  // Bridge words come rendered from the server (tablemodel/words.py, the API's "shown"): text
   // pieces, and suits as {suit, symbol, name}, drawn as the pages draw them; nothing here
   // spells a call, a contract, a seat or a suit.
   function pieces(parts) {

@@ -1,7 +1,7 @@
 """Simulated players: seeded deals, seed 004's natural system, sensible card play, and four
 bots that play whole boards through a simulated table's keypads and card reader.
 
-The bidding, the card play and the dealer are pure (tabled.rules only); ``script`` and
+The bidding, the card play and the dealer are pure (laws only); ``script`` and
 ``SimulatedPlayers`` drive the table and are imported on first use, so that reading the
 system (a system card, say) does not pull in the table's hardware drivers.
 """

@@ -14,8 +14,8 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from tabled.rules import DOUBLE, PASS, REDOUBLE, Bid, Call, Card, Seat
-from tabled.rules.auction import Auction
+from laws import DOUBLE, PASS, REDOUBLE, Bid, Call, Card, Seat
+from laws.auction import Auction
 
 from . import defence, notrump, openings, slam, suits
 from .evaluation import Evaluation, evaluate

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tabled.rules import Card, Deal, Seat, Suit
-from tabled.rules.auction import Auction
-from tabled.rules.play import Play
+from laws import Card, Deal, Seat, Suit
+from laws.auction import Auction
+from laws.play import Play
 
 
 class View:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import random
 
-from tabled.rules import Card, Deal, Seat, Suit
-from tabled.rules.cards import Rank
+from laws import Card, Deal, Seat, Suit
+from laws.cards import Rank
 
 _DECK = tuple(Card(suit, rank) for suit in (Suit.S, Suit.H, Suit.D, Suit.C)
               for rank in sorted(Rank, reverse=True))

@@ -12,7 +12,7 @@ is raised with three cards (it shows five) by points, 6-9 one level, 10-12 two, 
 
 from __future__ import annotations
 
-from tabled.rules import DOUBLE, PASS, REDOUBLE, Bid, Strain, Suit
+from laws import DOUBLE, PASS, REDOUBLE, Bid, Strain, Suit
 
 from .evaluation import Evaluation
 from .system import Ctx, Option, Pred, Step, always, game_level, longest, shows, supports

@@ -18,7 +18,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from tabled.rules import Card, Rank, Suit
+from laws import Card, Rank, Suit
 
 HONOURS = (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.TEN)
 

@@ -5,7 +5,7 @@ pair of a session would score 50 %; with a style a pair, the travellers, percent
 rankings of a simulated evening look like a real one's, and a better pair ranks higher.
 
 A style is drawn from a seed and the pair's number, so every table a pair sits at (and every
-run with the same seed) gives it the same one. Pure: the standard library and tabled.rules.
+run with the same seed) gives it the same one. Pure: the standard library and laws.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from tabled.rules import Card, Seat, Side
-from tabled.rules.play import Play
+from laws import Card, Seat, Side
+from laws.play import Play
 
 #: What a club's pairs are like, drawn from: most value a hand as the system does, some a
 #: point or two above or below it (they overbid or underbid).

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import random
 
-from tabled.rules import Card, Deal, Seat
-from tabled.rules.auction import Auction
-from tabled.rules.penalty import LeadOption, PenaltyLeadOption
-from tabled.rules.play import Play
+from laws import Card, Deal, Seat
+from laws.auction import Auction
+from laws.penalty import LeadOption, PenaltyLeadOption
+from laws.play import Play
 
 from .card_play import choose_card
 

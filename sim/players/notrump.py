@@ -18,7 +18,7 @@ Two of a suit (21-22 unbalanced): under 4 pass; raise with support (4-7 one, 8+ 
 
 from __future__ import annotations
 
-from tabled.rules import PASS, Bid, Strain, Suit
+from laws import PASS, Bid, Strain, Suit
 
 from .evaluation import Evaluation
 from .system import (

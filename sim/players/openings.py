@@ -8,7 +8,7 @@ Points are the hand's total (high cards plus distribution) unless the seed says 
 
 from __future__ import annotations
 
-from tabled.rules import PASS, Bid, Rank, Strain, Suit
+from laws import PASS, Bid, Rank, Strain, Suit
 
 from .evaluation import HONOURS, Evaluation
 from .system import (

@@ -15,15 +15,15 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping
 
+from laws import Board, Card, Deal, Seat, Side
+from laws.auction import Auction
+from laws.board import Hand
+from laws.calls import DOUBLE, PASS
+from laws.play import Play
+from laws.records import AuctionItem
 from sim.recorded import BoardScript, RecordedPlayers
 from sim.simtable import SimulatedTable
-from tabled.rules import Board, Card, Deal, Seat, Side
-from tabled.rules.auction import Auction
-from tabled.rules.board import Hand
-from tabled.rules.calls import DOUBLE, PASS
-from tabled.rules.play import Play
-from tabled.rules.records import AuctionItem
-from tabled.state import Phase
+from tablemodel.state import Phase
 
 from .bidding import choose_call
 from .card_play import choose_card, sure_claim

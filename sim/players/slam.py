@@ -13,7 +13,7 @@ own points and the least partner has shown; in a suit, a slam is reached through
 
 from __future__ import annotations
 
-from tabled.rules import PASS, Bid, Call, Strain, Suit
+from laws import PASS, Bid, Call, Strain, Suit
 
 from .evaluation import Evaluation
 from .system import (

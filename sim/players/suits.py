@@ -12,7 +12,7 @@ does not spell out goes to the combined-points placement (placement.py).
 
 from __future__ import annotations
 
-from tabled.rules import DOUBLE, PASS, REDOUBLE, Bid, Strain, Suit
+from laws import DOUBLE, PASS, REDOUBLE, Bid, Strain, Suit
 
 from .evaluation import Evaluation
 from .system import (

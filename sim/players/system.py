@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tabled.rules import PASS, Bid, Call, Seat, Strain, Suit
-from tabled.rules.auction import Auction
+from laws import PASS, Bid, Call, Seat, Strain, Suit
+from laws.auction import Auction
 
 from .evaluation import Evaluation
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabled.rules import IllegalActionError, LeadRestrictionError, Seat
+from laws import IllegalActionError, LeadRestrictionError, Seat
 
 
 @dataclass(frozen=True)

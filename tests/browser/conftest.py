@@ -18,13 +18,14 @@ import pytest
 from flask import Flask
 
 from bidbox.broker import Broker, BrokerUsers
+from laws import Board, Seat, parse_contract
+from laws.scoring import score_ns
 from server import create_app, standings
 from server.movements import PHANTOM
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session
-from tabled.rules import Board, Seat, parse_contract
-from tabled.rules.scoring import score_ns
-from tabled.wire import ONLINE, Event, state_payload, table_topic
+from server.session import Session
+from tablemodel.wire import ONLINE, Event, state_payload, table_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttClient
 
 CHROMIUM = Path(os.environ.get("BIDBOX_CHROMIUM", "/usr/bin/chromium"))

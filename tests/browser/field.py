@@ -17,13 +17,14 @@ from typing import Any
 
 from flask import Flask
 
+from laws import Board, Seat, parse_contract
+from laws.scoring import score_ns
 from server import create_app
 from server.movements import PHANTOM
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session, set_names
-from tabled.rules import Board, Seat, parse_contract
-from tabled.rules.scoring import score_ns
-from tabled.wire import Event, table_topic
+from server.session import Session, set_names
+from tablemodel.wire import Event, table_topic
 from tests.fixtures.broker import TIMEOUT
 
 EVENT = "field"

@@ -16,7 +16,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
 from server import afterboard
-from tabled.wire import afterboard_topic
+from tablemodel.wire import afterboard_topic
 from tests.browser.conftest import DIRECTOR_PASSWORD, EVENT, Tables, services
 from tests.browser.test_screenshots import _folder
 from tests.fixtures.broker import MqttClient

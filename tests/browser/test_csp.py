@@ -18,7 +18,7 @@ pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
 from server import syscards
-from server.session import start_round
+from server.rounds import start_round
 from tests.browser.conftest import DIRECTOR_PASSWORD, TIMEOUT, Tables, services
 from tests.browser.test_live import connected
 

@@ -91,7 +91,7 @@ class Room:
 
     def numbers(self, ns: int, ew: int) -> dict[Any, int]:
         """Pair p's players are the register's members 2p - 1 and 2p, wherever they sit."""
-        from tabled.rules import Seat
+        from laws import Seat
 
         return {Seat.N: self.club[2 * ns - 2], Seat.S: self.club[2 * ns - 1],
                 Seat.E: self.club[2 * ew - 2], Seat.W: self.club[2 * ew - 1]}

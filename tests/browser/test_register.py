@@ -18,8 +18,8 @@ from flask import Flask
 
 from bidbox.broker import Broker, BrokerUsers
 from server import register
-from server.session import create_session, start_round
-from tabled.wire import Event, state_payload, table_topic
+from server.rounds import create_session, start_round
+from tablemodel.wire import Event, state_payload, table_topic
 from tests.browser.conftest import EVENT, services, wait_until
 from tests.fixtures.broker import MqttClient
 

@@ -17,8 +17,9 @@ import pytest
 from flask import Flask
 
 from server import roundclock
-from server.session import current, start_round
-from tabled.wire import clock_from_payload, clock_topic
+from server.rounds import start_round
+from server.session import current
+from tablemodel.wire import clock_from_payload, clock_topic
 from tests.browser.conftest import EVENT, TIMEOUT, Tables, services
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")

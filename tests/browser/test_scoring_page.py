@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from server import adjusted, penalties
 from server.i18n import PAGES
-from server.session import start_round
+from server.rounds import start_round
 from tests.browser.conftest import DIRECTOR_PASSWORD, Tables, services
 from tests.browser.test_screenshots import PLAYED, _folder
 

@@ -31,7 +31,7 @@ def test_pictures_of_the_live_display_and_the_console(page: Any, tables: Tables,
                                                       tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     # Before any board is released the screen shows where the session is.
-    from server.session import start_round
+    from server.rounds import start_round
 
     start_round(services(tables.app).db, tables.session, 1, by="test")
     for seat in tables.session.plan.round(1):

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
-from tabled.running import SESSION_TOPIC, RunningSession
+from tablemodel.running import SESSION_TOPIC, RunningSession
 from tests.browser.conftest import DIRECTOR_PASSWORD, EVENT, Tables, services, wait_until
 from tests.browser.test_screenshots import _folder
 from tests.fixtures.broker import MqttClient

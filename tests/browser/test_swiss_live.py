@@ -12,7 +12,8 @@ import pytest
 from flask import Flask
 
 from bidbox.broker import Broker, BrokerUsers
-from server.session import create_session, current, start_round
+from server.rounds import create_session, start_round
+from server.session import current
 from server.swiss import swiss_of
 from tests.browser.conftest import DIRECTOR_PASSWORD, EVENT, Tables, services
 from tests.browser.test_screenshots import _folder

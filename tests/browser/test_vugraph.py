@@ -14,10 +14,10 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
+from laws import Board, Deal, Seat
 from server import schema as s
 from server import standings
 from server.session import dealt
-from tabled.rules import Board, Deal, Seat
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 expect = sync_api.expect

@@ -3,7 +3,7 @@
 Every file here is the project's own work, made by its own parts: the deals by the seeded
 dealer of the simulation (``sim.players.deal``), the auctions and the play by its four bots
 (``sim.players.players.script``, seed 004's system and its card play, claims included), the
-results and scores by the laws engine (``tabled.rules``), and the text by the engine's PBN and
+results and scores by the laws engine (``laws``), and the text by the engine's PBN and
 LIN writers. The same code gives the same bytes: ``tests/sim/test_golden.py`` makes them
 again and compares.
 
@@ -22,16 +22,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+from laws import Board, Deal, lin, pbn
+from laws.auction import Auction
+from laws.calls import DOUBLE, PASS, REDOUBLE, Bid
+from laws.play import Play
+from laws.records import AuctionItem, Record
+from laws.replay import replay
+from laws.scoring import score_ns
 from sim.players import deal
 from sim.players.players import bid, script
 from sim.recorded import BoardScript
-from tabled.rules import Board, Deal, lin, pbn
-from tabled.rules.auction import Auction
-from tabled.rules.calls import DOUBLE, PASS, REDOUBLE, Bid
-from tabled.rules.play import Play
-from tabled.rules.records import AuctionItem, Record
-from tabled.rules.replay import replay
-from tabled.rules.scoring import score_ns
 
 HERE = Path(__file__).resolve().parent
 # One seed a file: each gives the file boards of every kind it is meant to hold.

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import find_mosquitto
+from laws.formats import load_path
 from sim.recorded import playable
-from tabled.rules.formats import load_path
 from tests.processes import group_members, output_lines, run, spawned
 from tests.records import played_pbn
 
@@ -115,9 +115,9 @@ def test_the_demo_with_its_own_players_finishes_a_session(tmp_path: Path) -> Non
         pytest.skip("no mosquitto: scripts/setup.py installs it")
     import sqlite3
 
+    from laws import Board, Seat, parse_contract
+    from laws.scoring import score_ns
     from server.movements import mitchell
-    from tabled.rules import Board, Seat, parse_contract
-    from tabled.rules.scoring import score_ns
 
     folder = tmp_path / "demo"
     done = run([sys.executable, "-m", "bidbox", "demo", "--tables", "3", "--rounds", "2",

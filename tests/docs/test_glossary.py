@@ -2,7 +2,7 @@
 console and the pages, and of the Spanish guides uses none of the words the glossary lists as
 not used.
 
-The Spanish texts are every ``Words`` of the text registry (tabled.texts.REGISTRY, filled by
+The Spanish texts are every ``Words`` of the text registry (tablemodel.texts.REGISTRY, filled by
 the table's and the server's text modules), the rulings' names, and the prose of docs/*.es.md
 (code spans, fenced blocks and link targets left out: they hold commands, file names and the
 console's user name).
@@ -24,8 +24,8 @@ import server.register_texts
 import server.report.texts
 import server.scoring_texts  # noqa: F401  (each registers its texts)
 from tabled import i18n
-from tabled.rulings import KINDS
-from tabled.texts import REGISTRY, Words
+from tablemodel.rulings import KINDS
+from tablemodel.texts import REGISTRY, Words
 
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = ROOT / "docs" / "glossary.md"

@@ -11,7 +11,7 @@ import pytest
 
 from hardware.charset import CGRAM_SLOTS, shown
 from sim import screens
-from tabled.texts import LANGUAGES, WIDTH
+from tablemodel.texts import LANGUAGES, WIDTH
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

@@ -26,7 +26,7 @@ from server import create_app
 from server import schema as s
 from server.services import Services
 from tabled.journal import Journal
-from tabled.wire import Event
+from tablemodel.wire import Event
 
 EVENT = "faults"  # tests/faults/table_child.py says the same
 

@@ -14,11 +14,11 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from laws import Seat
 from mqttlink import BrokerSettings
 from sim.players import SimulatedPlayers, deal
 from sim.simtable import SimulatedTable
-from tabled.rules import Seat
-from tabled.wire import Command
+from tablemodel.wire import Command
 
 from .harness import EVENT, wait_until
 

@@ -23,13 +23,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from laws import Seat
 from mqttlink import BrokerSettings
 from sim.players import SimulatedPlayers, deal
 from sim.simtable import SimulatedTable
 from tabled.daemon import snapshot
-from tabled.rules import Seat
-from tabled.state import TableState
-from tabled.wire import Command, Event
+from tablemodel.state import TableState
+from tablemodel.wire import Command, Event
 
 EVENT = "faults"
 CLAIM_RATE = 1.0  # every board that can be claimed is: the harness kills mid-claim

@@ -28,8 +28,9 @@ from mqttlink import BrokerSettings
 from server import create_app, standings
 from server import schema as s
 from server.movements import PHANTOM, Section, Sectioned
+from server.rounds import create_session, start_round
 from server.services import Services
-from server.session import Session, create_session, start_round
+from server.session import Session
 from tests import handscore
 from tests.handscore import Played
 

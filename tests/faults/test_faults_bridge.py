@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from bidbox.loadtest_clubs import EventTap, LoopbackFederation, expected_keys
+from laws.formats import load_path
 from sim.recorded import Playable, playable
 from sim.simulation import Simulation, TableRun
-from tabled.rules.formats import load_path
 from tests.records import played_pbn
 
 EVENT = "simul"

@@ -25,7 +25,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from bidbox.broker import MAX_PAYLOAD, Broker
 from bidbox.loadtest_clubs import LoopbackFederation
 from mqttlink import BrokerSettings
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.faults.conftest import ProvisionedBroker
 from tests.faults.harness import (
     EVENT,

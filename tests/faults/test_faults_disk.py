@@ -22,15 +22,15 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import Broker
+from laws import Seat
 from mqttlink import BrokerSettings
 from sim.players import SimulatedPlayers, deal
 from sim.players.players import script
 from sim.simtable import SimulatedTable
 from tabled.daemon import snapshot
 from tabled.i18n import text
-from tabled.rules import Seat
-from tabled.state import TableState
-from tabled.wire import Command
+from tablemodel.state import TableState
+from tablemodel.wire import Command
 from tests.faults.harness import (
     EVENT,
     compare,

@@ -14,7 +14,7 @@ import re
 import time
 from pathlib import Path
 
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.faults.conftest import ProvisionedBroker
 from tests.faults.harness import (
     EVENT,

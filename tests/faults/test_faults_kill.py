@@ -43,7 +43,7 @@ from sim.players import deal
 from sim.players.players import script
 from tabled.daemon import snapshot
 from tabled.journal import Journal
-from tabled.state import Phase, TableState
+from tablemodel.state import Phase, TableState
 from tests.faults.harness import (
     LinkProxy,
     compare,

@@ -26,13 +26,14 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.broker import Broker, free_port
+from laws import Seat
 from mqttlink import BrokerSettings
+from server.rounds import create_session, start_round
 from server.serve import Served, serve
-from server.session import Session, create_session, start_round
+from server.session import Session
 from server.standings import all_results
 from sim.players import SimulatedPlayers
 from sim.simtable import SimulatedTable
-from tabled.rules import Seat
 from tests.faults.harness import (
     EVENT,
     LinkProxy,

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from tabled.daemon import snapshot
-from tabled.wire import Event, state_payload, table_topic
+from tablemodel.wire import Event, state_payload, table_topic
 from tests.faults.conftest import ProvisionedBroker
 from tests.faults.harness import (
     EVENT,

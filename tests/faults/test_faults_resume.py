@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from laws import Seat
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Seat
-from tabled.state import Phase
+from tablemodel.state import Phase
 
 
 def test_a_table_cut_off_between_the_fourth_pass_and_its_result_comes_back_with_it(

@@ -37,15 +37,15 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
+from laws import PASS, Bid, Card, Deal, Seat
 from server import schema as s
 from server.db import Database
 from server.ingest import Ingest
 from server.ingest.store import MAX_AHEAD
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import PASS, Bid, Card, Deal, Seat
-from tabled.state import Phase
-from tabled.wire import MAX_PAYLOAD, Event, table_topic
+from tablemodel.state import Phase
+from tablemodel.wire import MAX_PAYLOAD, Event, table_topic
 from tests.clock import Clock
 from tests.tabled.helpers import Table, number_keys
 

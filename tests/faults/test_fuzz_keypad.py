@@ -34,13 +34,13 @@ from hardware.events import CardEvent, KeyEvent
 from hardware.keypad import MatrixKeypad
 from hardware.layout import KeypadLayout
 from hardware.sim import MatrixSimulator
+from laws import Card, Deal, Seat
 from tabled.control import SeatEntry
 from tabled.daemon import TableDaemon, snapshot
 from tabled.journal import Journal
-from tabled.rules import Card, Deal, Seat
-from tabled.state import Phase, TableState
 from tabled.views import seat_view
-from tabled.wire import Command, Event, WireError
+from tablemodel.state import Phase, TableState
+from tablemodel.wire import Command, Event, WireError
 from tests.clock import Clock
 
 SEED = int(os.environ.get("BIDBOX_FUZZ_SEED", "20240808"))

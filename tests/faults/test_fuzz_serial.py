@@ -49,7 +49,7 @@ from hardware.protocol import (
     decode,
     encode,
 )
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 
 SEED = int(os.environ.get("BIDBOX_FUZZ_SEED", "20240808"))
 CASES = int(os.environ.get("BIDBOX_FUZZ_CASES", "10000"))

@@ -19,7 +19,7 @@ from firmware import flash
 from firmware.cardreader import main as cardreader_main
 from firmware.common.cards import TagMap, card_code, card_index
 from hardware.tags import TagTable
-from tabled.rules import Card
+from laws import Card
 
 from .fakes import FakeHw
 

@@ -13,7 +13,7 @@ from firmware.cardreader import main as cardreader_main
 from firmware.common.cards import TagMap
 from firmware.drivers import mfrc522
 from hardware.protocol import CardRead, DeviceError, Health, HealthQuery, TagRead, Version, encode
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 
 from .conftest import CardReaderBoard, make_mfrc522_board, make_pn532_board
 from .fake_mfrc522 import FakeTag

@@ -34,7 +34,7 @@ from hardware.protocol import (
     encode,
 )
 from hardware.tags import TagTable
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 from tests.hardware.helpers import TIMEOUT, get
 
 from .conftest import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 from firmware.cardreader.app import POLL_MS
 from firmware.common.debounce import CARD_HOLD_MS
 from hardware.protocol import DeviceError, Message, TagRead, decode
-from tabled.rules import Seat
+from laws import Seat
 
 from . import deck_stream
 from .test_micropython import both_interpreters, pytestmark_micropython

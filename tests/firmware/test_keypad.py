@@ -15,7 +15,7 @@ from hardware.protocol import (
     encode,
     frame,
 )
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 
 from .conftest import KeypadBoard, make_keypad_board
 

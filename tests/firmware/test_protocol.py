@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from firmware.common import protocol as fw
 from hardware import protocol as hw
 from hardware.errors import ProtocolError
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 
 from .fakes import FakeClock
 

@@ -30,7 +30,7 @@ from hardware.protocol import (
     encode,
 )
 from hardware.tags import TagTable
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 
 from .helpers import TIMEOUT, FakeClock, drain
 

@@ -25,7 +25,7 @@ import serial
 from hardware.cardreader import CardReader
 from hardware.events import CardEvent, ReaderMessage, ReaderStatus
 from hardware.protocol import CardRead, LcdText, Version, VersionQuery, decode, encode
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 
 from .helpers import TIMEOUT
 

@@ -13,7 +13,7 @@ from hardware.circuits import _skidl, cardreader, catalogue, hub
 from hardware.circuits.check import check_hub, check_reader
 from hardware.circuits.netlist import BOM_COLUMNS, Netlist, bom, bom_csv, parse
 from hardware.pinmap import HEADER, PinMap
-from tabled.rules import Seat
+from laws import Seat
 
 KINDS = [k for k in vars(catalogue).values() if isinstance(k, catalogue.PartKind)]
 

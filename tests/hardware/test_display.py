@@ -7,7 +7,7 @@ import io
 import pytest
 
 from hardware.display import SeatDisplay, TerminalDisplay, fit
-from tabled.rules import Seat
+from laws import Seat
 
 
 def test_the_terminal_display_frames_the_screen_with_the_seat() -> None:

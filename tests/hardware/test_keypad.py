@@ -19,7 +19,7 @@ from hardware.events import KeyEvent
 from hardware.keypad import KeypadSource, MatrixKeypad
 from hardware.layout import KeypadLayout
 from hardware.sim import MatrixSimulator, SimulatedKeypads
-from tabled.rules import Seat
+from laws import Seat
 
 from .helpers import TIMEOUT, FakeClock, drain
 

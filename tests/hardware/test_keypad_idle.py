@@ -20,7 +20,7 @@ from hardware.errors import ConfigError
 from hardware.events import KeyEvent
 from hardware.layout import DEFAULT_PATH, KeypadLayout
 from hardware.sim import SimulatedKeypads
-from tabled.rules import Seat
+from laws import Seat
 
 from .helpers import TIMEOUT, drain
 

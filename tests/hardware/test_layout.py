@@ -6,7 +6,7 @@ import pytest
 
 from hardware.errors import ConfigError
 from hardware.layout import KeypadLayout
-from tabled.rules import Seat
+from laws import Seat
 
 I2C = {2, 3}
 FEEDBACK = {16, 20, 21}  # BuzzerLeds defaults, README pin table

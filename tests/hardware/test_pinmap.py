@@ -10,8 +10,8 @@ import pytest
 from hardware.errors import ConfigError
 from hardware.layout import DEFAULT_PATH
 from hardware.pinmap import HEADER, RESERVED_GPIO, PinMap
+from laws import Seat
 from tabled.config import parse
-from tabled.rules import Seat
 
 
 def test_every_line_has_one_gpio_of_the_header() -> None:

@@ -28,7 +28,7 @@ from hardware.protocol import (
     parse,
     unframe,
 )
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "serial-protocol.md"
 

@@ -17,7 +17,7 @@ from hardware.errors import ConfigError, DuplicateTagError, RegistrationError
 from hardware.protocol import TagRead, VersionQuery, decode, encode
 from hardware.register import ORDER, DeckRegistration
 from hardware.tags import TagTable
-from tabled.rules import Card
+from laws import Card
 
 from .helpers import TIMEOUT
 

@@ -23,7 +23,7 @@ from firmware.common import protocol as board
 from hardware import register
 from hardware.protocol import TagRead, VersionQuery, decode
 from hardware.tags import TagTable
-from tabled.rules import Card
+from laws import Card
 from tests.firmware import deck_stream
 from tests.processes import spawned
 

@@ -22,7 +22,7 @@ from hardware.lcd import CharacterLcd
 from hardware.protocol import CardRead, Health
 from hardware.selftest import SelfTest
 from hardware.sim import MatrixSimulator
-from tabled.rules import Card, Seat
+from laws import Card, Seat
 from tests.hardware.fake_lcd import FakeBus
 
 ADDRESSES = {Seat.N: 0x27, Seat.E: 0x26, Seat.S: 0x25, Seat.W: 0x23}

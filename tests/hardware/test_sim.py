@@ -12,7 +12,7 @@ from gpiozero.pins.mock import MockFactory
 from hardware.errors import ConfigError
 from hardware.layout import KeypadLayout
 from hardware.sim import MatrixSimulator
-from tabled.rules import Seat
+from laws import Seat
 
 Circuit = tuple[MatrixSimulator, list[Any], dict[Seat, list[Any]]]
 

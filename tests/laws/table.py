@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from hardware.events import CardEvent, KeyEvent
+from laws import Card, Seat
 from tabled.daemon import Input, TableDaemon, Tick
 from tabled.journal import Journal
-from tabled.rules import Card, Seat
-from tabled.state import Phase
-from tabled.viewing import PUBLIC, view_for
-from tabled.wire import Command, Event
+from tablemodel.state import Phase
+from tablemodel.viewing import PUBLIC, view_for
+from tablemodel.wire import Command, Event
 from tests.clock import Clock
 from tests.tabled.helpers import PBN, Watched, call_keys, number_keys
 
@@ -33,7 +33,7 @@ N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 
 # Board 1 is PBN, the RealBridge qualifier's board of tests/rules/test_play.py: dealer North,
 # no one vulnerable.  N KT8.A96.A95.7542  E Q5.KJ52.KQ874.T8  S AJ92.874.JT6.AQ3  W 7643.QT3.32.KJ96
-CARD_FILE = Path(__file__).resolve().parents[2] / "tabled" / "syscards" / "seed004.json"
+CARD_FILE = Path(__file__).resolve().parents[2] / "tablemodel" / "syscards" / "seed004.json"
 #: How long a test waits for the table to take an input: generous, the machine is busy.
 TIMEOUT = 30.0
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.state import Phase
+from tablemodel.state import Phase
 
 from .table import E, LawTable, N, S, W
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import Seat
-from tabled.state import Phase
+from laws import Seat
+from tablemodel.state import Phase
 
 from .table import E, LawTable, N, S, W
 

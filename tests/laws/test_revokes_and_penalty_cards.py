@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import Seat
+from laws import Seat
 
 from .conftest import MakeTable
 from .table import E, LawTable, N, S, W

@@ -17,7 +17,7 @@ Board 1: North deals, the deal known.
 from __future__ import annotations
 
 from server.rulings import ruling_data
-from tabled.wire import Command
+from tablemodel.wire import Command
 
 from .table import E, LawTable, N, S, W
 

@@ -23,8 +23,8 @@ from bidbox.loadtest import (
     shown_events,
     table_cores,
 )
-from server.session import create_session
-from tabled.wire import Event, table_topic
+from server.rounds import create_session
+from tablemodel.wire import Event, table_topic
 from tests import processes
 from tests.server.conftest import (
     EVENT,

@@ -23,7 +23,7 @@ from bidbox.broker import (
     hash_password,
     table_topic,
 )
-from tabled.wire import afterboard_topic
+from tablemodel.wire import afterboard_topic
 from tests.fixtures.broker import EVENT, MqttClient, MqttConnect
 
 NOT_AUTHORIZED = 0x87

@@ -24,7 +24,7 @@ from paho.mqtt.properties import Properties
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers
 from mqttlink import BrokerSettings, NetworkLoop, close_sockets, mqtt_client
 from mqttlink.client import READ_AHEAD, ReadAheadClient
-from tabled.wire import table_topic
+from tablemodel.wire import table_topic
 from tests.fixtures.broker import EVENT
 
 WAIT = 30.0  # seconds any one condition may take on a busy machine

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import (
+from laws import (
     DOUBLE,
     PASS,
     REDOUBLE,
@@ -16,7 +16,7 @@ from tabled.rules import (
     Seat,
     Strain,
 )
-from tabled.rules.auction import Auction, PassScope
+from laws.auction import Auction, PassScope
 
 
 def auction(dealer: str, calls: str) -> Auction:

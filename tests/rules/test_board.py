@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import Board, Card, Deal, InvalidDealError, Seat, Side, Vulnerability
+from laws import Board, Card, Deal, InvalidDealError, Seat, Side, Vulnerability
 
 # The standard cycle: board n and board n+16 are alike.
 CYCLE = [

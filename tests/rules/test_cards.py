@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import Card, InvalidCardError, Rank, Seat, Side, Suit
+from laws import Card, InvalidCardError, Rank, Seat, Side, Suit
 
 
 @pytest.mark.parametrize("card", Card.ALL, ids=str)

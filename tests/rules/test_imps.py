@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabled.rules.scoring import imps
+from laws.scoring import imps
 
 # Law 78B, as printed: (lowest difference, highest difference, IMPs).
 BANDS = [

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabled.rules import (
+from laws import (
     ALL_BIDS,
     DOUBLE,
     PASS,
@@ -21,7 +21,7 @@ from tabled.rules import (
     Vulnerability,
     lin,
 )
-from tabled.rules.records import AuctionItem, Record
+from laws.records import AuctionItem, Record
 
 # S, W, N, E; N is dealt the rest (the fourth hand may be left out).
 MD = "3SKH4579QKAD69C58K,S569QAH3D5TJQAC69,S47H8TD248KC347QA,"

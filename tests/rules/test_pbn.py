@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabled.rules import (
+from laws import (
     ALL_BIDS,
     DOUBLE,
     PASS,
@@ -23,7 +23,7 @@ from tabled.rules import (
     Vulnerability,
     pbn,
 )
-from tabled.rules.records import AuctionItem, Record, Visitor, passes_to_close
+from laws.records import AuctionItem, Record, Visitor, passes_to_close
 
 DEAL = "N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import Card, Contract, Deal, IllegalCardError, Seat, Suit
-from tabled.rules.penalty import FacedLead, LeadOption, PenaltyCard, PenaltyLeadOption
-from tabled.rules.play import Play
+from laws import Card, Contract, Deal, IllegalCardError, Seat, Suit
+from laws.penalty import FacedLead, LeadOption, PenaltyCard, PenaltyLeadOption
+from laws.play import Play
 
 DEAL = Deal.from_pbn("N:KT8.A96.A95.7542 Q5.KJ52.KQ874.T8 AJ92.874.JT6.AQ3 7643.QT3.32.KJ96")
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import Card, Contract, Deal, IllegalCardError, IllegalClaimError, Seat, Side
-from tabled.rules.play import ClaimState, LeadRestriction, Play
+from laws import Card, Contract, Deal, IllegalCardError, IllegalClaimError, Seat, Side
+from laws.play import ClaimState, LeadRestriction, Play
 
 # Board 11 of the RealBridge qualifier: N KT8.A96.A95.7542, E Q5.KJ52.KQ874.T8,
 # S AJ92.874.JT6.AQ3, W 7643.QT3.32.KJ96.
@@ -37,7 +37,7 @@ def test_opening_lead_is_declarers_lho_and_winner_leads_next() -> None:
     ("D", "C2 D2 D3 CA", "E", "W"),        # the highest trump
 ])
 def test_trick_winner(strain: str, trick: str, leader: str, winner: str) -> None:
-    from tabled.rules.play import Trick
+    from laws.play import Trick
     seat = Seat.from_str(leader)
     t = Trick(seat, [(seat.next(i), c) for i, c in enumerate(cards(trick))])
     assert t.winner(Contract.from_str("1" + strain).strain.suit) is Seat.from_str(winner)
@@ -233,7 +233,7 @@ def test_bad_claims_refused(seat: Seat, tricks: int) -> None:
     (False, "D", "SQ", True),
 ])
 def test_lead_restriction(required: bool, suit: str, card: str, allowed: bool) -> None:
-    from tabled.rules import Suit
+    from laws import Suit
     restriction = LeadRestriction(Seat.E, Suit.from_str(suit), required)
     play = Play(Contract.from_str("1NT"), Seat.N, DEAL, lead_restrictions=(restriction,))
     assert play.is_legal(Card.from_str(card)) is allowed
@@ -244,7 +244,7 @@ def test_lead_restriction(required: bool, suit: str, card: str, allowed: bool) -
 
 
 def test_lead_prohibition_lasts_while_the_player_keeps_the_lead() -> None:
-    from tabled.rules import Suit
+    from laws import Suit
     restriction = LeadRestriction(Seat.E, Suit.C, required=False)
     play = Play(Contract.from_str("1NT"), Seat.N, DEAL, lead_restrictions=(restriction,))
     play_cards(play, "HK H4 H3 H6")        # E leads HK and wins it (K over 4, 3, 6)

@@ -7,9 +7,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabled.rules import PASS, Bid, Card, Deal, Seat, Side
-from tabled.rules.auction import Auction
-from tabled.rules.play import Play
+from laws import PASS, Bid, Card, Deal, Seat, Side
+from laws.auction import Auction
+from laws.play import Play
 
 
 def random_deal(rng: random.Random) -> Deal:

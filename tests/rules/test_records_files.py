@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from tabled.rules import PASS, Board, Deal, Seat, lin, pbn
-from tabled.rules.calls import Doubling, parse_contract
-from tabled.rules.pbn.writer import SUFFIX_NAGS
-from tabled.rules.records import Record
-from tabled.rules.replay import replay
+from laws import PASS, Board, Deal, Seat, lin, pbn
+from laws.calls import Doubling, parse_contract
+from laws.pbn.writer import SUFFIX_NAGS
+from laws.records import Record
+from laws.replay import replay
 from tests.records import GOLDEN, SHARED
 
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from bidbox.cli import main
-from tabled.rules import pbn
-from tabled.rules.formats import load_path
-from tabled.rules.replay import replay
+from laws import pbn
+from laws.formats import load_path
+from laws.replay import replay
 from tests.records import GOLDEN, GOLDEN_PLAYED, REALBRIDGE, SHARED
 
 GOOD = """[Event "Test"]

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabled.rules import Contract, RulesError, Seat, Side, Strain, Vulnerability
-from tabled.rules.scoring import (
+from laws import Contract, RulesError, Seat, Side, Strain, Vulnerability
+from laws.scoring import (
     Chicago,
     DealScore,
     Item,

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabled.rules import Contract, Doubling, RulesError, Seat, Strain, Vulnerability
-from tabled.rules.scoring import (
+from laws import Contract, Doubling, RulesError, Seat, Strain, Vulnerability
+from laws.scoring import (
     Category,
     DealScore,
     Scheme,

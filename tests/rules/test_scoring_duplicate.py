@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabled.rules import Contract, Doubling, RulesError, Seat, Strain, Vulnerability
-from tabled.rules.scoring import DealScore, Scheme, deal_score, duplicate_score, score_ns
+from laws import Contract, Doubling, RulesError, Seat, Strain, Vulnerability
+from laws.scoring import DealScore, Scheme, deal_score, duplicate_score, score_ns
 
 NV, V = False, True
 

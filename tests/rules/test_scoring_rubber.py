@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabled.rules import Contract, Deal, RulesError, Seat, Side, Strain, Vulnerability
-from tabled.rules.scoring import DealScore, Item, Rubber, Scheme, deal_score, honours_in
+from laws import Contract, Deal, RulesError, Seat, Side, Strain, Vulnerability
+from laws.scoring import DealScore, Item, Rubber, Scheme, deal_score, honours_in
 
 NV, V = False, True
 NS, EW = Side.NS, Side.EW

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import Card, Contract, IllegalCardError, Seat, Suit
-from tabled.rules.penalty import PenaltyLeadOption, PrematureOption, Unverified
-from tabled.rules.play import Play
+from laws import Card, Contract, IllegalCardError, Seat, Suit
+from laws.penalty import PenaltyLeadOption, PrematureOption, Unverified
+from laws.play import Play
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 HIGHEST, LOWEST = PrematureOption.HIGHEST, PrematureOption.LOWEST

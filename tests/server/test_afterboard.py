@@ -11,14 +11,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import update
 
+from laws import Board, Seat, parse_contract
+from laws.scoring import score_ns
 from server import afterboard
 from server import schema as s
 from server.analysis import Analysis
-from server.session import Session, create_session
+from server.rounds import create_session
+from server.session import Session
 from server.standings import release
-from tabled.rules import Board, Seat, parse_contract
-from tabled.rules.scoring import score_ns
-from tabled.wire import MAX_PAYLOAD, afterboard_from_payload
+from tablemodel.wire import MAX_PAYLOAD, afterboard_from_payload
 from tests.server.conftest import EVENT, services
 from tests.server.test_exports import TableEvents
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from laws import Board, Seat, Strain, Vulnerability
+from laws.pbn import load_path
+from laws.records import Record
 from server import analysis
 from server.analysis import NOT_INSTALLED, Analyser, Analysis, AnalysisError, analyse
-from tabled.rules import Board, Seat, Strain, Vulnerability
-from tabled.rules.pbn import load_path
-from tabled.rules.records import Record
 
 RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"
 REALBRIDGE = RECORDS / "realbridge-2021-online-qual-r2.pbn"

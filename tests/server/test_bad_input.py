@@ -74,7 +74,7 @@ def test_a_cell_that_would_be_a_formula_is_shown_as_text(cell: object, shown: ob
 
 def test_the_csv_exports_neutralise_formulas_in_players_names(
         fresh: Database) -> None:  # noqa: F811
-    from server.session import create_session
+    from server.rounds import create_session
 
     session = create_session(fresh, event="four", title="Social", kind="individual",
                              participants=4, boards_per_round=4, scoring="club",

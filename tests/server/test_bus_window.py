@@ -14,7 +14,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from bidbox.broker import Broker, BrokerUsers
 from mqttlink import BrokerSettings
 from server.bus import BATCH, WINDOW, Bus
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, services
 
 SENT = 300  # more than Mosquitto's 20, fewer than one batch

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 
 from bench.ingest import stream
 from bidbox.broker import Broker, BrokerUsers
+from laws.formats import load_path
 from mqttlink import BrokerSettings
 from server import schema as s
 from server.bus import Bus, split_tables
@@ -20,8 +21,7 @@ from server.db import Database
 from server.ingest import Ingest, Outcome
 from server.live import Hub
 from sim.recorded import playable
-from tabled.rules.formats import load_path
-from tabled.wire import table_topic
+from tablemodel.wire import table_topic
 from tests.fixtures.broker import EVENT, TABLES, MqttConnect
 from tests.records import played_pbn
 

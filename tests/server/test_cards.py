@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from server import report
 from server.report.cards import guide_cards, table_cards
-from server.session import create_session
+from server.rounds import create_session
 from tests.server.conftest import EVENT, login, services
 from tests.server.test_printouts import needs_poppler, pdf_text
 

@@ -8,8 +8,8 @@ from flask import Flask
 
 from server.centre import ClubTables, club_topic, subscriptions
 from server.movements import Section
-from server.session import create_session
-from tabled.wire import WireError, table_topic
+from server.rounds import create_session
+from tablemodel.wire import WireError, table_topic
 from tests.clock import Clock
 from tests.server.conftest import EVENT, services
 

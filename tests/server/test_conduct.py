@@ -1,5 +1,5 @@
 """How the tables are conducted and each pair's system card: set up in the console, stored,
-and sent in the round's assignment as the table reads it (tabled.wire, tabled.state)."""
+and sent in the round's assignment as the table reads it (tablemodel.wire, tablemodel.state)."""
 
 from __future__ import annotations
 
@@ -12,22 +12,16 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from laws import Seat, Side
 from server import schema as s
 from server import syscards
+from server.rounds import assignment, create_session, start_round
 from server.services import Services
-from server.session import (
-    Session,
-    SessionError,
-    assignment,
-    create_session,
-    current,
-    start_round,
-)
-from tabled.regulation import DEFAULT_TRAY_DELAY
-from tabled.rules import Seat, Side
-from tabled.state import Conduct, TableState
-from tabled.syscard import SystemCard, example
-from tabled.wire import MAX_PAYLOAD, Command, Event
+from server.session import Session, SessionError, current
+from tablemodel.regulation import DEFAULT_TRAY_DELAY
+from tablemodel.state import Conduct, TableState
+from tablemodel.syscard import SystemCard, example
+from tablemodel.wire import MAX_PAYLOAD, Command, Event
 
 EVENT = "test"
 Director = tuple[FlaskClient, str]

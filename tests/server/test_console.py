@@ -17,9 +17,10 @@ from server import schema as s
 from server import standings
 from server.live import MAX_TABLES
 from server.movements import PHANTOM
+from server.rounds import create_session, start_round
 from server.services import Services
-from server.session import Session, create_session, dealt, participants_of, start_round
-from tabled.wire import Command, Event, table_topic
+from server.session import Session, dealt, participants_of
+from tablemodel.wire import Command, Event, table_topic
 from tests.server.conftest import login
 
 EVENT = "test"
@@ -489,8 +490,8 @@ def test_exports_need_a_session(director: Director) -> None:
 
 def test_the_rulings_form_and_record_come_from_the_ruling_kinds(app: Flask,
                                                                 director: Director) -> None:
-    """Each kind of tabled.rulings is offered with its fields; the record words them."""
-    from tabled.rulings import KINDS
+    """Each kind of tablemodel.rulings is offered with its fields; the record words them."""
+    from tablemodel.rulings import KINDS
 
     client, token = director
     make_session(app)

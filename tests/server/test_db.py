@@ -12,7 +12,7 @@ from sqlalchemy import inspect, text
 
 from server.db import Database, database_url
 from server.schema import metadata
-from tabled.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY
+from tablemodel.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY
 
 
 @pytest.mark.parametrize(("given", "expected"), [

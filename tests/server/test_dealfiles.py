@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from laws import Deal, Seat
 from server.handrecords import (
     BRI_BYTES,
     DUP_BYTES,
@@ -16,7 +17,6 @@ from server.handrecords import (
     read_bri,
     read_dup,
 )
-from tabled.rules import Deal, Seat
 
 # The description's example board: North's, East's and South's cards as the numbers 01 (the
 # ace of spades) to 52 (the two of clubs), in the order the machine drew them ...

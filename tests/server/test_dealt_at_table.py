@@ -15,23 +15,17 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
+from laws import Deal
 from server import publish, report, rulings
 from server import schema as s
 from server.analysis import analyse
 from server.exports import pbn
 from server.handrecords import HandRecordError, of_session
 from server.report.data import hand_records
-from server.session import (
-    SessionError,
-    create_session,
-    deals_of,
-    import_deals,
-    start_round,
-    stored_analysis,
-)
+from server.rounds import create_session, start_round
+from server.session import SessionError, deals_of, import_deals, stored_analysis
 from sim.players.deals import deal
-from tabled.rules import Deal
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, make_app, services
 
 

@@ -18,17 +18,18 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 from sqlalchemy import update
 
+from laws import Board, Deal, Seat, parse_contract
+from laws.scoring import score_ns
 from server import schema as s
 from server import standings
 from server.analysis import Analyser, Analysis
 from server.display import frequency
 from server.movements import PHANTOM
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session, deals_of
-from tabled import words as bridge
-from tabled.rules import Board, Deal, Seat, parse_contract
-from tabled.rules.scoring import score_ns
-from tabled.wire import Event, table_topic
+from server.session import Session, deals_of
+from tablemodel import words as bridge
+from tablemodel.wire import Event, table_topic
 
 EVENT = "test"  # tests/server/conftest.py's event
 PUBLIC_PAGES = ("/", "/?lang=en", "/api/v1/results", "/api/v1/rankings")
@@ -336,7 +337,7 @@ def test_spanish_by_default_english_when_asked(client: FlaskClient, room: Room, 
 
 def test_the_api_gives_each_result_in_the_language_asked(client: FlaskClient,
                                                         room: Room) -> None:
-    """display.js draws a result from the API's "shown" (tabled.words), spelling no bridge
+    """display.js draws a result from the API's "shown" (tablemodel.words), spelling no bridge
     word itself: the same words, suits and seats as the page the server renders."""
     for seat in room.tables(1):
         room.play(seat.table, 1, "3NTX", "W", 9, lead="HT")

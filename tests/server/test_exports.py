@@ -21,6 +21,12 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
+from laws import Board, Call, Card, Seat, parse_contract
+from laws.auction import Auction
+from laws.pbn import load_path, loads
+from laws.play import Play
+from laws.records import Record
+from laws.replay import ReplayResult, replay
 from server import adjusted, publish
 from server import schema as s
 from server.db import Database
@@ -32,17 +38,12 @@ from server.exports import (
     pbn,
 )
 from server.ingest import Ingest
+from server.rounds import create_session
 from server.rulings import correct_result
-from server.session import Session, create_session, participants_of, set_names
+from server.session import Session, participants_of, set_names
 from server.standings import all_results, field
 from server.usebio import DOCTYPE, usebio
-from tabled.rules import Board, Call, Card, Seat, parse_contract
-from tabled.rules.auction import Auction
-from tabled.rules.pbn import load_path, loads
-from tabled.rules.play import Play
-from tabled.rules.records import Record
-from tabled.rules.replay import ReplayResult, replay
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.records import played_pbn
 from tests.server import usebio_read
 
@@ -790,7 +791,7 @@ def test_usebio_lines_carry_each_tables_auction_and_play_as_lin(played: Played) 
     """BridgeWebs shows the bidding and play of a traveller line from its LIN_DATA: each
     line's LIN reads back (the engine's LIN reader) to the table's calls, and replays to
     the line's contract and tricks."""
-    from tabled.rules import lin as lin_format
+    from laws import lin as lin_format
 
     read = usebio_read.loads(usebio(played.db, played.session))
     checked = 0

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from laws import Seat, parse_contract, pbn
+from laws.scoring import score_ns
 from server.fieldscore import (
     BoardResult,
     Scored,
@@ -25,8 +27,6 @@ from server.fieldscore import (
     rankings,
     team_match,
 )
-from tabled.rules import Seat, parse_contract, pbn
-from tabled.rules.scoring import score_ns
 
 Method = Callable[[Sequence[BoardResult]], list[Scored]]
 RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"

@@ -14,13 +14,14 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
+from laws import Card, Seat, Strain
+from laws.pbn import load_path
 from server import playanalysis, publish
 from server.analysis import analyse
 from server.playanalysis import PlayAnalysis
-from server.session import Session, create_session, deals_of, set_names
+from server.rounds import create_session
+from server.session import Session, deals_of, set_names
 from server.standings import all_results, released_boards
-from tabled.rules import Card, Seat, Strain
-from tabled.rules.pbn import load_path
 from tests.records import played_pbn
 from tests.server.conftest import EVENT, make_app, services
 from tests.server.test_exports import FIRST_BOARD, play_session

@@ -8,9 +8,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server.live import Hub
-from server.session import create_session, start_round
+from server.rounds import create_session, start_round
 from server.standings import all_results
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, PASSWORD, csrf_of, login, services
 
 

@@ -10,13 +10,13 @@ import json
 from flask import Flask
 from sqlalchemy import select
 
+from laws import Board, Seat, Vulnerability
+from laws.pbn import loads
 from server import schema as s
 from server.exports import pbn
-from server.session import create_session, start_round
+from server.rounds import create_session, start_round
 from server.standings import all_results
-from tabled.rules import Board, Seat, Vulnerability
-from tabled.rules.pbn import loads
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, services
 
 

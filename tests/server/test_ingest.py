@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from server import schema as s
 from server.db import Database
 from server.ingest import RESEND_AGAIN_AFTER, Ingest, Seated
-from tabled.wire import MAX_PAYLOAD, Event, table_topic
+from tablemodel.wire import MAX_PAYLOAD, Event, table_topic
 from tests.clock import Clock
 
 EVENT = "test"
@@ -124,7 +124,7 @@ BAD: list[tuple[str, str, bytes | str, str]] = [
     ("garbage status", topic(kind="status"), b"maybe", "neither"),
     ("garbage state", topic(kind="state"), b'{"v":1,"seq":"x","phase":"auction"}', "seq"),
     ("unknown phase", topic(kind="state"), b'{"v":1,"seq":3,"phase":"dancing"}', "phase"),
-    # the wire's own decoder (tabled.wire.state_from_payload): what the table never sends
+    # the wire's own decoder (tablemodel.wire.state_from_payload): what the table never sends
     ("hands in the state", topic(kind="state"),
      b'{"v":1,"seq":3,"phase":"play","hands":{"N":"SAKQ"}}', "unknown fields"),
     ("a state's time", topic(kind="state"), b'{"v":1,"seq":3,"phase":"play","ts":"x"}', "time"),

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from server import schema as s
 from server.db import Database
 from server.ingest import Ingest
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 
 EVENT = "dialects"
 

@@ -13,7 +13,7 @@ from flask import Flask
 from mqttlink import BrokerSettings, close_sockets
 from server.bus import Bus
 from server.live import MAX_TABLES, Change, Hub, change_message
-from tabled.wire import ONLINE, Event, table_topic
+from tablemodel.wire import ONLINE, Event, table_topic
 from tests.server.conftest import EVENT, login, services
 
 CONSOLE = frozenset({"tables", "results", "calls", "commands"})

@@ -17,7 +17,7 @@ from server import console, display, vugraph
 from server.bus import Bus
 from server.live import KINDS, MAX_TABLES, Change, Hub
 from server.relay import NOTIFY_LIMIT, Relay, Relayed, channel, decode, encode
-from tabled.wire import ONLINE
+from tablemodel.wire import ONLINE
 from tests.server.conftest import login, make_app, services
 from tests.server.test_live import _text, event, message
 

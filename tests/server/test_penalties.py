@@ -16,8 +16,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server import adjusted, penalties, rulings, standings
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session
+from server.session import Session
 from server.usebio import usebio
 from tests.server.conftest import login
 
@@ -222,8 +223,8 @@ def test_every_export_carries_the_penalty_and_the_assigned_scores(app: Flask) ->
     import io
     import xml.etree.ElementTree as ET
 
+    from laws.pbn import loads as load_pbn
     from server import exports
-    from tabled.rules.pbn import loads as load_pbn
 
     session = make_field(app)
     db = services(app).db

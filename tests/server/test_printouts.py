@@ -14,10 +14,13 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import Markup
 
+from laws import Deal, Suit
+from laws.pbn import loads as load_pbn
+from server import display, report
 from server.session import dealt
-from tabled.rules import Deal
-from tabled.rules.pbn import loads as load_pbn
+from tablemodel import words
 from tests.server.conftest import login
 from tests.server.test_penalties import make_field
 
@@ -88,3 +91,25 @@ def test_bidbox_report_writes_the_pack_and_deals_with_a_seed(app: Flask, tmp_pat
                           "9-3", "--what", "deals", "--out", str(deals)],
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "low to high" in bad.stderr
+
+
+@pytest.mark.parametrize("language", ["es", "en"])
+def test_the_printouts_write_bridge_words_and_numbers_as_the_live_pages_do(
+        app: Flask, language: str) -> None:
+    """One vocabulary for the screen and the paper: the results pack's helpers and the live
+    display's give the same text for a score, a percentage, a contract, a seat and a suit."""
+    env = report.environment(language).globals
+    values = (55.5, 60.0, 12.25, -3.0, 0.333)
+    with app.test_request_context(f"/?lang={language}"):
+        assert display.language() == language
+        for value in values:
+            assert env["decimal"](value) == display.decimal(value)
+            assert env["decimal"](value, 0) == display.decimal(value, 0)
+        for text in ("4HX", "3NT", "Pass", "1C", "7SXX"):
+            assert env["contract"](text) == display.contract_html(text)
+        for letter in "NESW":
+            assert env["seat"](letter) == display.seat_letter(letter)
+    assert env["decimal"](55.5) == ("55,5" if language == "es" else "55.5")
+    assert env["seat"]("W") == ("O" if language == "es" else "W")
+    assert env["suit"]("H") == Markup(words.html((words.suit_mark(Suit.H, language),)))
+    assert ("3ST" if language == "es" else "3NT") in env["contract"]("3NT")

@@ -11,8 +11,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server.progress import STAGES
-from server.session import start_round
-from tabled.wire import state_payload, table_topic
+from server.rounds import start_round
+from tablemodel.wire import state_payload, table_topic
 from tests.server.test_display import EVENT, Room, services
 
 

@@ -10,12 +10,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from laws import Board, Seat, parse_contract
+from laws.scoring import score_ns
 from server.movements import Section
 from server.rankview import PAGE_ROWS, QueryError, RankingQuery, fold
-from server.session import create_session, set_names
-from tabled.rules import Board, Seat, parse_contract
-from tabled.rules.scoring import score_ns
-from tabled.wire import Event, table_topic
+from server.rounds import create_session
+from server.session import set_names
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, login, services
 
 SECTIONS = ("A", "B", "C")

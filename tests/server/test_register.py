@@ -19,10 +19,11 @@ from server import exports, register
 from server import schema as s
 from server.db import Database
 from server.register import Member, RegisterError
+from server.rounds import create_session, start_round
 from server.services import Services
-from server.session import Session, create_session, participants_of, start_round
+from server.session import Session, participants_of
 from server.usebio import usebio
-from tabled.wire import Command, Event, table_topic
+from tablemodel.wire import Command, Event, table_topic
 from tests.server import usebio_read
 from tests.server.conftest import EVENT
 

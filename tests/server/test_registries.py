@@ -20,18 +20,19 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from bidbox import report_cmd
+from laws import Deal
+from laws.lin import loads as load_lin
 from server import console_scoring, handrecords, publish, schema, standings
 from server.movements import KINDS, MovementKind, check_kinds, movement, scramble_rounds
+from server.rounds import start_round
 from server.scorings import ENTRIES, Method, Scoring, ScoringEntry, check_entries
 from server.services import Services
-from server.session import Session, deals_of, start_round
-from tabled.rules import Deal
-from tabled.rules.lin import loads as load_lin
-from tabled.rulings import KINDS as RULING_KINDS
-from tabled.rulings import Effect
-from tabled.rulings import check_kinds as check_ruling_kinds
-from tabled.texts import Words
-from tabled.wire import Event, table_topic
+from server.session import Session, deals_of
+from tablemodel.rulings import KINDS as RULING_KINDS
+from tablemodel.rulings import Effect
+from tablemodel.rulings import check_kinds as check_ruling_kinds
+from tablemodel.texts import Words
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT
 
 Director = tuple[FlaskClient, str]

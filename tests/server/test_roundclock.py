@@ -14,13 +14,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from laws import Board, Seat, parse_contract
+from laws.scoring import score_ns
 from server import roundclock
 from server import schema as s
 from server.session import current
-from tabled.roundclock import RoundClock
-from tabled.rules import Board, Seat, parse_contract
-from tabled.rules.scoring import score_ns
-from tabled.wire import Command, Event, table_topic
+from tablemodel.roundclock import RoundClock
+from tablemodel.wire import Command, Event, table_topic
 from tests.clock import Clock
 from tests.server.conftest import EVENT, login, make_app, services
 from tests.server.test_display import Room

@@ -13,9 +13,10 @@ from sqlalchemy import select
 
 from server import rulings
 from server import schema as s
+from server.rounds import create_session
 from server.services import Services
-from server.session import Session, create_session
-from tabled.wire import Command, Event, table_topic
+from server.session import Session
+from tablemodel.wire import Command, Event, table_topic
 
 EVENT = "test"
 
@@ -303,7 +304,7 @@ def test_the_record_holds_rulings_with_their_answers_and_corrections_newest_firs
 
 def test_the_record_holds_what_the_players_chose_on_their_keypads(app: Flask) -> None:
     """A penalty card seen at the reader, declarer's 57A option, a 16B reservation: the
-    director sees them with the rulings (kinds of tabled.rulings), by the seat that chose."""
+    director sees them with the rulings (kinds of tablemodel.rulings), by the seat that chose."""
     make_session(app)
     send(app, 1, 1, "option", 3, kind="penalty_card", seat="E", card="S5", major="major",
          law="57A", by="E")

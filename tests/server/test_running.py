@@ -13,7 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server import running
-from server.session import SessionError, create_session
+from server.rounds import create_session
+from server.session import SessionError
 from tests.server.conftest import EVENT, services
 
 Director = tuple[FlaskClient, str]

@@ -14,16 +14,17 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
+from laws import Board
+from laws.pbn import loads as load_pbn
 from server import exports, syscards
 from server import schema as s
 from server.db import Database
 from server.ingest import Ingest
+from server.rounds import create_session, start_round
 from server.services import Services
-from server.session import Session, create_session, start_round
-from tabled.rules import Board
-from tabled.rules.pbn import loads as load_pbn
-from tabled.syscard import example
-from tabled.wire import Event, table_topic
+from server.session import Session
+from tablemodel.syscard import example
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, make_app
 
 ONE_CLUB = example().by_code(10)

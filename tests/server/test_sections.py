@@ -24,9 +24,10 @@ from server.movements import (
     section_letters,
     sectioned,
 )
-from server.session import SessionError, create_session, current, start_round
+from server.rounds import create_session, start_round
+from server.session import SessionError, current
 from server.standings import all_results, field
-from tabled.wire import Command
+from tablemodel.wire import Command
 from tests import handscore
 from tests.handscore import Played
 from tests.server.conftest import EVENT, services

@@ -7,8 +7,8 @@ from flask import Flask
 from sqlalchemy import select
 
 from server import schema as s
-from server.session import create_session, start_round
-from tabled.wire import Event, table_topic
+from server.rounds import create_session, start_round
+from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, services
 
 
@@ -43,7 +43,7 @@ def test_the_individual_tells_the_table_who_deals_and_who_is_vulnerable(app: Fla
     North-South and all vulnerable; the assign command carries it, valid on the wire."""
     import json
 
-    from tabled.wire import Command
+    from tablemodel.wire import Command
 
     session = create_session(services(app).db, event=EVENT, title="Individual",
                              kind="individual", participants=4, boards_per_round=4, seed=3)

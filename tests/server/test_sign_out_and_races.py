@@ -144,7 +144,7 @@ def test_the_api_guide_says_which_answer_has_which_fields(
 
     from server.api import PUBLIC_TABLE_FIELDS
     from server.ingest import Ingest
-    from tabled.wire import ONLINE, table_topic
+    from tablemodel.wire import ONLINE, table_topic
     from tests.server.conftest import EVENT
 
     guide = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()

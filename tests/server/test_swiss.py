@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from server.fieldscore import BoardResult
+from server.fieldscore import BoardResult, swiss_match_imps
 from server.movements import PHANTOM, swiss
 from server.swiss import (
     BYE_VP,
@@ -16,7 +16,6 @@ from server.swiss import (
     Pairing,
     SwissError,
     by_hand,
-    match_imps,
     pair,
     scored_matches,
     standings,
@@ -116,7 +115,7 @@ def test_match_imps_score_each_match_on_its_own() -> None:
                BoardResult(1, 2, 1, 170, table=2, round=1),   # team 1 +250: 6 IMPs
                BoardResult(1, 3, 4, -100, table=3, round=1),
                BoardResult(1, 4, 3, -100, table=4, round=1)]  # team 3: -100 and +100: 0
-    scored = match_imps(results)
+    scored = swiss_match_imps(results)
     assert [(s.ns, s.ew) for s in scored] == [(6, -6), (-6, 6), (0, 0), (0, 0)]
     pairings = {1: Pairing(((1, 2), (3, 4)), None)}
     matches = scored_matches(pairings, scored, boards_per_round=8)

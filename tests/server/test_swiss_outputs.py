@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 
 from server import publish, report
-from server.session import create_session
+from server.rounds import create_session
 from server.swiss import swiss_of
 from tests.server.conftest import EVENT, services
 from tests.server.test_printouts import needs_poppler, pdf_text

@@ -14,16 +14,16 @@ import server.console_texts
 import server.display_texts
 import server.scoring_texts
 import tabled.i18n
-import tabled.syscard
-import tabled.words
+import tablemodel.syscard
+import tablemodel.words
 from server.display import SCRIPT_TEXTS
 from server.i18n import PAGES
-from tabled.texts import LANGUAGES, REGISTRY, Words
+from tablemodel.texts import LANGUAGES, REGISTRY, Words
 
 SERVER = Path(server.console_texts.__file__).parent
 # Importing them registers their tables.
-MODULES = (server.display_texts, server.scoring_texts, tabled.i18n, tabled.syscard,
-           tabled.words)
+MODULES = (server.display_texts, server.scoring_texts, tabled.i18n, tablemodel.syscard,
+           tablemodel.words)
 TABLES = ("pages", "seat display", "seat display laws", "answers", "bridge words")
 LITERAL = re.compile(r"""(?<![\w.])t\(\s*["']([\w-]+)["']\s*[,)]""")
 
@@ -35,7 +35,7 @@ def fields(text: str) -> set[str]:
 def test_every_table_is_registered() -> None:
     assert set(TABLES) <= set(REGISTRY)
     assert REGISTRY["pages"] is PAGES
-    # the rulings' words are the ruling kinds' (tabled/rulings.py), registered with the pages
+    # the rulings' words are the ruling kinds' (tablemodel/rulings.py), registered with the pages
     assert len(PAGES) >= 280 and len(REGISTRY["seat display"]) > 70
     from server import rulings  # registers them
     assert all(f"console_kind_{name}" in PAGES for name in rulings.KINDS)

@@ -13,8 +13,9 @@ from flask import Flask
 
 from server import publish, register
 from server.movements import Section
+from server.rounds import create_session, start_round
 from server.rulings import correct_result
-from server.session import Session, create_session, start_round
+from server.session import Session
 from server.swiss import swiss_of
 from server.usebio import usebio
 from tests.server import usebio_read

@@ -1,4 +1,4 @@
-"""Vugraph: a table's board rebuilt from its stored events and cut by tabled.viewing.view_for.
+"""Vugraph: a table's board rebuilt from its stored events and cut by tablemodel.viewing.view_for.
 
 A screens table plays board 1 through ingest: an alerted 1C, a written question and its
 answer, the tray crossing, 3NT, a face-down lead faced by the screenmate. Time is simulated
@@ -19,14 +19,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from laws import Board, Card, Deal, Seat
 from server import schema as s
 from server import standings, syscards, vugraph
 from server.live import HEARTBEAT, Hub
+from server.rounds import create_session, start_round
 from server.services import Services
-from server.session import Session, SessionError, create_session, dealt, start_round
-from tabled.rules import Board, Card, Deal, Seat
-from tabled.syscard import example
-from tabled.wire import Event, table_topic
+from server.session import Session, SessionError, dealt
+from tablemodel.syscard import example
+from tablemodel.wire import Event, table_topic
 from tests.clock import Clock
 from tests.server.conftest import EVENT, login, make_app
 

@@ -18,13 +18,13 @@ from gpiozero.pins.mock import MockFactory
 
 from bidbox.broker import Broker, BrokerUsers
 from hardware.events import CardEvent, KeyEvent
+from laws import Seat
 from mqttlink import BrokerSettings
 from server.standings import public_field
 from tabled.config import TableConfig
-from tabled.rules import Seat
 from tabled.runner import Table
-from tabled.state import Phase
-from tabled.wire import afterboard_topic
+from tablemodel.state import Phase
+from tablemodel.wire import afterboard_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
 from tests.server_system.conftest import ServerFactory, director, services
 

@@ -7,8 +7,8 @@ from sqlalchemy import func, select
 
 from bidbox.broker import BrokerUsers
 from server import schema as s
-from server.session import create_session, start_round
-from tabled.wire import ONLINE, Command, Event, table_topic
+from server.rounds import create_session, start_round
+from tablemodel.wire import ONLINE, Command, Event, table_topic
 from tests.fixtures.broker import EVENT, MqttConnect
 from tests.server_system.conftest import ServerFactory, services, wait_until
 

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 
 from bidbox.broker import BrokerUsers
 from server import schema as s
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.faults.harness import wait_until as poll
 from tests.fixtures.broker import EVENT, MqttConnect
 from tests.server_system.conftest import ServerFactory, services, wait_until

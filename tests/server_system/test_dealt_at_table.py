@@ -17,6 +17,7 @@ from sqlalchemy import select
 
 from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import player_numbers
+from laws import Deal, Seat
 from mqttlink import BrokerSettings
 from server import schema as s
 from server.services import Services
@@ -24,8 +25,7 @@ from server.session import Session
 from sim.players import SimulatedPlayers
 from sim.players.deals import deal
 from sim.simtable import SimulatedTable
-from tabled.rules import Deal, Seat
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
 from tests.server_system.conftest import ServerFactory, director, services, wait_until
 

@@ -32,8 +32,8 @@ from server import create_app
 from server.running import sessions
 from tabled.config import TableConfig, load
 from tabled.runner import Table
-from tabled.state import Phase
-from tabled.wire import Event, table_topic
+from tablemodel.state import Phase
+from tablemodel.wire import Event, table_topic
 from tests.bidbox.test_provision import provisioned_broker, table_client
 from tests.fixtures.broker import TIMEOUT
 from tests.server_system.conftest import director as console_director

@@ -12,13 +12,14 @@ from flask import Flask
 from sqlalchemy import select
 
 from bidbox.broker import Broker, BrokerUsers
+from laws import Seat
 from mqttlink import BrokerSettings
 from server import register
 from server import schema as s
-from server.session import create_session, participants_of, start_round
+from server.rounds import create_session, start_round
+from server.session import participants_of
 from sim.simtable import SimulatedTable
-from tabled.rules import Seat
-from tabled.state import Phase
+from tablemodel.state import Phase
 from tests.fixtures.broker import EVENT, TIMEOUT
 
 from .conftest import ServerFactory, services, wait_until

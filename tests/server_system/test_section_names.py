@@ -17,12 +17,12 @@ from sqlalchemy import select
 
 from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import player_numbers
+from laws import Seat
 from server import schema as s
 from server.movements import Section
-from server.session import create_session, start_round
+from server.rounds import create_session, start_round
 from sim.players import SimulatedPlayers
-from tabled.rules import Seat
-from tabled.state import Phase
+from tablemodel.state import Phase
 from tests.fixtures.broker import EVENT, TIMEOUT
 from tests.server.test_printouts import pdf_text
 from tests.server_system.conftest import ServerFactory, services, wait_until

@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 
 from bidbox.broker import Broker, BrokerUsers
-from tabled.wire import Event, table_topic
+from tablemodel.wire import Event, table_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
 from tests.processes import spawned
 

@@ -24,8 +24,9 @@ from mqttlink import BrokerSettings
 from server import schema as s
 from server.exports import pbn, rankings_csv
 from server.penalties import give
+from server.rounds import create_session, start_round
 from server.services import Services
-from server.session import Session, create_session, current, start_round
+from server.session import Session, current
 from server.standings import all_results, field, released_boards
 from server.swiss import SwissError, stored_pairings, swiss_of
 from server.tables import table_grid

@@ -9,12 +9,12 @@ from collections import defaultdict
 
 import pytest
 
+from laws import Board, Side
+from laws.play import Play
+from laws.scoring import score_ns
 from sim.players import deal
 from sim.players.field import STEADY, Style, seated
 from sim.players.players import _made, bots_calls, script
-from tabled.rules import Board, Side
-from tabled.rules.play import Play
-from tabled.rules.scoring import score_ns
 
 
 def test_a_pairs_style_is_its_own_and_the_same_each_time() -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
+from laws import Deal
+from laws.calls import DOUBLE, PASS
 from server.session import dealt
 from sim.players.players import script, varied
-from tabled.rules import Deal
-from tabled.rules.calls import DOUBLE, PASS
 
 
 def test_no_variety_keeps_the_bots_auction() -> None:

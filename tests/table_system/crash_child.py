@@ -12,12 +12,12 @@ import json
 import sys
 from pathlib import Path
 
+from laws import Seat
+from laws.formats import load_path
 from sim.recorded import BoardScript, RecordedPlayers, playable
 from sim.simtable import SimulatedTable
 from tabled.daemon import snapshot
-from tabled.rules import Seat
-from tabled.rules.formats import load_path
-from tabled.wire import Command, Event
+from tablemodel.wire import Command, Event
 
 
 def scripts(records: Path, count: int) -> list[BoardScript]:

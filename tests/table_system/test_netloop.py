@@ -18,11 +18,11 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import Broker, BrokerUsers
+from laws import Seat
+from laws.formats import load_path
 from mqttlink import NetworkLoop
 from sim.recorded import BoardScript, RecordedPlayers, playable
 from sim.simtable import SimulatedTable
-from tabled.rules import Seat
-from tabled.rules.formats import load_path
 from tests.fixtures.broker import EVENT
 from tests.table_system.test_uplink import Collector, assign, journal_events, settings
 

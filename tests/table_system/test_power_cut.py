@@ -20,7 +20,7 @@ from typing import Any
 
 from tabled.daemon import snapshot
 from tabled.journal import Journal
-from tabled.state import TableState
+from tablemodel.state import TableState
 from tests.processes import spawned
 
 # Run as a module from this checkout, so the child runs this tree's code whatever else an

@@ -12,8 +12,8 @@ from gpiozero.pins.mock import MockFactory
 from hardware.cardreader import CardReader
 from hardware.layout import KeypadLayout
 from hardware.sim import MatrixSimulator
+from laws import Seat
 from tabled.config import ConfigError, load, parse
-from tabled.rules import Seat
 from tabled.runner import Table
 from tests.hardware.fake_lcd import FakeBus
 

@@ -13,11 +13,11 @@ import json
 from pathlib import Path
 
 from bidbox.broker import Broker, BrokerUsers
+from laws import Seat
 from sim.recorded import RecordedPlayers
 from sim.simtable import SimulatedTable
-from tabled.rules import Seat
-from tabled.syscard import example
-from tabled.wire import Command, table_topic
+from tablemodel.syscard import example
+from tablemodel.wire import Command, table_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
 
 from .test_uplink import WAIT, settings

@@ -22,13 +22,13 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bidbox.broker import Broker, BrokerUsers, Credentials
+from laws import Seat
+from laws.formats import load_path
 from mqttlink import BrokerSettings, close_sockets
 from sim.recorded import BoardScript, RecordedPlayers, playable
 from sim.simtable import SimulatedTable
-from tabled.roundclock import RoundClock
-from tabled.rules import Seat
-from tabled.rules.formats import load_path
-from tabled.wire import Command, Event, clock_payload, clock_topic, table_topic
+from tablemodel.roundclock import RoundClock
+from tablemodel.wire import Command, Event, clock_payload, clock_topic, table_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttConnect
 from tests.processes import spawned
 from tests.records import REALBRIDGE
@@ -229,8 +229,8 @@ def test_every_realbridge_record_played_at_four_tables_publishes_replays_result(
     computes for the same records."""
     import json
 
+    from laws.replay import replay
     from sim.simulation import Simulation
-    from tabled.rules.replay import replay
 
     path = played_records  # the real qualifier's 299 records, or the golden pairs' 60
     records = load_path(path)

@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from hardware.events import CardEvent, KeyEvent
+from laws import Call, Card, Deal, Seat
 from tabled.control import Notice
 from tabled.daemon import TableDaemon
-from tabled.rules import Call, Card, Deal, Seat
-from tabled.state import Phase, TableState
-from tabled.wire import Command, Event
+from tablemodel.state import Phase, TableState
+from tablemodel.wire import Command, Event
 from tests.clock import Clock
 
 # Board 11 of the RealBridge qualifier, the engine tests' deal (tests/rules/test_play.py).

@@ -1,4 +1,4 @@
-"""The after-board pages (tabled/afterboard.py, issue 32): what a seat display shows of a
+"""The after-board pages (tablemodel/afterboard.py, issue 32): what a seat display shows of a
 board once its result is confirmed, from what the server lets the table show."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from tabled import afterboard
-from tabled.afterboard import AfterBoard, Browsing, Line
-from tabled.rules import Seat
-from tabled.state import Phase, TableState
-from tabled.wire import WireError, afterboard_from_payload, afterboard_payload
+from laws import Seat
+from tablemodel import afterboard
+from tablemodel.afterboard import AfterBoard, Browsing, Line
+from tablemodel.state import Phase, TableState
+from tablemodel.wire import WireError, afterboard_from_payload, afterboard_payload
 from tests.tabled.afterboard_example import MESSAGE, block, example, screens
 from tests.tabled.helpers import Table, reach
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from laws import Seat
 from tabled.daemon import Acked, TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Seat
-from tabled.state import Phase
-from tabled.wire import Command, Event
+from tablemodel.state import Phase
+from tablemodel.wire import Command, Event
 
 from .helpers import Table, reach
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from hardware.events import CardEvent, KeyEvent
-from tabled.rules import Card, Seat
-from tabled.state import Phase
+from laws import Card, Seat
+from tablemodel.state import Phase
 
 from .conftest import MakeTable
 from .helpers import DEAL, GUIDANCE, PBN, Table, number_keys, reach

@@ -8,10 +8,10 @@ from collections.abc import Sequence
 import pytest
 
 from hardware.events import KeyEvent, ReaderStatus
+from laws import Seat
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Seat
-from tabled.wire import Command, Event
+from tablemodel.wire import Command, Event
 
 N, E, S, W = Seat.N, Seat.E, Seat.S, Seat.W
 ASSIGN = Command("c1", "assign", {"round": 1, "ns": 1, "ew": 2, "boards": [1]})

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tabled.rules import Deal, Seat
-from tabled.state import Phase
+from laws import Deal, Seat
 from tabled.views import WIDTH
+from tablemodel.state import Phase
 
 from .helpers import DEAL, PBN, Table
 

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
+from laws import Seat
 from tabled.config import parse
 from tabled.daemon import Acked, TableDaemon
 from tabled.following import SessionJournals
 from tabled.journal import JournalError
-from tabled.rules import Seat
-from tabled.running import RunningSession
-from tabled.state import Phase
-from tabled.wire import Event, WireError
+from tablemodel.running import RunningSession
+from tablemodel.state import Phase
+from tablemodel.wire import Event, WireError
 from tests.clock import Clock
 
 from .helpers import Table, reach

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from laws import Card, Seat, Suit
+from laws.penalty import FacedLead, PenaltyCard
 from tabled.control import SeatEntry
-from tabled.rules import Card, Seat, Suit
-from tabled.rules.penalty import FacedLead, PenaltyCard
-from tabled.state import Phase, TableState
 from tabled.views import seat_view
+from tablemodel.state import Phase, TableState
 
 from .helpers import Table, reach
 

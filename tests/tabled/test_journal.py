@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tabled.journal import Journal, JournalError
-from tabled.wire import Event
+from tablemodel.wire import Event
 
 EVENTS = [
     ("assign", None, {"cmd": "c1", "round": 1, "ns": 1, "ew": 2, "boards": [1]}),

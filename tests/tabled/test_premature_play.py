@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import Card, Seat, Suit
-from tabled.rules.penalty import PenaltyCard, PlayRestriction, PrematureOption
-from tabled.state import Phase, TableState
-from tabled.wire import Event
+from laws import Card, Seat, Suit
+from laws.penalty import PenaltyCard, PlayRestriction, PrematureOption
+from tablemodel.state import Phase, TableState
+from tablemodel.wire import Event
 
 from .helpers import Table, reach
 

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from hardware.events import KeyEvent
+from laws import Seat
 from tabled.control import SeatEntry
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Seat
-from tabled.state import Phase, StateError, TableState
 from tabled.views import seat_view
-from tabled.wire import Command, Event
+from tablemodel.state import Phase, StateError, TableState
+from tablemodel.wire import Command, Event
 
 from .helpers import DEAL, GUIDANCE, PBN, Table
 

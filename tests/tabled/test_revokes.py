@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from tabled.rules import Seat
-from tabled.state import Phase, TableState
+from laws import Seat
+from tablemodel.state import Phase, TableState
 
 from .helpers import Table
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
+from laws import Seat
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Seat
-from tabled.state import Phase, TableState
-from tabled.wire import Command, WireError
+from tablemodel.state import Phase, TableState
+from tablemodel.wire import Command, WireError
 
 from .conftest import MakeTable
 from .helpers import Table, number_keys

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from laws import Seat
 from tabled.daemon import TableDaemon, Tick
 from tabled.journal import Journal
-from tabled.roundclock import RoundClock
-from tabled.rules import Seat
-from tabled.state import Phase
 from tabled.views import WIDTH
-from tabled.wire import Command, WireError, clock_from_payload, clock_payload
+from tablemodel.roundclock import RoundClock
+from tablemodel.state import Phase
+from tablemodel.wire import Command, WireError, clock_from_payload, clock_payload
 from tests.clock import Clock
 
 from .helpers import Table, reach

@@ -1,4 +1,4 @@
-"""The ruling kinds, defined once (tabled.rulings), and what derives from them: the wire's
+"""The ruling kinds, defined once (tablemodel.rulings), and what derives from them: the wire's
 schema, the seat displays' words, the server's checks and the console's form."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
+from laws import Seat
 from tabled import i18n
-from tabled.rules import Seat
-from tabled.rulings import FIELDS, KINDS, RulingDataError, kind_of
-from tabled.state import Phase
-from tabled.texts import Words
-from tabled.wire import COMMANDS, EVENTS, RULINGS, Command, WireError
+from tablemodel.rulings import FIELDS, KINDS, RulingDataError, kind_of
+from tablemodel.state import Phase
+from tablemodel.texts import Words
+from tablemodel.wire import COMMANDS, EVENTS, RULINGS, Command, WireError
 
 from .helpers import Table, reach
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from laws import Seat
 from tabled.control import Controller, Outcome
-from tabled.rules import Seat
-from tabled.state import TableState
-from tabled.syscard import example
-from tabled.viewing import view_for
-from tabled.wire import Command, Event
+from tablemodel.state import TableState
+from tablemodel.syscard import example
+from tablemodel.viewing import view_for
+from tablemodel.wire import Command, Event
 
 from .helpers import PBN
 

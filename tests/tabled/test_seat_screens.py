@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
+from laws import Seat
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Seat
-from tabled.state import Phase
-from tabled.syscard import example
-from tabled.texts import MORE, WIDTH, pages
+from tablemodel.state import Phase
+from tablemodel.syscard import example
+from tablemodel.texts import MORE, WIDTH, pages
 from tests.clock import Clock
 
 from .conftest import MakeTable

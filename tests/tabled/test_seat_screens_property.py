@@ -11,12 +11,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from laws import Seat
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Seat
-from tabled.state import Phase
-from tabled.syscard import example
-from tabled.texts import WIDTH
+from tablemodel.state import Phase
+from tablemodel.syscard import example
+from tablemodel.texts import WIDTH
 from tests.clock import Clock
 
 from .helpers import PBN, Table

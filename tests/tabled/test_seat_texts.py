@@ -20,11 +20,12 @@ from typing import Any
 
 import pytest
 
-from tabled import i18n, views, words
-from tabled.rules import Seat, Vulnerability
-from tabled.rulings import KINDS
-from tabled.syscard import MAX_MEANING
-from tabled.texts import (
+from laws import Seat, Vulnerability
+from tabled import i18n, views
+from tablemodel import words
+from tablemodel.rulings import KINDS
+from tablemodel.syscard import MAX_MEANING
+from tablemodel.texts import (
     KEEP,
     LANGUAGES,
     MORE,
@@ -36,7 +37,7 @@ from tabled.texts import (
     pages,
     wrap,
 )
-from tabled.wire import MAX_LABEL, MAX_NAME, MAX_PAIR, MAX_PLAYER
+from tablemodel.wire import MAX_LABEL, MAX_NAME, MAX_PAIR, MAX_PLAYER
 
 LABEL = "bilbao-centro-12"
 assert len(LABEL) == MAX_LABEL
@@ -77,7 +78,7 @@ TWO_LINES = {"round_table", "alert_partner", "journal_full", "lead_out_of_turn",
 #: Texts read page by page (docs/keypad.md): any length.
 PAGED = {"answer", "answered", "player_named"}
 #: Texts tried first and given up for a shorter form when they do not fit
-#: (``tabled.texts.first_fitting``): the table's label alone.
+#: (``tablemodel.texts.first_fitting``): the table's label alone.
 FALLBACK = {"table_only"}
 #: Where a field is narrower than its worst elsewhere: the round's guidance names a
 #: table by its number.
@@ -202,7 +203,8 @@ def test_a_line_too_long_is_logged_and_marked_never_cut_silently(
 def test_no_seat_display_code_cuts_a_line_at_the_width() -> None:
     from pathlib import Path
     root = Path(__file__).resolve().parents[2]
-    for path in [*(root / "tabled").glob("*.py"), root / "hardware" / "selftest.py"]:
+    for path in [*(root / "tabled").glob("*.py"), *(root / "tablemodel").glob("*.py"),
+                 root / "hardware" / "selftest.py"]:
         text = path.read_text(encoding="utf-8")
         for cut in ("[:WIDTH]", "[:20]", "[:COLUMNS]"):
             assert cut not in text, f"{path.name} cuts lines with {cut}"

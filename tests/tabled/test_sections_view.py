@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from laws import Seat
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Seat
-from tabled.state import Phase
 from tabled.views import WIDTH
-from tabled.wire import Command
+from tablemodel.state import Phase
+from tablemodel.wire import Command
 
 from .helpers import Table
 

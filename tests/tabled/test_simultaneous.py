@@ -4,7 +4,7 @@ times first, then what each player may do on the keypad, the state and the displ
 58A: a lead or play made at the same time as another player's legal lead or play counts as
 made after it. With a reader at each seat, one card is read first; when that one was another
 player's, out of turn, and the legal card of the hand on turn follows at its own reader within
-the profile's tempo (1.5 s by default, tabled.regulation), the legal card is played and the
+the profile's tempo (1.5 s by default, tablemodel.regulation), the legal card is played and the
 other is judged as played after it: in turn now, it is simply played; still out of turn, it
 is what a card out of turn is (a defender's: a major penalty card, Laws 50B and 57A; a lead
 out of turn: Laws 53-56). One reader for the table reads cards one after the other however
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from laws import Card, Seat
+from laws.penalty import FacedLead, PenaltyCard
+from laws.play import Play
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.rules import Card, Seat
-from tabled.rules.penalty import FacedLead, PenaltyCard
-from tabled.rules.play import Play
-from tabled.state import Phase, TableState
+from tablemodel.state import Phase, TableState
 from tests.clock import Clock
 
 from .helpers import Table, reach

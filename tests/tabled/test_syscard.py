@@ -1,4 +1,4 @@
-"""System cards (tabled.syscard) and the alert norms (tabled.regulation): reading a card,
+"""System cards (tablemodel.syscard) and the alert norms (tablemodel.regulation): reading a card,
 finding the meaning of a call in an auction, refusing a bad card with where and why, and
 the AEB norms on what must be alerted."""
 
@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from tabled.regulation import PROFILES, Screens, alert_required, is_direct_response
-from tabled.rules import Call, Seat
-from tabled.rules.auction import Auction
-from tabled.syscard import CardError, SystemCard, answer_text, example, tokens_for
-from tabled.wire import Command, WireError
+from laws import Call, Seat
+from laws.auction import Auction
+from tablemodel.regulation import PROFILES, Screens, alert_required, is_direct_response
+from tablemodel.syscard import CardError, SystemCard, answer_text, example, tokens_for
+from tablemodel.wire import Command, WireError
 
 
 def auction(dealer: Seat, *calls: str) -> Auction:

@@ -14,18 +14,18 @@ from pathlib import Path
 
 import pytest
 
+from laws import Card, Seat
+from laws.penalty import PenaltyCard
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.regulation import (
+from tablemodel.regulation import (
     DEFAULT_CHANGE_PAUSE,
     DEFAULT_HESITATION,
     DEFAULT_SIMULTANEOUS,
     PROFILES,
     Profile,
 )
-from tabled.rules import Card, Seat
-from tabled.rules.penalty import PenaltyCard
-from tabled.state import Phase, TableState
+from tablemodel.state import Phase, TableState
 from tests.clock import Clock
 
 from .helpers import PBN, Table, call_keys, reach
@@ -219,7 +219,7 @@ def test_a_second_card_read_later_is_a_card_played_too_soon(dealt: Table,
     assert board.play.premature == (W, 0)
 
 
-# -- The tempo is the regulation profile's (tabled.regulation.Profile) ---------------------------
+# -- The tempo is the regulation profile's (tablemodel.regulation.Profile) ---------------------
 
 #: A profile whose tempo is twice as patient as the default's (10 s, 5 s, 1.5 s).
 PATIENT = Profile("patient", "A patient regulator", self_alert=False, hesitation=20.0,

@@ -1,12 +1,13 @@
-"""The one shape of every text table (tabled/texts.py): Words in both languages, a named
+"""The one shape of every text table (tablemodel/texts.py): Words in both languages, a named
 table, one lookup that says what is missing."""
 
 from __future__ import annotations
 
 import pytest
 
-from tabled import i18n, syscard, words
-from tabled.texts import LANGUAGES, REGISTRY, MissingText, TextTable, UnknownLanguage, Words
+from tabled import i18n
+from tablemodel import syscard, words
+from tablemodel.texts import LANGUAGES, REGISTRY, MissingText, TextTable, UnknownLanguage, Words
 
 
 def test_a_text_has_both_languages_and_reads_each() -> None:
@@ -56,7 +57,7 @@ def test_the_tables_of_the_table_daemon_are_registered() -> None:
     assert REGISTRY["answers"] is syscard.STANDARD_ANSWERS
     assert REGISTRY["bridge words"] is words.BRIDGE
     with pytest.raises(ValueError, match="already a text table 'answers'"):
-        from tabled.texts import table
+        from tablemodel.texts import table
         table("answers")
 
 

@@ -7,13 +7,13 @@ from collections.abc import Callable
 
 import pytest
 
+from laws import Seat
 from tabled import i18n
 from tabled.control import Notice, SeatEntry
-from tabled.rules import Seat
-from tabled.state import Phase
-from tabled.texts import wrap
 from tabled.views import WIDTH, seat_view
-from tabled.wire import RULINGS
+from tablemodel.state import Phase
+from tablemodel.texts import wrap
+from tablemodel.wire import RULINGS
 
 from .conftest import MakeTable
 from .helpers import Table, reach

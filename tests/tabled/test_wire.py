@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tabled.wire import (
+from tablemodel.wire import (
     COMMANDS,
     EVENTS,
     MAX_PAYLOAD,
@@ -93,7 +93,7 @@ def test_command_round_trips_through_its_payload(kind: str, data: dict[str, Any]
     assert Command.from_payload(command.to_payload()) == command
 
 
-#: The least each ruling needs (its required fields in tabled.rulings, and a score's points
+#: The least each ruling needs (its required fields in tablemodel.rulings, and a score's points
 #: or text).
 LEAST = {"take_back": {"calls": 3}, "undo_cards": {"cards": 1},
          "require_pass": {"seat": "N", "law": "31A"},
@@ -381,7 +381,7 @@ STATE = {"seq": 12, "ts": 1700000000.5, "phase": "auction", "round": 2, "board":
 
 
 def test_the_state_round_trips() -> None:
-    from tabled.wire import state_from_payload, state_payload
+    from tablemodel.wire import state_from_payload, state_payload
     assert state_from_payload(state_payload(STATE)) == STATE
 
 
@@ -395,7 +395,7 @@ def test_the_state_round_trips() -> None:
 ])
 def test_a_state_the_table_would_not_send_is_refused(change: dict[str, Any],
                                                      reason: str) -> None:
-    from tabled.wire import state_from_payload, state_payload
+    from tablemodel.wire import state_from_payload, state_payload
     payload = json.dumps({"v": 1, **STATE, **change})
     with pytest.raises(WireError, match=reason):
         state_from_payload(payload)
@@ -404,16 +404,16 @@ def test_a_state_the_table_would_not_send_is_refused(change: dict[str, Any],
 
 
 def test_the_phases_on_the_wire_are_the_tables() -> None:
-    from tabled.state import Phase as StatePhase
-    from tabled.wire import STATE as SCHEMA
-    from tabled.wire import Phase
+    from tablemodel.state import Phase as StatePhase
+    from tablemodel.wire import STATE as SCHEMA
+    from tablemodel.wire import Phase
     assert StatePhase is Phase
     check, required = SCHEMA.fields["phase"]
     assert required and all(check(p.value) == p.value for p in Phase)
 
 
 def test_an_event_is_decoded_into_its_type() -> None:
-    from tabled.wire import EventType
+    from tablemodel.wire import EventType
     event = Event.from_payload(Event(3, EventType.CALL, 1.0, 1,
                                      {"seat": "N", "call": "1NT"}).to_payload())
     assert event.type is EventType.CALL

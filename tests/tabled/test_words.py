@@ -1,13 +1,13 @@
-"""The bridge words (tabled/words.py), each form in both languages: the seat displays' letters,
+"""The bridge words (tablemodel/words.py), each form in both languages: the seat displays' letters,
 the pages' pieces, and the pieces written out as text, HTML and JSON."""
 
 from __future__ import annotations
 
 import pytest
 
-from tabled import words
-from tabled.rules import Call, Contract, Rank, Seat, Side, Strain, Suit, Vulnerability
-from tabled.words import SuitMark
+from laws import Call, Contract, Rank, Seat, Side, Strain, Suit, Vulnerability
+from tablemodel import words
+from tablemodel.words import SuitMark
 
 ES_HEARTS = SuitMark(Suit.H, "corazones")
 EN_HEARTS = SuitMark(Suit.H, "hearts")

@@ -28,7 +28,7 @@ from hardware.feedback import BuzzerLeds
 from hardware.keypad import MatrixKeypad
 from hardware.lcd import CharacterLcd
 from hardware.protocol import Health, HealthQuery, Version
-from tabled.rules import Seat
+from laws import Seat
 
 REAL = os.environ.get("BIDBOX_REAL_HARDWARE") == "1"
 GPIO = any(Path(p).exists() for p in ("/dev/gpiomem", "/dev/gpiochip0", "/sys/class/gpio"))

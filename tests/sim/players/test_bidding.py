@@ -10,10 +10,10 @@ from collections import Counter
 
 import pytest
 
+from laws import Board, Call, Strain
+from laws.auction import Auction
 from sim.players import choose_call, deal
 from sim.players.bidding import read
-from tabled.rules import Board, Call, Strain
-from tabled.rules.auction import Auction
 
 from .util import auction, hand
 

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from laws import Card, Contract, Deal, Seat, Suit
+from laws.play import Play
 from sim.players import choose_card, deal
 from sim.players.card_play import sure_claim
-from tabled.rules import Card, Contract, Deal, Seat, Suit
-from tabled.rules.play import Play
 
 from .util import auction, hand
 

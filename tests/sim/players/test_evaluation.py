@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from laws import Card, Rank, Suit
+from laws.board import hand_from_pbn
 from sim.players.evaluation import Kind, biddable, evaluate, shortness_points
-from tabled.rules import Card, Rank, Suit
-from tabled.rules.board import hand_from_pbn
 
 R = Rank.from_str
 

@@ -9,16 +9,16 @@ from typing import Any
 
 import pytest
 
+from laws import Board, Seat
+from laws.auction import Auction
+from laws.play import Play
+from laws.records import Record
+from laws.replay import ReplayResult, replay
 from sim.players import SimulatedPlayers, deal, script
 from sim.players.players import _bots_calls, _bots_cards
 from sim.recorded import BoardScript
 from sim.simtable import SimulatedTable
-from tabled.rules import Board, Seat
-from tabled.rules.auction import Auction
-from tabled.rules.play import Play
-from tabled.rules.records import Record
-from tabled.rules.replay import ReplayResult, replay
-from tabled.wire import Command
+from tablemodel.wire import Command
 
 SEED = 1
 BOARDS = list(range(9, 17))  # with seed 1, board 12 is passed out

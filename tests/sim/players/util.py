@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from tabled.rules import Call, Card, Seat
-from tabled.rules.auction import Auction
-from tabled.rules.board import hand_from_pbn
+from laws import Call, Card, Seat
+from laws.auction import Auction
+from laws.board import hand_from_pbn
 
 
 def hand(text: str) -> frozenset[Card]:

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tabled.rules import DOUBLE, PASS, Bid, Seat, Strain
-from tabled.rules.auction import Auction
+from laws import DOUBLE, PASS, Bid, Seat, Strain
+from laws.auction import Auction
 
 THREE_NT = Bid(3, Strain.NT)
 DEFAULT_TRAY_DELAY = 8.0

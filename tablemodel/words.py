@@ -12,7 +12,7 @@ nowhere else, in the forms their readers need:
   (``to_json``), which draw them without knowing any bridge word (``server/static/display.js``).
 
 Spanish follows the federation's usage: Paso, Doblo, Redoblo, Sin Triunfo (ST); the seats keep
-their letters but West is O (Oeste), East-West is EO. Standard library and ``tabled.rules``
+their letters but West is O (Oeste), East-West is EO. Standard library and ``laws``
 only: the table daemon imports it.
 """
 
@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .rules import (
+from laws import (
     Bid,
     Call,
     Card,
@@ -36,6 +36,7 @@ from .rules import (
     Vulnerability,
     parse_contract,
 )
+
 from .texts import TextTable, Words, table
 
 BRIDGE: TextTable[str] = table("bridge words", {
@@ -232,6 +233,18 @@ def card_pieces(text: str | None, language: str) -> Pieces:
 
 def _pieces(*pieces: Piece) -> Pieces:
     return tuple(piece for piece in pieces if piece != "")
+
+
+def decimal(value: float | None, language: str, places: int = 2) -> str:
+    """A score or percentage as the pages and the printouts write it: ``places`` decimals
+    with the language's decimal mark (a comma in Spanish), a fraction's trailing zeros
+    dropped (55.50 is 55,5; 60 stays 60); no value as nothing."""
+    if value is None:
+        return ""
+    text = f"{value:.{places}f}"
+    if "." in text:  # 60 with no places stays 60: only a fraction's zeros go
+        text = text.rstrip("0").rstrip(".")
+    return text.replace(".", ",") if language == "es" else text
 
 
 def plain(pieces: Iterable[Piece]) -> str:

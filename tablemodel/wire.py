@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tabled.rules import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability, parse_contract
+from laws import Call, Card, Deal, RulesError, Seat, Suit, Vulnerability, parse_contract
 
 from .regulation import PROFILES, Screens
 from .roundclock import MAX_WARNING, RoundClock
@@ -78,7 +78,7 @@ def parse_topic(topic: str) -> tuple[str, int, str]:
 # -- the table's phases -------------------------------------------------------------------------
 
 class Phase(enum.StrEnum):
-    """Where a table is (tabled.state.TableState.phase); its retained state carries it."""
+    """Where a table is (tablemodel.state.TableState.phase); its retained state carries it."""
 
     WAITING = "waiting"      # no round assigned yet
     PLAYERS = "players"      # round assigned: players enter their numbers
@@ -297,7 +297,7 @@ def _one_of(values: tuple[str, ...]) -> Check:
 
 
 def _ruling_check(spec: RulingField) -> Check:
-    """The wire's check of one field of the rulings (tabled.rulings.Field)."""
+    """The wire's check of one field of the rulings (tablemodel.rulings.Field)."""
     if spec.kind == "seat":
         return SEAT
     if spec.kind == "suit":
@@ -331,7 +331,7 @@ def _conditions(value: Any) -> dict[str, Any]:
 
 
 def _conduct(value: Any) -> dict[str, Any]:
-    """Screens, the alert profile and the sides' system cards (tabled.state.Conduct)."""
+    """Screens, the alert profile and the sides' system cards (tablemodel.state.Conduct)."""
     if not isinstance(value, dict) or set(value) - {"screens", "profile", "cards"}:
         raise WireError(f"conduct {value!r} is not {{screens, profile, cards}}")
     screens = value.get("screens")
@@ -361,7 +361,7 @@ def _conduct(value: Any) -> dict[str, Any]:
 
 
 def _round_clock(value: Any) -> dict[str, Any]:
-    """The round's end on the server's clock and the warning in minutes (tabled.roundclock);
+    """The round's end on the server's clock and the warning in minutes (tablemodel.roundclock);
     optional, so a server without a clock and a table before it still agree."""
     return CLOCK.validate("clock", value)
 
@@ -457,7 +457,7 @@ EVENTS: dict[EventType, Schema] = {
     EventType.CONFIRM: _schema(seat=SEAT),
     EventType.DIRECTOR: _schema(seat=_optional(SEAT), reason=_text(32), law=_opt(_text(16)),
                         detail=_opt(_text(200))),
-    # The fields of every kind of ruling (tabled.rulings), each optional here: what a kind
+    # The fields of every kind of ruling (tablemodel.rulings), each optional here: what a kind
     # requires is checked with its kind (Command.from_payload, the table's controller).
     EventType.RULING: _schema(cmd=ID, kind=_text(32),
                       **{name: _opt(_ruling_check(spec)) for name, spec in FIELDS.items()}),
@@ -583,7 +583,7 @@ class Command:
             raise WireError(f"command {ident}: unknown type {kind!r}")
         data = schema.validate(f"command {ident} ({kind})", value.get("data", {}))
         if kind == "ruling":
-            # What the kind requires, and its own check (tabled.rulings): a table would
+            # What the kind requires, and its own check (tablemodel.rulings): a table would
             # otherwise refuse it unexplained.
             try:
                 kind_of(data["kind"]).validate(data)
@@ -639,7 +639,7 @@ def clock_from_payload(payload: bytes | str) -> RoundClock:
 
 def afterboard_topic(event: str, table: int | str) -> str:
     """``bidbox/v1/<event>/table/<t>/afterboard``: server -> that table only, retained: what
-    its displays may show of the boards it finished (tabled.afterboard). Not a
+    its displays may show of the boards it finished (tablemodel.afterboard). Not a
     ``TOPIC_KINDS`` leaf: a table never writes it, and the server never reads it. ``table``
     may be the ACL's ``+``."""
     return f"{ROOT}/{event}/table/{table}/afterboard"
@@ -656,7 +656,7 @@ _DD_SEATS = ("N", "E", "S", "W")
 
 
 def _contract_text(value: Any) -> str:
-    """A contract as tabled.rules writes one (``4HX``) or ``Pass``."""
+    """A contract as laws writes one (``4HX``) or ``Pass``."""
     if not isinstance(value, str) or len(value) > 8:
         raise WireError(f"{value!r:.20} is not a contract")
     try:
@@ -761,7 +761,7 @@ def afterboard_payload(value: Mapping[str, Any], *, boards_checked: bool = False
 
 def afterboard_from_payload(payload: bytes | str) -> AfterBoard:
     """The server's word to a table after its boards, validated, as a
-    ``tabled.afterboard.AfterBoard``."""
+    ``tablemodel.afterboard.AfterBoard``."""
     from .afterboard import AfterBoard, Line, Shown  # afterboard reads the state: not at the top
 
     value = _load(payload, "afterboard")

@@ -1,6 +1,6 @@
 """Replay a record through the engine: every call and card checked against the Laws.
 
-The reader gives the record's raw facts (:class:`~tabled.rules.records.Record`); this module
+The reader gives the record's raw facts (:class:`~laws.records.Record`); this module
 asks the auction and the play whether they were legal, and whether the record's parts (the
 auction, the Contract and Declarer tags, the opening leader, the play, the Result) agree.
 Nothing here raises for a bad record: every disagreement becomes a problem on the result.

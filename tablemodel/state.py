@@ -2,7 +2,7 @@
 
 ``TableState.apply(event)`` is the only way state changes, and ``TableState.replay(events)``
 rebuilds it after a restart, so a table that lost power comes back exactly where it was.
-The laws are the engine's (tabled.rules): applying an event that the engine would refuse
+The laws are the engine's (laws): applying an event that the engine would refuse
 raises, which means the journal is corrupt, never that a player did something wrong (the
 controller checks every input before it becomes an event).
 """
@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabled.rules import (
+from laws import (
     Board,
     Call,
     Card,
@@ -25,9 +25,9 @@ from tabled.rules import (
     format_contract,
     parse_contract,
 )
-from tabled.rules.auction import Auction
-from tabled.rules.play import LeadRestriction, Play
-from tabled.rules.scoring import score_ns
+from laws.auction import Auction
+from laws.play import LeadRestriction, Play
+from laws.scoring import score_ns
 
 from .regulation import DEFAULT_PROFILE, PROFILES, Profile, Screens
 from .roundclock import RoundClock
@@ -213,7 +213,7 @@ class BoardState:
     face_down: bool = False        # the opening lead is made face down and not faced yet
     faced_ts: float | None = None
     records: list[Recorded] = field(default_factory=list)  # rulings that record a fact
-    # Penalty cards, leads out of turn and the options chosen (tabled.rulings.play_action),
+    # Penalty cards, leads out of turn and the options chosen (tablemodel.rulings.play_action),
     # each with how many cards had been played: the play is rebuilt with them.
     play_actions: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     # Law 64C: the tricks the director transferred for revokes, once ruled (revoke_transfer)
@@ -439,7 +439,7 @@ class TableState:
 
     def offered_answers(self, seat: Seat, question: Question) -> list[int]:
         """The answers ``seat`` is offered to ``question``, in order: the standard answers
-        (tabled.syscard). Never its own card's meaning of the call: the player answers from
+        (tablemodel.syscard). Never its own card's meaning of the call: the player answers from
         memory, and showing it would be an aid to memory (Laws 20G2, 40B2(b); 2017 40C3(a));
         a code of the card may be typed."""
         return list(STANDARD_ANSWERS)
@@ -705,7 +705,7 @@ class TableState:
         if kind is None:
             raise StateError(f"event {event.seq}: unknown ruling {data['kind']!r}")
         board = self._board(event) if kind.needs_board else self.board
-        kind.apply(self, board, data, event)  # tabled.rulings: how each kind applies
+        kind.apply(self, board, data, event)  # tablemodel.rulings: how each kind applies
 
     # -- derived facts ---------------------------------------------------------------------
 

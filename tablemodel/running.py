@@ -8,7 +8,7 @@ publishes which one runs, retained and at QoS 1, on ``bidbox/v1/session``:
 the session it names once it is between boards (tabled.daemon). docs/mqtt.md, "The running
 session".
 
-A module apart from tabled.wire, which holds the table's events and commands: this is the
+A module apart from tablemodel.wire, which holds the table's events and commands: this is the
 only message about the room rather than one table, and it never enters a journal.
 """
 

@@ -1,7 +1,7 @@
 """Every text table in one shape: ``Words(es=..., en=...)`` under a key, in a named table.
 
-The seat displays (``tabled.i18n``), the system card's standard answers (``tabled.syscard``),
-the bridge words (``tabled.words``) and the server's pages (``server.i18n``, filled by
+The seat displays (``tabled.i18n``), the system card's standard answers (``tablemodel.syscard``),
+the bridge words (``tablemodel.words``) and the server's pages (``server.i18n``, filled by
 ``server.display_texts`` and ``server.console_texts``) all keep their texts here: one
 registry (``REGISTRY``), one lookup (``TextTable.text``) that names the table and the key it
 lacks, or the language it does not know. A ``Words`` cannot be built without both languages.

@@ -2,7 +2,7 @@
 
 A card is a JSON file: a name and a list of entries, each a sequence of calls, its meaning in
 English and Spanish, whether the call is alertable under the general norms (the regulator's
-profile may still exempt it: tabled.regulation), and a code the partner can type to give
+profile may still exempt it: tablemodel.regulation), and a code the partner can type to give
 that meaning as an answer to a question (Law 20F1; written answers under screens).
 
 A sequence is written from the side that holds the card, from the first call that is not a
@@ -25,9 +25,9 @@ from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
-from tabled.rules import Call, InvalidNotationError, Seat
-from tabled.rules.auction import Auction
-from tabled.texts import TextTable, Words, table
+from laws import Call, InvalidNotationError, Seat
+from laws.auction import Auction
+from tablemodel.texts import TextTable, Words, table
 
 MAX_ENTRIES = 400
 MAX_MEANING = 160
@@ -213,6 +213,6 @@ class SystemCard:
 
 @lru_cache(maxsize=1)
 def example() -> SystemCard:
-    """The natural system of seed 004 (tabled/syscards/seed004.json)."""
-    text = resources.files("tabled").joinpath("syscards/seed004.json").read_text("utf-8")
+    """The natural system of seed 004 (tablemodel/syscards/seed004.json)."""
+    text = resources.files("tablemodel").joinpath("syscards/seed004.json").read_text("utf-8")
     return SystemCard.loads(text)

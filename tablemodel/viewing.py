@@ -26,7 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import Literal
 
-from tabled.rules import Card, Seat, Vulnerability
+from laws import Card, Seat, Vulnerability
 
 from .regulation import Screens
 from .state import BoardState, Phase, Result, TableState
@@ -53,7 +53,7 @@ class SeenQuestion:
     asker: Seat
     index: int
     answerer: Seat
-    answer: int | None     # the code of the answer (tabled.syscard), once given
+    answer: int | None     # the code of the answer (tablemodel.syscard), once given
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 What the server lets a table show of the boards it has finished arrives retained on the
 table's own topic (``bidbox/v1/<event>/table/<t>/afterboard``, docs/mqtt.md), decoded by
-``tabled.wire.afterboard_from_payload`` into an :class:`AfterBoard`. The server sends nothing
+``tablemodel.wire.afterboard_from_payload`` into an :class:`AfterBoard`. The server sends nothing
 of a board the release rule hides (some table the movement schedules still has to play it,
 and the director has not released it): only that it is not released. Here the table turns
 that into pages of three lines for a seat's twenty-character display, in Spanish or English:
@@ -33,7 +33,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .rules import RulesError, Strain, parse_contract
+from laws import RulesError, Strain, parse_contract
+
 from .state import Phase, Result, TableState
 from .texts import Words, table
 from .words import contract_pieces, plain, seat_letter, strain_pieces

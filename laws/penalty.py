@@ -4,7 +4,7 @@
 With physical cards a card dropped face up, or led from the wrong hand, has been seen by
 everybody: the table cannot refuse it away. The play keeps it (``PenaltyCard``,
 ``FacedLead``) and waits for the non-offending side's choice (``LeadOption``,
-``PenaltyLeadOption``); the choice is applied by :class:`tabled.rules.play.Play`.
+``PenaltyLeadOption``); the choice is applied by :class:`laws.play.Play`.
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ class Unverified:
 
 
 #: The options each law of a lead out of turn gives (Laws 54-56); who chooses is
-#: :meth:`tabled.rules.play.Play.lead_chooser`.
+#: :meth:`laws.play.Play.lead_chooser`.
 LEAD_OPTIONS: dict[str, tuple[LeadOption, ...]] = {
     "54": (LeadOption.ACCEPT, LeadOption.BECOME_DUMMY, LeadOption.REFUSE),
     "55": (LeadOption.ACCEPT, LeadOption.REFUSE),

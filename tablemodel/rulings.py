@@ -15,13 +15,13 @@ says, in one place:
   call), which server.rulings and server.ingest look up rather than test kind names.
 
 Everything else derives from it: the wire's ``ruling`` schema and what it requires
-(tabled.wire), the table's state and controller (tabled.state, tabled.control), the
+(tablemodel.wire), the table's state and controller (tablemodel.state, tabled.control), the
 seat displays' words (tabled.i18n), the server's checks and the console's form and record
 (server.rulings, server.console, templates/console/rulings.html, _history.html), and the
 server's replay of a board (it is the table's own state). Adding a kind is adding a
 ``RulingKind`` below, with its texts, and its tests.
 
-Standard library and tabled.rules only at import time: the wire imports this module.
+Standard library and laws only at import time: the wire imports this module.
 """
 
 from __future__ import annotations
@@ -32,15 +32,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tabled.rules import Card, IllegalActionError, Seat, Suit
-from tabled.rules.auction import PassScope
-from tabled.rules.penalty import LeadOption, PenaltyLeadOption, PrematureOption, is_honour
-from tabled.rules.play import ClaimState, LeadRestriction, Play
-from tabled.texts import Words
+from laws import Card, IllegalActionError, Seat, Suit
+from laws.auction import PassScope
+from laws.penalty import LeadOption, PenaltyLeadOption, PrematureOption, is_honour
+from laws.play import ClaimState, LeadRestriction, Play
+from tablemodel.texts import Words
 
 if TYPE_CHECKING:
-    from tabled.state import BoardState, TableState
-    from tabled.wire import Event
+    from tablemodel.state import BoardState, TableState
+    from tablemodel.wire import Event
 
 
 
@@ -277,7 +277,7 @@ def _undo_cards(table: TableState, board: BoardState | None, data: Mapping[str, 
 def _claim(table: TableState, board: BoardState | None, data: Mapping[str, Any],
            event: Event) -> None:
     # Laws 68D, 70: the director rules a disputed claim's tricks, or lets play go on.
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     play = None if board is None else board.play
     if play is None or play.claim is None or play.claim.state is not ClaimState.DISPUTED:
@@ -288,7 +288,7 @@ def _claim(table: TableState, board: BoardState | None, data: Mapping[str, Any],
 def _score(table: TableState, board: BoardState | None, data: Mapping[str, Any],
            event: Event) -> None:
     # Law 12C: the director's score stands for the board's result.
-    from tabled.state import Result
+    from tablemodel.state import Result
 
     assert board is not None
     board.result = Result(board.number, board.auction.contract, board.auction.declarer, None,
@@ -401,7 +401,7 @@ def play_action(play: Play, data: Mapping[str, Any]) -> tuple[Seat, Card] | None
 def _engine_refusal(event: Event) -> Iterator[None]:
     """The laws engine's refusal (a ValueError) inside as the state's: the journal is not
     ours."""
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     try:
         yield
@@ -411,7 +411,7 @@ def _engine_refusal(event: Event) -> Iterator[None]:
 
 def _play_ruling(table: TableState, board: BoardState | None, data: Mapping[str, Any],
                  event: Event) -> None:
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     if board is None or board.play is None:
         raise StateError(f"event {event.seq}: {data['kind']} before the play")
@@ -423,7 +423,7 @@ def _revoke_transfer(table: TableState, board: BoardState | None, data: Mapping[
                      event: Event) -> None:
     # Law 64C: at the end of play the director confirms the transfer Law 64A gives, or
     # changes it to restore equity (64B7: both sides revoked; 64C: damage not made good).
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     assert board is not None
     play = board.play
@@ -444,7 +444,7 @@ def _change_of_call(table: TableState, board: BoardState | None, data: Mapping[s
     # Law 25B (2007): a change of call not allowed under 25A (made after a pause): the
     # left-hand opponent may accept it (25B1: the second call stands) or not (25B2: the
     # change is cancelled and the original call stands); Law 16D for what was withdrawn.
-    from tabled.state import AlertMark, StateError
+    from tablemodel.state import AlertMark, StateError
 
     assert board is not None
     late = board.late_change
@@ -476,7 +476,7 @@ def _call_over_change(table: TableState, board: BoardState | None, data: Mapping
     # Law 25A4 (2017: 25A5): after a change of an unintended call, the left-hand opponent may
     # withdraw the call made over it; its information is authorised for that side only
     # (16D). Or it lets it stand, if it is still legal over the new call.
-    from tabled.state import AlertMark, StateError
+    from tablemodel.state import AlertMark, StateError
 
     assert board is not None
     over = board.over_change
@@ -497,7 +497,7 @@ def _call_over_change(table: TableState, board: BoardState | None, data: Mapping
 def _simultaneous_position(board: BoardState, seat: Seat, event: Event) -> int:
     """Where in ``board.cards`` is the card of ``seat`` that came with another: its last
     card, if the trick it went to is not behind both sides' cards to the next trick (58B4)."""
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     index = next((i for i in range(len(board.cards) - 1, -1, -1)
                   if board.cards[i][0] is seat), None)
@@ -519,7 +519,7 @@ def _simultaneous(table: TableState, board: BoardState | None, data: Mapping[str
     # last card; the director may rule it for an earlier card of the trick (58B3 then lets
     # the opponents who played after it change their card), or of the trick before, until
     # both sides have played to the next (58B4, Law 67A2).
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     assert board is not None
     seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
@@ -539,7 +539,7 @@ def _simultaneous_choice(table: TableState, board: BoardState | None,
     # a penalty card (Law 50B: major if an honour); declarer's goes back to the hand. 58B1
     # (the director's): only one card's face was visible: it is played, the other picked up,
     # no rectification. 58B3: the opponents who played to the trick after it may change.
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     assert board is not None
     pending = board.simultaneous
@@ -583,7 +583,7 @@ def _substitute(table: TableState, board: BoardState | None, data: Mapping[str, 
     # Law 58B3: an opponent who played to the trick after the 58B offender's card takes it
     # back and plays ``card`` instead, without further rectification (16C for what was
     # seen); with no card, keeps the one played.
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     assert board is not None
     seat = Seat.from_str(data["seat"])
@@ -605,7 +605,7 @@ def _defective_trick(table: TableState, board: BoardState | None, data: Mapping[
     # trick: the card faced (the one the table recorded) stays played, ownership of the
     # trick does not change, the extra card goes back to the hand (if the table took it as
     # a penalty card, it is picked up). Recorded: a failure to play it since may be a revoke.
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     assert board is not None
     seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
@@ -653,7 +653,7 @@ def _simultaneous_play(table: TableState, board: BoardState | None, data: Mappin
     # made after it. The card the table kept as seen out of turn (the reader took it first)
     # gives way to the legal card of ``seat``, then is played if it is now in turn, or is what
     # a card out of turn is (Laws 53-57: a lead out of turn, a defender's penalty card).
-    from tabled.state import StateError
+    from tablemodel.state import StateError
 
     assert board is not None
     seat, card = Seat.from_str(data["seat"]), Card.from_str(data["card"])
