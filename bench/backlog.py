@@ -6,7 +6,7 @@ by 2 ingest workers on PostgreSQL, against a bare paho subscriber draining the s
 A private Mosquitto (bidbox.broker) on a loopback port, its ``max_queued_messages`` set above
 the backlog (each offline session may hold every event), a user for each table. For each run:
 
-1. the consumer's persistent session is made: each ingest worker (``server.bus.Bus``,
+1. the consumer's persistent session is made: each ingest worker (``server.link.bus.Bus``,
    clean_start false, a day's session expiry) connects, subscribes and stops, or the bare
    subscriber does the same with its own client;
 2. with every consumer away, publisher processes (bench.ingest's, one paho client a table,
@@ -18,7 +18,7 @@ the backlog (each offline session may hold every event), a user for each table. 
    commit (or last message counted).
 
 Runs, one after the other with identical backlogs: bare, 1 worker, 2 workers, bare. Two
-workers each take half of the tables (``server.bus.split_tables``: tables 1, 3, 5... and 2,
+workers each take half of the tables (``server.link.bus.split_tables``: tables 1, 3, 5... and 2,
 4, 6...), subscribed to their own tables' topics, so each table's stream reaches one worker
 whole and in order. After each worker run the database is read: every (table, seq) once,
 nothing lost (what the publishers were acknowledged), no row twice, each table's contiguous
@@ -66,10 +66,10 @@ from bench.table import mosquitto_version
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials, find_mosquitto
 from laws.formats import load_path
 from mqttlink import BrokerSettings
-from server.bus import SESSION_EXPIRY, WINDOW, Bus, split_tables
-from server.db import Database
-from server.ingest import Ingest, Outcome
-from server.live import Hub
+from server.link.bus import SESSION_EXPIRY, WINDOW, Bus, split_tables
+from server.link.ingest import Ingest, Outcome
+from server.link.live import Hub
+from server.storage.db import Database
 from sim.recorded import playable
 from tablemodel.wire import ROOT
 

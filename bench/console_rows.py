@@ -5,11 +5,11 @@ both measured in the same run (the whole grid is the baseline).
     python3 -m bench.console_rows [--tables N] [--events E] [--seconds S]
 
 The session is a Mitchell of N tables, one round (as ``bidbox loadtest`` sets it up), on a
-fresh SQLite file. Every table's status row is made by the real ingest (``server.ingest``)
+fresh SQLite file. Every table's status row is made by the real ingest (``server.link.ingest``)
 from what a table sends: presence, E events, its retained state; one table in 50 has called
 the director, one in 100 has a gap (its last event came, the one before did not). Each
 request goes through Flask's test client, signed in as the director: routing, the sign-in
-check, the queries of ``server.tables.table_grid`` and the template, as a browser's fetch
+check, the queries of ``server.link.tables.table_grid`` and the template, as a browser's fetch
 would, without the network. Each figure is the median of the requests made in ``S`` seconds
 (with the fastest beside it), after one request to warm up.
 """
@@ -30,12 +30,12 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server import create_app
-from server.rounds import create_session
+from server.link.rounds import create_session
 from tablemodel.wire import ONLINE, Event, table_topic
 
 EVENT = "bench"
 PASSWORD = "bench-director"
-BATCH = 500  # messages to an ingest transaction, as the worker's batches (server/bus.py)
+BATCH = 500  # messages to an ingest transaction, as the worker's batches (server/link/bus.py)
 
 
 def table_messages(table: int, events: int) -> Iterator[tuple[str, bytes]]:

@@ -16,7 +16,7 @@ Two subscribers, both logged in as the server:
 
 - the baseline, a bare paho 2 client (MQTT v5, QoS 1) in a process of its own that only
   counts the messages on ``table/+/events``;
-- the server's own worker, ``server.bus.Bus`` with ``server.ingest.Ingest`` (manual
+- the server's own worker, ``server.link.bus.Bus`` with ``server.link.ingest.Ingest`` (manual
   acknowledgement after each batch commits) on a fresh SQLite file, or on ``--db`` (then under
   an event name of its own, whose rows are deleted afterwards), in this process.
 
@@ -76,11 +76,11 @@ from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials, find_m
 from laws import Board, Seat
 from laws.formats import load_path
 from mqttlink import BrokerSettings
-from server import schema as s
-from server.bus import Bus
-from server.db import Database
-from server.ingest import Ingest, Outcome
-from server.live import Hub
+from server.link.bus import Bus
+from server.link.ingest import Ingest, Outcome
+from server.link.live import Hub
+from server.storage import schema as s
+from server.storage.db import Database
 from sim.recorded import BoardScript, Playable, playable
 from tablemodel.wire import ONLINE, ROOT, Event, table_topic
 

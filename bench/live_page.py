@@ -1,6 +1,6 @@
 """The live results for a national simultaneous's field, in Chromium: first paint and the
 update after each change, on the public page and the director's console, with the rankings
-a page at a time (server/rankview.py).
+a page at a time (server/pages/rankview.py).
 
     python3 -m bench.live_page [--tables 5000] [--section-tables 25] [--changes 30] [--json]
 
@@ -59,9 +59,9 @@ def build_field(app: Flask, tables: int, section_tables: int) -> Any:
     """The field played: every table's one board, in sections; the session."""
     from laws import Board, Seat, parse_contract
     from laws.scoring import score_ns
-    from server.movements import Section, section_letters
-    from server.rounds import create_session
-    from server.session import set_names
+    from server.link.rounds import create_session
+    from server.setup.movements import Section, section_letters
+    from server.setup.session import set_names
     from tablemodel.wire import Event, EventType, table_topic
 
     services = app.extensions["bidbox"]

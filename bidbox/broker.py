@@ -124,7 +124,7 @@ BRIDGE_LEAVES = ("events", "status", "state")
 
 
 _CLUB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]{0,15}\Z")
-"""What the central session takes as a section's name (server/movements.py SECTION_NAME):
+"""What the central session takes as a section's name (server/setup/movements.py SECTION_NAME):
 the centre names a club's section after it."""
 
 

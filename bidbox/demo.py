@@ -151,10 +151,10 @@ class Demo:
             raise DemoError(f"{path}: no record the tables can play")
 
     def _set_up(self) -> Any:
-        from server.movements import movement
-        from server.rounds import create_session
-        from server.session import import_deals
-        from server.syscards import store_example
+        from server.link.rounds import create_session
+        from server.setup.movements import movement
+        from server.setup.pair_cards import store_example
+        from server.setup.session import import_deals
         from tablemodel.regulation import DEFAULT_TRAY_DELAY
 
         settings = self.settings
@@ -302,10 +302,10 @@ def run_rounds(services: Any, session: Any, stopping: threading.Event, *,
     has finished it. True once the last round is over, False if ``stopping`` came first.
     ``on_release(board)`` is told of the first board the release rule shows on the live
     page."""
-    from server.rounds import start_round
-    from server.session import current
-    from server.standings import all_results, released_boards
-    from server.tables import table_grid
+    from server.link.rounds import start_round
+    from server.link.tables import table_grid
+    from server.scoring.standings import all_results, released_boards
+    from server.setup.session import current
 
     event = session.event
     for number in range(1, session.rounds + 1):

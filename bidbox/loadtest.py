@@ -3,8 +3,8 @@
 Processes, each started here and stopped here by its own PID (docs/loadtest.md):
 
 - a private Mosquitto (``bidbox.broker``) on a free loopback port, a user and an ACL per table;
-- the server (``create_app``, waitress, the MQTT ingest worker ``server.bus.Bus`` with
-  ``server.ingest.Ingest``) on a SQLite file or ``--db postgresql://...``; with
+- the server (``create_app``, waitress, the MQTT ingest worker ``server.link.bus.Bus`` with
+  ``server.link.ingest.Ingest``) on a SQLite file or ``--db postgresql://...``; with
   ``--workers K``, K-1 more ingest workers on the same database, all K sharing the stream
   through one MQTT v5 shared subscription (``$share/loadtest/...``);
 - ``--shards`` processes of simulated tables: the real table daemon on simulated keypads
@@ -82,7 +82,7 @@ class LoadSettings:
     drain_s: float = 30.0  # after the play: for the outboxes and the server to catch up
     keep: bool = False
     journals: Path | None = None  # where the tables' journals go (default: the run's folder)
-    linger: float | None = None  # the ingest worker's batching window (server.bus.LINGER)
+    linger: float | None = None  # the ingest worker's batching window (server.link.bus.LINGER)
     section_tables: int = 25  # a run of more tables plays as sections of this many
     # The cores the tables' shards run on; the server, broker, bare subscriber and the
     # director's browser keep the others (table_cores). None: every process on every core.
@@ -278,7 +278,7 @@ class DirectorBrowser:
     grew."""
 
     def __init__(self, address: str, password: str) -> None:
-        from server.live import MAX_TABLES
+        from server.link.live import MAX_TABLES
 
         self.address = address
         self.password = password
@@ -553,9 +553,9 @@ def _database(settings: LoadSettings, folder: Path) -> str:
 
 
 def _set_up(url: str, event: str, settings: LoadSettings) -> None:
-    from server.db import Database
-    from server.movements import Section, section_letters
-    from server.rounds import create_session
+    from server.link.rounds import create_session
+    from server.setup.movements import Section, section_letters
+    from server.storage.db import Database
 
     db = Database(url)
     try:
@@ -576,7 +576,7 @@ def forget(db: Any, event: str) -> None:
     """A run's rows, from a database the load test did not make."""
     from sqlalchemy import delete, select
 
-    from server import schema as s
+    from server.storage import schema as s
 
     with db.write() as conn:
         for table in (s.events, s.table_status, s.results, s.director_calls, s.commands,
@@ -593,8 +593,8 @@ def forget(db: Any, event: str) -> None:
 def _stored_rows(url: str, event: str) -> list[tuple[int, int, str]]:
     from sqlalchemy import select
 
-    from server import schema as s
-    from server.db import Database
+    from server.storage import schema as s
+    from server.storage.db import Database
 
     db = Database(url)
     try:
@@ -798,7 +798,7 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
             broker.stop()
             if settings.db is not None:
                 with contextlib.suppress(Exception):
-                    from server.db import Database
+                    from server.storage.db import Database
                     db = Database(url)
                     forget(db, event)
                     db.dispose()

@@ -49,7 +49,7 @@ def add_parser(commands: Any) -> None:
                         help="seconds allowed after the play for everything to be stored")
     parser.add_argument("--linger", type=float,
                         help="the ingest worker's batching window in seconds (default: the "
-                             "server's, server.bus.LINGER)")
+                             "server's, server.link.bus.LINGER)")
     parser.add_argument("--section-tables", type=int, default=25,
                         help="more tables than this play as sections of this many, each its "
                              "own Mitchell (default 25: 1000 tables are sections A to AN)")

@@ -68,7 +68,7 @@ def status(pid: int | str = "self") -> dict[str, float]:
 # -- the server and the ingest workers -------------------------------------------------------
 
 def timed_bus(base: type) -> type:
-    """``server.bus.Bus`` that also notes, for each event it stored, the instant its
+    """``server.link.bus.Bus`` that also notes, for each event it stored, the instant its
     transaction committed (after ``_store`` returns, as the worker acknowledges)."""
 
     class TimedBus(base):  # type: ignore[valid-type, misc]
@@ -106,10 +106,10 @@ def server(config: dict[str, Any]) -> int:
     """The server (``web``: pages and the director) or one more ingest worker."""
     from mqttlink import BrokerSettings
     from server import create_app
-    from server.bus import Bus
-    from server.rounds import start_round
+    from server.link.bus import Bus
+    from server.link.rounds import start_round
     from server.serve import serve
-    from server.session import current
+    from server.setup.session import current
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     web = config["web"]

@@ -38,7 +38,7 @@ POLL = 1.0
 HTTP_TIMEOUT = 15.0
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 REFUSED = re.compile(r'<li role="alert">(?:No se ha hecho|Not done): (.*?)</li>', re.S)
-"""The console's flash when it refuses a form (server/console_texts.py console_refused)."""
+"""The console's flash when it refuses a form (server/texts/console_texts.py console_refused)."""
 
 
 class RehearsalError(RuntimeError):

@@ -16,8 +16,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-#: The files for dealing machines, by their names in server/handrecords.py DEALING_FILES (the
-#: server is imported only when the command runs; a test holds the two lists together).
+#: The files for dealing machines, by their names in server/outputs/handrecords.py
+#: DEALING_FILES (the server is imported only when the command runs; a test holds the two
+#: lists together).
 DEALING = ("deals", "dup", "bri")
 WHAT = ("results", "hand-records", "cards", *DEALING, "site")
 
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from server import handrecords
+    from server.outputs import handrecords
 
     out = Path(args.out)
     if args.seed is not None:
@@ -64,14 +65,14 @@ def _run(args: argparse.Namespace) -> int:
             _write_file(out, handrecords.DEALING_FILES[args.what].write(deals, args.title,
                                                                         None))
         else:
-            from server import report
+            from server.outputs import report
             out.write_bytes(report.hand_records_pdf(deals, args.title, args.language,
                                                     seed=args.seed))
         print(f"{out}: {len(deals)} boards dealt with seed {args.seed}")
         return 0
     if not args.db:
         raise ValueError("give --db (the server's database), or --seed to deal hand records")
-    from server.db import Database
+    from server.storage.db import Database
 
     db = Database(args.db)
     try:
@@ -84,8 +85,8 @@ def _run(args: argparse.Namespace) -> int:
 def _session(db: Any, event: str | None) -> Any:
     from sqlalchemy import select
 
-    from server import schema as s
-    from server.session import current
+    from server.setup.session import current
+    from server.storage import schema as s
 
     with db.read() as conn:
         events = list(conn.execute(select(s.sessions.c.event)).scalars())
@@ -101,7 +102,7 @@ def _session(db: Any, event: str | None) -> Any:
 
 
 def _write(db: Any, session: Any, args: argparse.Namespace, out: Path) -> int:
-    from server import handrecords, publish, report
+    from server.outputs import handrecords, publish, report
 
     if args.what == "results":
         out.write_bytes(report.results_pdf(db, session, args.language))

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     # before anything starts, so a signal during the start stops it once it has started.
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda signum, frame: stop.set())
-    from server.passwords import weakness
+    from server.pages.passwords import weakness
 
     # What can be refused is refused before anything starts (no database, broker or port).
     password = os.environ.get(args.password_env)

@@ -33,7 +33,7 @@ MORE = "→"
 
 def fit(lines: Sequence[str], columns: int = COLUMNS, rows: int = ROWS) -> list[str]:
     """Exactly ``rows`` lines of exactly ``columns`` characters, padded. The table lays its
-    lines out to fit (tabled.views); a line that still comes too long ends in ``MORE`` in
+    lines out to fit (tabled.seat_lines); a line that still comes too long ends in ``MORE`` in
     its last column, so what is missing shows."""
     if isinstance(lines, str):
         raise TypeError("show() takes a sequence of lines, not one string")

@@ -1,5 +1,5 @@
 """The paho-mqtt plumbing that the table daemon (``tabled.uplink``), the server's bus
-(``server.bus``) and the simulation's shards (``sim``) share: broker settings, a client made
+(``server.link.bus``) and the simulation's shards (``sim``) share: broker settings, a client made
 the same way at every end, a persistent session, and one network thread for many clients.
 
 It imports paho-mqtt and the standard library only: neither the table nor the server, so

@@ -19,7 +19,7 @@ from flask import Flask, Request
 MAX_REQUEST = 4 * 1024 * 1024
 """Bytes of the largest request body: twice the largest upload a director makes, a session's
 PBN with every table's play (the largest real record file here is 0.3 MB) or a register, or
-a system card (``server.syscards.MAX_FILE_BYTES``, 0.5 MB). Flask refuses a larger one
+a system card (``server.setup.pair_cards.MAX_FILE_BYTES``, 0.5 MB). Flask refuses a larger one
 (``MAX_CONTENT_LENGTH``) and so do the web servers, before reading it (server/serve.py)."""
 
 
@@ -65,7 +65,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if "://" not in str(app.config["DATABASE"]):
         os.makedirs(os.path.dirname(os.path.abspath(app.config["DATABASE"])), exist_ok=True)
 
-    from server import (
+    from server.pages import (
         api,
         auth,
         compress,
@@ -73,12 +73,12 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         console_register,
         console_scoring,
         display,
-        handviewer,
+        hands,
         headers,
-        i18n,
         room,
     )
     from server.services import Services
+    from server.texts import i18n
 
     Services.init_app(app)
     i18n.init_app(app)
@@ -91,5 +91,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(console_register.bp)
     app.register_blueprint(display.bp)
     app.register_blueprint(room.bp)
-    app.register_blueprint(handviewer.bp)
+    app.register_blueprint(hands.bp)
     return app

@@ -20,18 +20,19 @@ from werkzeug.security import generate_password_hash
 
 from laws import Board, Seat, Vulnerability
 from mqttlink import BrokerSettings
-from server import afterboard, playanalysis
-from server import schema as s
-from server.analysis import Analyser, Analysis
-from server.bus import Bus
-from server.centre import ClubTables
-from server.db import Database
-from server.ingest import Ingest, Seated
-from server.live import Hub
-from server.relay import Relay
-from server.running import running_event
-from server.session import Session, board_conditions, current
-from server.standings import released_boards
+from server.link import afterboard
+from server.link.bus import Bus
+from server.link.centre import ClubTables
+from server.link.ingest import Ingest, Seated
+from server.link.live import Hub
+from server.link.relay import Relay
+from server.outputs import playanalysis
+from server.scoring.analysis import Analyser, Analysis
+from server.scoring.standings import released_boards
+from server.setup.running import running_event
+from server.setup.session import Session, board_conditions, current
+from server.storage import schema as s
+from server.storage.db import Database
 
 log = logging.getLogger(__name__)
 
@@ -44,18 +45,21 @@ DRAINING = 3
 AFTER_BOARD_PAUSE = 1.0
 """Seconds at least between two makings of the tables' after-board pages: the players see a
 released board a second later at most, and a stream of results costs one computation."""
+WATCHER_JOIN = 30.0
+"""Seconds close() waits for each watcher to end its pass (a big field's after-board pages
+take seconds) before it releases the database under it."""
 
 
 @dataclass
 class Services:
     """``name``: the server's own (config ``EVENT``): the first session's event name, the
-    start of the later ones' (server/running.py). ``event``: the running session's."""
+    start of the later ones' (server/setup/running.py). ``event``: the running session's."""
 
     db: Database
     name: str
     hub: Hub
     ingest: Ingest
-    bus: Any = None  # server.bus.Bus when a broker is configured
+    bus: Any = None  # server.link.bus.Bus when a broker is configured
     analyser: Analyser | None = None
     play_analyser: Analyser | None = None  # each table's play, card by card (issue 31)
     relay: Relay | None = None  # the hub told across processes, on PostgreSQL
@@ -65,6 +69,8 @@ class Services:
     # The buses of sessions left a moment ago, by event: (the bus, since when).
     _draining: dict[str, tuple[Any, float]] = field(default_factory=dict)
     _closing: threading.Event = field(default_factory=threading.Event)  # close() was called
+    # The watchers' threads, which close() waits for before it lets the database go.
+    _watchers: list[threading.Thread] = field(default_factory=list)
 
     @property
     def event(self) -> str:
@@ -97,6 +103,7 @@ class Services:
             watcher = threading.Thread(target=services._watch_releases, name="releases",
                                        daemon=True)
             watcher.start()
+            services._watchers.append(watcher)
         if app.config.get("BROKER_URL"):
             services.bus = services._bus(services.ingest)
             services.bus.start()
@@ -104,9 +111,11 @@ class Services:
                 shower = threading.Thread(target=services._watch_after_board,
                                           name="afterboard", daemon=True)
                 shower.start()
+                services._watchers.append(shower)
             follower = threading.Thread(target=services._follow_sessions, name="sessions",
                                         daemon=True)
             follower.start()
+            services._watchers.append(follower)
         app.extensions["bidbox"] = services
         return services
 
@@ -126,14 +135,14 @@ class Services:
             settings = BrokerSettings(**{**settings.__dict__,
                                          "cafile": self.config["BROKER_CAFILE"]})
         centre = None
-        if self.config.get("CENTRE"):  # a simultaneous's centre (server/centre.py)
+        if self.config.get("CENTRE"):  # a simultaneous's centre (server/link/centre.py)
             centre = ClubTables(self.db, ingest.event)
         return Bus(ingest, self.hub, settings, centre=centre)
 
     def follow_running(self) -> bool:
         """The director created a session, or made another the running one (here or in
         another process of this server): ingest and the MQTT side move to its event, and
-        the tables are told (server/bus.py ``publish_session``). True if it moved."""
+        the tables are told (server/link/bus.py ``publish_session``). True if it moved."""
         with self._following:
             event = running_event(self.db) or self.name
             if event == self.event:
@@ -207,6 +216,8 @@ class Services:
         if self.relay is not None:  # after the workers: their last changes go out too
             self.relay.stop()
         self.hub.close()
+        for watcher in self._watchers:  # each ends at its next look at the closed hub
+            watcher.join(WATCHER_JOIN)
         self.db.dispose()
 
     # -- helpers the service modules share ---------------------------------------------------
@@ -304,18 +315,20 @@ class Services:
             if kinds and "results" not in kinds:
                 seen, kinds, _ = self.hub.wait(seen, 60.0)
                 continue
-            session = self.session
-            if session is not None:
-                try:
+            try:
+                session = self.session
+                if session is not None:
                     released = released_boards(self.db, session)
                     self.analyse_released(released)
                     self.analyse_plays(released)
-                except Exception:  # the database away for a moment: next change retries
-                    log.exception("could not queue the analysis of released boards")
+            except Exception:  # the database away for a moment: next change retries
+                if self.hub.closed:
+                    return  # the server is stopping under it
+                log.exception("could not queue the analysis of released boards")
             seen, kinds, _ = self.hub.wait(seen, 60.0)
 
     def _watch_after_board(self) -> None:
-        """What each table may show after a board (server/afterboard.py), made again when
+        """What each table may show after a board (server/link/afterboard.py), made again when
         results, the analysis, the switches or the session change, and handed to the bus to
         publish. On a thread of its own: the field's scores of a big session take seconds
         (a Mitchell of 100 tables, 2,600 results: about 2.5 s on one core), which the
@@ -329,14 +342,14 @@ class Services:
         while not self.hub.closed:
             if kinds & wanted:
                 started = time.monotonic()
-                bus, session = self.bus, self.session
-                if bus is not None and session is not None and session.event == bus.event:
-                    try:
+                try:
+                    bus, session = self.bus, self.session
+                    if bus is not None and session is not None and session.event == bus.event:
                         bus.hand_afterboard(afterboard.payloads(self.db, session))
-                    except Exception:  # the database away for a moment: the next change
-                        if self.hub.closed:
-                            return  # the server is stopping under it
-                        log.exception("could not make the tables' after-board pages")
+                except Exception:  # the database away for a moment: the next change
+                    if self.hub.closed:
+                        return  # the server is stopping under it
+                    log.exception("could not make the tables' after-board pages")
                 # A second between two, and twice what it took: at most a third of a core.
                 took = time.monotonic() - started
                 self._closing.wait(max(AFTER_BOARD_PAUSE - took, 2 * took))
@@ -376,7 +389,7 @@ class Services:
 
 def live_relay(config: Mapping[str, Any], db: Database, event: str, hub: Hub) -> Relay | None:
     """On PostgreSQL several processes may serve one event (ingest workers sharing the
-    stream): each hub's changes go to the others' (``server.relay``), unless ``LIVE_RELAY``
+    stream): each hub's changes go to the others' (``server.link.relay``), unless ``LIVE_RELAY``
     is false. A SQLite file has one process, and nothing to relay."""
     if db.conninfo is None or config.get("LIVE_RELAY") is False:
         return None

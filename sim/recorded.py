@@ -22,7 +22,7 @@ from laws.records import AuctionItem, Record
 from laws.replay import ReplayResult, replay
 from tablemodel.regulation import Screens
 from tablemodel.state import BoardState, Phase
-from tablemodel.viewing import review_of
+from tablemodel.visibility import review_of
 
 from .simtable import SimulatedTable
 

@@ -30,7 +30,7 @@ from tablemodel.wire import Command, Event, EventType, Phase, WireError
 from .control import Controller, Notice, Outcome, Proposed
 from .following import SessionJournals
 from .journal import Journal, JournalError
-from .views import seat_view
+from .seat_lines import seat_view
 
 log = logging.getLogger("bidbox.table")
 

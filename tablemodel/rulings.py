@@ -12,14 +12,15 @@ says, in one place:
 - **how it applies** to the table's state (``apply``);
 - its **effect on the server** once the table has applied it (``effect``: the director's
   score replaces the board's result, or the table has taken the director's answer to a
-  call), which server.rulings and server.ingest look up rather than test kind names.
+  call), which server.link.director_calls and server.link.ingest look up rather than test
+  kind names.
 
 Everything else derives from it: the wire's ``ruling`` schema and what it requires
 (tablemodel.wire), the table's state and controller (tablemodel.state, tabled.control), the
 seat displays' words (tabled.i18n), the server's checks and the console's form and record
-(server.rulings, server.console, templates/console/rulings.html, _history.html), and the
-server's replay of a board (it is the table's own state). Adding a kind is adding a
-``RulingKind`` below, with its texts, and its tests.
+(server.link.director_calls, server.pages.console, templates/console/rulings.html,
+_history.html), and the server's replay of a board (it is the table's own state). Adding a
+kind is adding a ``RulingKind`` below, with its texts, and its tests.
 
 Standard library and laws only at import time: the wire imports this module.
 """
@@ -147,7 +148,7 @@ Check = Callable[[dict[str, Any]], None]
 
 class Effect(enum.Enum):
     """What the server does with a ruling the table has applied, beyond answering its command
-    (server/ingest/project.py): each kind says which, so no server module tests kind names."""
+    (server/link/ingest/project.py): each kind says which, so no server module tests kind names."""
 
     NONE = "none"
     SCORE = "score"  # the director's score replaces the board's result (Law 12C)
@@ -302,7 +303,7 @@ ASSIGNED_WORDS = frozenset({"assigned", "asignada", "asignado"})
 def _check_score(data: dict[str, Any]) -> None:
     # Law 12C1: an assigned score is a real score, in points; Law 12C2: an artificial score
     # (A60/40) is percentages only. Which artificial scores there are is the server's
-    # (server.fieldscore.parse_adjusted), since it scores them.
+    # (server.scoring.fieldscore.parse_adjusted), since it scores them.
     adjusted = data.get("adjusted")
     if adjusted is None and data.get("score_ns") is None:
         raise RulingDataError("score: needs score_ns or adjusted: give an adjusted score "

@@ -452,7 +452,7 @@ class TableState:
 
     def apply(self, event: Event, *, gaps: bool = False) -> None:
         """Apply the journal's next event. ``gaps``: the events of one board as the server
-        stored them (server.exports), numbered in order but not one after another."""
+        stored them (server.outputs.exports), numbered in order but not one after another."""
         if event.seq != self.seq + 1 and not (gaps and event.seq > self.seq):
             raise StateError(f"event {event.seq} after event {self.seq}")
         handler = _APPLY.get(event.type)

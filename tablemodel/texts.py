@@ -1,8 +1,8 @@
 """Every text table in one shape: ``Words(es=..., en=...)`` under a key, in a named table.
 
 The seat displays (``tabled.i18n``), the system card's standard answers (``tablemodel.syscard``),
-the bridge words (``tablemodel.words``) and the server's pages (``server.i18n``, filled by
-``server.display_texts`` and ``server.console_texts``) all keep their texts here: one
+the bridge words (``tablemodel.words``) and the server's pages (``server.texts.i18n``, filled by
+``server.texts.display_texts`` and ``server.texts.console_texts``) all keep their texts here: one
 registry (``REGISTRY``), one lookup (``TextTable.text``) that names the table and the key it
 lacks, or the language it does not know. A ``Words`` cannot be built without both languages.
 

@@ -391,7 +391,7 @@ def _roster(value: Any) -> dict[str, str]:
 
 MAX_LABEL = 16
 """A table's name in a session of sections ("B3", a club's "bilbao-3"): the seat displays
-give it a line of its own when the round's line has no room for it (tabled.views)."""
+give it a line of its own when the round's line has no room for it (tabled.seat_lines)."""
 
 CLOCK = _schema(round=_opt(_count(1, 999)), ends_at=_timestamp,
                 warning=_opt(_count(0, MAX_WARNING)))

@@ -3,11 +3,11 @@
 Calls, contracts, seats, sides, strains, suits, cards and vulnerability are written here and
 nowhere else, in the forms their readers need:
 
-- the seat displays (``tabled.views``): a twenty-character line, suits as their symbols
+- the seat displays (``tabled.seat_lines``): a twenty-character line, suits as their symbols
   (the LCD draws ♠♥♦♣, hardware/charset.py): ``2♣``, ``1ST`` / ``1NT``, ``P`` for a pass,
   ``♠Q`` for a card, ``O`` for West in Spanish (``seat_letter``, ``call``, ``contract``,
   ``card``, ``side``, ``vulnerability``);
-- the pages (``server.display``): ``Pieces``, text with suit marks, written out as HTML
+- the pages (``server.pages.display``): ``Pieces``, text with suit marks, written out as HTML
   (``html``: the suit's symbol with its name for screen readers) or as JSON for the scripts
   (``to_json``), which draw them without knowing any bridge word (``server/static/display.js``).
 

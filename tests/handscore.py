@@ -1,7 +1,7 @@
 """Matchpoint rankings worked out by hand from raw results, for tests to check the server
 against: Law 78A (2 per score beaten, 1 per score equalled) and Neuberg's formula where a board
 has fewer results than the top expects ((raw + 1) × E / A − 1). Written from the laws, not
-with server/fieldscore.py."""
+with server/scoring/fieldscore.py."""
 
 from __future__ import annotations
 

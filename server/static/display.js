@@ -61,7 +61,7 @@
     return (texts.labels || {})[pair] || String(pair);
   }
 
-  // The page of the rankings this address asks for (?q= ?section= ?page=, server/rankview.py):
+  // The page of the rankings this address asks for (?q= ?section= ?page=, server/pages/rankview.py):
   // the API gives those rows alone, and where they stand among the matched.
   // The query is the one the server took (a refused one shows the first page of all).
   function rankingsUrl() {

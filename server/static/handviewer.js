@@ -1,4 +1,4 @@
-// The hand viewer (server/handviewer.py): step through a table's play card by card, the four
+// The hand viewer (server/outputs/handviewer.py): step through a table's play card by card, the four
 // hands shown as they stand, the trick on the table, and after each card the tricks
 // declarer's side can still take (double dummy). The page already lists every table's
 // auction and tricks; this adds the table to step through. No library, no request.

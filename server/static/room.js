@@ -1,4 +1,4 @@
-// The room mode (server/room.py, docs/display.md): the parts the server rendered into
+// The room mode (server/pages/room.py, docs/display.md): the parts the server rendered into
 // #room-parts are laid out into screens that fit this window, never scrolled and never cut:
 // a screen has as many columns as fit COLUMN_EM of its text (a ranking, whose players' names
 // need the width, has the screen's whole width), each block (a board's traveller, a ranking,

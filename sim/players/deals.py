@@ -1,6 +1,6 @@
 """Deals made by the project: the same seed and board always give the same four hands.
 
-The shuffle is the server's (``server.session.dealt``): a deck in PBN order, shuffled by
+The shuffle is the server's (``server.setup.session.dealt``): a deck in PBN order, shuffled by
 ``random.Random(f"{seed}:{board}")``, dealt thirteen at a time from North. So a table that
 deals its own boards and a server that assigns them agree; tabled may not import the server.
 """

@@ -8,7 +8,7 @@ from laws import PASS, Seat
 from tablemodel.state import BoardState, Phase
 from tablemodel.syscard import STANDARD_ANSWERS, answer_line, answer_text
 from tablemodel.texts import LANGUAGES, pages
-from tablemodel.viewing import review_of
+from tablemodel.visibility import review_of
 
 from .claims import may_claim
 from .context import Context, SeatEntry

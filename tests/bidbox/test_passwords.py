@@ -1,5 +1,5 @@
 """A director's password set by the director is refused when weak, with the reason
-(``server.passwords.weakness``), and ``bidbox server`` refuses to start on one."""
+(``server.pages.passwords.weakness``), and ``bidbox server`` refuses to start on one."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.passwords import MIN_DIFFERENT, MIN_LENGTH, weakness
+from server.pages.passwords import MIN_DIFFERENT, MIN_LENGTH, weakness
 from tests.processes import run
 
 NAMES = (("the director's user name", "Marta"), ("the event's name", "jueves-tarde"))

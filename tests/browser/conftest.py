@@ -20,11 +20,12 @@ from flask import Flask
 from bidbox.broker import Broker, BrokerUsers
 from laws import Board, Seat, parse_contract
 from laws.scoring import score_ns
-from server import create_app, standings
-from server.movements import PHANTOM
-from server.rounds import create_session
+from server import create_app
+from server.link.rounds import create_session
+from server.scoring import standings
 from server.services import Services
-from server.session import Session
+from server.setup.movements import PHANTOM
+from server.setup.session import Session
 from tablemodel.wire import ONLINE, Event, state_payload, table_topic
 from tests.fixtures.broker import EVENT, TIMEOUT, MqttClient
 
@@ -58,7 +59,7 @@ def live_app(broker: Broker, broker_users: BrokerUsers,
     """The app ingesting the broker's event, subscribed before the test goes on."""
     creds = broker_users.server
     app = create_app({
-        "TESTING": True, "DATABASE": str(tmp_path / "server.db"), "EVENT": EVENT,
+        "TESTING": True, "DATABASE": str(tmp_path / "server.storage.db"), "EVENT": EVENT,
         "SECRET_KEY": "browser-test", "DIRECTOR_PASSWORD": DIRECTOR_PASSWORD,
         "ANALYSIS": False,
         "BROKER_URL": f"mqtt://{creds.username}:{creds.password}@127.0.0.1:{broker.port}"})
@@ -136,7 +137,7 @@ def page(chromium: Any, base_url: str) -> Iterator[Any]:
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
-    # A page that breaks its Content-Security-Policy (server/headers.py) fails the test too.
+    # A page that breaks its Content-Security-Policy (server/pages/headers.py) fails the test too.
     tab.on("console", lambda message: errors.append(message.text)
            if "Content Security Policy" in message.text else None)
     try:

@@ -20,10 +20,10 @@ from flask import Flask
 from laws import Board, Seat, parse_contract
 from laws.scoring import score_ns
 from server import create_app
-from server.movements import PHANTOM
-from server.rounds import create_session
+from server.link.rounds import create_session
 from server.services import Services
-from server.session import Session, set_names
+from server.setup.movements import PHANTOM
+from server.setup.session import Session, set_names
 from tablemodel.wire import Event, table_topic
 from tests.fixtures.broker import TIMEOUT
 

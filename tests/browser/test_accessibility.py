@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
-from server.publish import write_site
+from server.outputs.publish import write_site
 from tests.browser import field as fields
 from tests.browser.axe import violations
 from tests.fixtures.broker import TIMEOUT

@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
-from server import afterboard
+from server.link import afterboard
 from tablemodel.wire import afterboard_topic
 from tests.browser.conftest import DIRECTOR_PASSWORD, EVENT, Tables, services
 from tests.browser.test_screenshots import _folder

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from flask import Flask
 
-from server.tables import table_grid
+from server.link.tables import table_grid
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 expect = sync_api.expect

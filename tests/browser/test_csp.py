@@ -1,5 +1,6 @@
-"""Every page satisfies the strict Content-Security-Policy it is served with (server/headers.py):
-Chromium loads each one, its scripts run, and it reports no violation (issue 20).
+"""Every page satisfies the strict Content-Security-Policy it is served with
+(server/pages/headers.py): Chromium loads each one, its scripts run, and it reports no
+violation (issue 20).
 
 The ``page`` fixture already fails any browser test on a CSP message in the console; here
 each page is also asked for the ``securitypolicyviolation`` events it saw, and a page of
@@ -17,8 +18,8 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
-from server import syscards
-from server.rounds import start_round
+from server.link.rounds import start_round
+from server.setup import pair_cards as syscards
 from tests.browser.conftest import DIRECTOR_PASSWORD, TIMEOUT, Tables, services
 from tests.browser.test_live import connected
 

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
-from server.session import deals_of
+from server.setup.session import deals_of
 from tests.browser.conftest import DIRECTOR_PASSWORD, Tables, services
 from tests.browser.test_screenshots import _folder
 

@@ -24,8 +24,8 @@ from sqlalchemy import select
 from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import play_assigned_rounds
 from mqttlink import BrokerSettings
-from server import schema as s
-from server.movements import PHANTOM, Sectioned
+from server.setup.movements import PHANTOM, Sectioned
+from server.storage import schema as s
 from tests import handscore
 from tests.browser.conftest import DIRECTOR_PASSWORD, services, wait_until
 from tests.browser.test_register import members

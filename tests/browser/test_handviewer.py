@@ -17,7 +17,7 @@ pytest.importorskip("endplay")
 from flask import Flask
 from playwright.sync_api import expect
 
-from server import playanalysis, publish
+from server.outputs import playanalysis, publish
 from tests.fixtures.broker import TIMEOUT
 from tests.server.conftest import make_app, services
 from tests.server.test_exports import FIRST_BOARD

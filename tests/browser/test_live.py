@@ -98,7 +98,7 @@ def test_before_any_board_is_released_the_screen_shows_the_sessions_progress(
         page: Any, tables: Tables, live_app: Any) -> None:
     """A room's screen is never blank: the round, each table's board and stage, the boards
     finished, kept current as the tables move; the result itself stays hidden."""
-    from server.rounds import start_round
+    from server.link.rounds import start_round
 
     session = tables.session
     start_round(live_app.extensions["bidbox"].db, session, 1, by="test")

@@ -17,8 +17,8 @@ import pytest
 from flask import Flask
 
 from bidbox.broker import Broker, BrokerUsers
-from server import register
-from server.rounds import create_session, start_round
+from server.link.rounds import create_session, start_round
+from server.setup import player_register as register
 from tablemodel.wire import Event, state_payload, table_topic
 from tests.browser.conftest import EVENT, services, wait_until
 from tests.fixtures.broker import MqttClient

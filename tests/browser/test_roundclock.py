@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from server import roundclock
-from server.rounds import start_round
-from server.session import current
+from server.link import round_times as roundclock
+from server.link.rounds import start_round
+from server.setup.session import current
 from tablemodel.wire import clock_from_payload, clock_topic
 from tests.browser.conftest import EVENT, TIMEOUT, Tables, services
 

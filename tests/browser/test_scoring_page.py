@@ -13,9 +13,9 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
-from server import adjusted, penalties
-from server.i18n import PAGES
-from server.rounds import start_round
+from server.link.rounds import start_round
+from server.scoring import adjusted, penalties
+from server.texts.i18n import PAGES
 from tests.browser.conftest import DIRECTOR_PASSWORD, Tables, services
 from tests.browser.test_screenshots import PLAYED, _folder
 

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("playwright")
 from playwright.sync_api import expect
 
-from server import rulings
+from server.link import director_calls as rulings
 from tests.browser.conftest import DIRECTOR_PASSWORD, EVENT, Tables, services, wait_until
 from tests.browser.test_live import connected
 
@@ -31,7 +31,7 @@ def test_pictures_of_the_live_display_and_the_console(page: Any, tables: Tables,
                                                       tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     # Before any board is released the screen shows where the session is.
-    from server.rounds import start_round
+    from server.link.rounds import start_round
 
     start_round(services(tables.app).db, tables.session, 1, by="test")
     for seat in tables.session.plan.round(1):

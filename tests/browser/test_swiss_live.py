@@ -12,9 +12,9 @@ import pytest
 from flask import Flask
 
 from bidbox.broker import Broker, BrokerUsers
-from server.rounds import create_session, start_round
-from server.session import current
-from server.swiss import swiss_of
+from server.link.rounds import create_session, start_round
+from server.scoring.swiss import swiss_of
+from server.setup.session import current
 from tests.browser.conftest import DIRECTOR_PASSWORD, EVENT, Tables, services
 from tests.browser.test_screenshots import _folder
 

@@ -15,9 +15,9 @@ from flask import Flask
 from sqlalchemy import select
 
 from laws import Board, Deal, Seat
-from server import schema as s
-from server import standings
-from server.session import dealt
+from server.scoring import standings
+from server.setup.session import dealt
+from server.storage import schema as s
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 expect = sync_api.expect

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 
 from bidbox.broker import find_mosquitto
-from server import adjusted, penalties, publish, report, standings
-from server.db import Database
-from server.session import Session, current
-from server.usebio import usebio
+from server.outputs import publish, report
+from server.outputs.usebio import usebio
+from server.scoring import adjusted, penalties, standings
+from server.setup.session import Session, current
+from server.storage.db import Database
 from tests.processes import run
 from tests.server import usebio_read
 
@@ -46,7 +47,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _session(db: Database) -> Session:
     from sqlalchemy import select
 
-    from server import schema as s
+    from server.storage import schema as s
     with db.read() as conn:
         event = conn.execute(select(s.sessions.c.event)).scalar_one()
     found = current(db, event)

@@ -117,7 +117,7 @@ def test_the_demo_with_its_own_players_finishes_a_session(tmp_path: Path) -> Non
 
     from laws import Board, Seat, parse_contract
     from laws.scoring import score_ns
-    from server.movements import mitchell
+    from server.setup.movements import mitchell
 
     folder = tmp_path / "demo"
     done = run([sys.executable, "-m", "bidbox", "demo", "--tables", "3", "--rounds", "2",

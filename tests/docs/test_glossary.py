@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-import server.clock_texts
-import server.console_texts
-import server.display_texts
-import server.i18n
-import server.register_texts
-import server.report.texts
-import server.scoring_texts  # noqa: F401  (each registers its texts)
+import server.outputs.report.texts
+import server.texts.clock_texts
+import server.texts.console_texts
+import server.texts.display_texts
+import server.texts.i18n
+import server.texts.player_register_texts
+import server.texts.scoring_texts  # noqa: F401  (each registers its texts)
 from tabled import i18n
 from tablemodel.rulings import KINDS
 from tablemodel.texts import REGISTRY, Words

@@ -23,8 +23,8 @@ from sqlalchemy import func, select
 
 from bidbox.broker import Broker, BrokerConfig, BrokerUsers, Credentials
 from server import create_app
-from server import schema as s
 from server.services import Services
+from server.storage import schema as s
 from tabled.journal import Journal
 from tablemodel.wire import Event
 

@@ -25,12 +25,13 @@ from sqlalchemy import select
 from bidbox.demo import play_assigned_rounds
 from bidbox.loadtest_clubs import LoopbackFederation
 from mqttlink import BrokerSettings
-from server import create_app, standings
-from server import schema as s
-from server.movements import PHANTOM, Section, Sectioned
-from server.rounds import create_session, start_round
+from server import create_app
+from server.link.rounds import create_session, start_round
+from server.scoring import standings
 from server.services import Services
-from server.session import Session
+from server.setup.movements import PHANTOM, Section, Sectioned
+from server.setup.session import Session
+from server.storage import schema as s
 from tests import handscore
 from tests.handscore import Played
 

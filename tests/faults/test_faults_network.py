@@ -28,10 +28,10 @@ from typing import Any
 from bidbox.broker import Broker, free_port
 from laws import Seat
 from mqttlink import BrokerSettings
-from server.rounds import create_session, start_round
+from server.link.rounds import create_session, start_round
+from server.scoring.standings import all_results
 from server.serve import Served, serve
-from server.session import Session
-from server.standings import all_results
+from server.setup.session import Session
 from sim.players import SimulatedPlayers
 from sim.simtable import SimulatedTable
 from tests.faults.harness import (
@@ -145,7 +145,7 @@ def test_broker_and_server_restart_and_a_table_cut_off_for_ten_minutes_lose_noth
         tmp_path: Path, fault_broker: Broker) -> None:
     base = seed()
     began = time.monotonic()
-    db = tmp_path / "server.db"
+    db = tmp_path / "server.storage.db"
     http_port = free_port()
     app = start_server(db, fault_broker)
     served: Served = serve(app, port=http_port, threads=8)

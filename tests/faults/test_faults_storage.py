@@ -42,12 +42,12 @@ WAIT = 60.0
 
 def test_a_full_disk_at_the_server_holds_ingest_and_it_catches_up_by_itself(
         tmp_path: Path, fault_broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
-    caplog.set_level(logging.INFO, logger="server.bus")
+    caplog.set_level(logging.INFO, logger="server.link.bus")
     base = seed()
     began = time.monotonic()
     users = users_of(fault_broker)
     with tmpfs(tmp_path / "srv", SIZE) as disk:
-        db = disk / "server.db"
+        db = disk / "server.storage.db"
         app = start_server(db, fault_broker)
         bus = services(app).bus
         tables = TablesAtPlay(tmp_path / "tables", {

@@ -38,10 +38,10 @@ import pytest
 from sqlalchemy import func, select
 
 from laws import PASS, Bid, Card, Deal, Seat
-from server import schema as s
-from server.db import Database
-from server.ingest import Ingest
-from server.ingest.store import MAX_AHEAD
+from server.link.ingest import Ingest
+from server.link.ingest.store import MAX_AHEAD
+from server.storage import schema as s
+from server.storage.db import Database
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
 from tablemodel.state import Phase
@@ -934,10 +934,10 @@ def fuzz_ingest(db: Database, clean: Database, story: Story, cases: int,
     story.sent(db)
     story.sent(clean)
     ingest = Ingest(db, EVENT, clock=Clock(1_700_000_000.0, step=0.01))
-    caplog.set_level(logging.WARNING, logger="server.ingest")
+    caplog.set_level(logging.WARNING, logger="server.link.ingest")
     outcomes = feed(ingest, fuzz.messages, rng)
     logged = sum(1 for r in caplog.records
-                 if r.name == "server.ingest" and r.msg.startswith("rejected"))
+                 if r.name == "server.link.ingest" and r.msg.startswith("rejected"))
     caplog.clear()
     check_outcomes(fuzz.messages, outcomes)
     check_rejections(db, ingest, fuzz.messages, outcomes, logged)
@@ -1082,18 +1082,18 @@ ORDERS = [
     _order_fault("assignment after the result", [
         ("assign", None, {"cmd": "a1", "round": 1, "ns": 3, "ew": 4, "boards": [1]}),
         ("result", 1, {"contract": "4H", "declarer": "S", "tricks": 10, "score_ns": 420})],
-        "server/ingest.py _seated() reads only the assignments stored so far, and _on_assign() "
-        "never fills in the round, ns and ew of a result stored before it"),
+        "server/link/ingest.py _seated() reads only the assignments stored so far, and "
+        "_on_assign() never fills in the round, ns and ew of a result stored before it"),
     _order_fault("score ruling before the result", [
         ("result", 1, {"contract": "4H", "declarer": "S", "tricks": 10, "score_ns": 420}),
         ("ruling", 1, {"cmd": "r1", "kind": "score", "score_ns": 100})],
-        "server/ingest.py _scored_by_ruling() inserts a results row without contract, "
+        "server/link/ingest.py _scored_by_ruling() inserts a results row without contract, "
         "declarer and tricks; _on_result() then leaves it alone (its source_seq is newer), "
         "so the contract played is lost"),
     _order_fault("director_ack before the call", [
         ("director", 1, {"seat": "N", "reason": "player"}),
         ("ruling", 1, {"cmd": "r1", "kind": "director_ack"})],
-        "server/ingest.py _on_ruling() acknowledges only the calls stored so far, and "
+        "server/link/ingest.py _on_ruling() acknowledges only the calls stored so far, and "
         "_on_director() stores a call the table had already seen acknowledged as open"),
 ]
 

@@ -38,7 +38,7 @@ from laws import Card, Deal, Seat
 from tabled.control import SeatEntry
 from tabled.daemon import TableDaemon, snapshot
 from tabled.journal import Journal
-from tabled.views import seat_view
+from tabled.seat_lines import seat_view
 from tablemodel.state import Phase, TableState
 from tablemodel.wire import Command, Event, WireError
 from tests.clock import Clock

@@ -24,7 +24,7 @@ from laws import Card, Seat
 from tabled.daemon import Input, TableDaemon, Tick
 from tabled.journal import Journal
 from tablemodel.state import Phase
-from tablemodel.viewing import PUBLIC, view_for
+from tablemodel.visibility import PUBLIC, view_for
 from tablemodel.wire import Command, Event
 from tests.clock import Clock
 from tests.tabled.helpers import PBN, Watched, call_keys, number_keys

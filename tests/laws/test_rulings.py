@@ -16,7 +16,7 @@ Board 1: North deals, the deal known.
 
 from __future__ import annotations
 
-from server.rulings import ruling_data
+from server.link.director_calls import ruling_data
 from tablemodel.wire import Command
 
 from .table import E, LawTable, N, S, W

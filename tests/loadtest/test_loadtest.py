@@ -23,7 +23,7 @@ from bidbox.loadtest import (
     shown_events,
     table_cores,
 )
-from server.rounds import create_session
+from server.link.rounds import create_session
 from tablemodel.wire import Event, table_topic
 from tests import processes
 from tests.server.conftest import (

@@ -20,8 +20,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from server import create_app
-from server.db import Database
 from server.services import Services
+from server.storage.db import Database
 
 EVENT = "test"
 PASSWORD = "secret-director"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.fieldscore import (
+from server.scoring.fieldscore import (
     BoardResult,
     averages_of,
     butler,

@@ -1,4 +1,4 @@
-"""What the server lets each table show after a board (server/afterboard.py, issue 32): the
+"""What the server lets each table show after a board (server/link/afterboard.py, issue 32): the
 release rule of the pages, the director's switches, the payload's limit. Results come in
 through ingest as the tables send them; the messages are read back as a table decodes them."""
 
@@ -13,12 +13,12 @@ from sqlalchemy import update
 
 from laws import Board, Seat, parse_contract
 from laws.scoring import score_ns
-from server import afterboard
-from server import schema as s
-from server.analysis import Analysis
-from server.rounds import create_session
-from server.session import Session
-from server.standings import release
+from server.link import afterboard
+from server.link.rounds import create_session
+from server.scoring.analysis import Analysis
+from server.scoring.standings import release
+from server.setup.session import Session
+from server.storage import schema as s
 from tablemodel.wire import MAX_PAYLOAD, afterboard_from_payload
 from tests.server.conftest import EVENT, services
 from tests.server.test_exports import TableEvents

@@ -13,8 +13,8 @@ import pytest
 from laws import Board, Seat, Strain, Vulnerability
 from laws.pbn import load_path
 from laws.records import Record
-from server import analysis
-from server.analysis import NOT_INSTALLED, Analyser, Analysis, AnalysisError, analyse
+from server.scoring import analysis
+from server.scoring.analysis import NOT_INSTALLED, Analyser, Analysis, AnalysisError, analyse
 
 RECORDS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "records"
 REALBRIDGE = RECORDS / "realbridge-2021-online-qual-r2.pbn"

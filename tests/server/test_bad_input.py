@@ -14,10 +14,10 @@ from flask.testing import FlaskClient
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import TestResponse, encode_multipart
 
-from server import register
-from server.db import Database
-from server.exports import csv_text, rankings_csv, spreadsheet_safe
-from server.session import SessionError, read_deals, set_names
+from server.outputs.exports import csv_text, rankings_csv, spreadsheet_safe
+from server.setup import player_register as register
+from server.setup.session import SessionError, read_deals, set_names
+from server.storage.db import Database
 from tests.server.conftest import services
 from tests.server.test_console import Director, pbn_file
 from tests.server.test_exports import NOON, _passed_out, _start, fresh  # noqa: F401
@@ -74,7 +74,7 @@ def test_a_cell_that_would_be_a_formula_is_shown_as_text(cell: object, shown: ob
 
 def test_the_csv_exports_neutralise_formulas_in_players_names(
         fresh: Database) -> None:  # noqa: F811
-    from server.rounds import create_session
+    from server.link.rounds import create_session
 
     session = create_session(fresh, event="four", title="Social", kind="individual",
                              participants=4, boards_per_round=4, scoring="club",

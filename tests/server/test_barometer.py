@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from server.movements import PHANTOM, MovementError, barometer, movement, swiss
+from server.setup.movements import PHANTOM, MovementError, barometer, movement, swiss
 
 
 @pytest.mark.parametrize(("pairs", "seating"), [

@@ -13,7 +13,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from bidbox.broker import Broker, BrokerUsers
 from mqttlink import BrokerSettings
-from server.bus import BATCH, WINDOW, Bus
+from server.link.bus import BATCH, WINDOW, Bus
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, services
 

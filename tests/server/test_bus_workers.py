@@ -15,11 +15,11 @@ from bench.ingest import stream
 from bidbox.broker import Broker, BrokerUsers
 from laws.formats import load_path
 from mqttlink import BrokerSettings
-from server import schema as s
-from server.bus import Bus, split_tables
-from server.db import Database
-from server.ingest import Ingest, Outcome
-from server.live import Hub
+from server.link.bus import Bus, split_tables
+from server.link.ingest import Ingest, Outcome
+from server.link.live import Hub
+from server.storage import schema as s
+from server.storage.db import Database
 from sim.recorded import playable
 from tablemodel.wire import table_topic
 from tests.fixtures.broker import EVENT, TABLES, MqttConnect

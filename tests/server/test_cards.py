@@ -9,9 +9,9 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from server import report
-from server.report.cards import guide_cards, table_cards
-from server.rounds import create_session
+from server.link.rounds import create_session
+from server.outputs import report
+from server.outputs.report.cards import guide_cards, table_cards
 from tests.server.conftest import EVENT, login, services
 from tests.server.test_printouts import needs_poppler, pdf_text
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from server.centre import ClubTables, club_topic, subscriptions
-from server.movements import Section
-from server.rounds import create_session
+from server.link.centre import ClubTables, club_topic, subscriptions
+from server.link.rounds import create_session
+from server.setup.movements import Section
 from tablemodel.wire import WireError, table_topic
 from tests.clock import Clock
 from tests.server.conftest import EVENT, services

@@ -13,11 +13,11 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from laws import Seat, Side
-from server import schema as s
-from server import syscards
-from server.rounds import assignment, create_session, start_round
+from server.link.rounds import assignment, create_session, start_round
 from server.services import Services
-from server.session import Session, SessionError, current
+from server.setup import pair_cards as syscards
+from server.setup.session import Session, SessionError, current
+from server.storage import schema as s
 from tablemodel.regulation import DEFAULT_TRAY_DELAY
 from tablemodel.state import Conduct, TableState
 from tablemodel.syscard import SystemCard, example

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from server import schema as s
-from server.conflicts import conflicts_of, keep_stored, take_later
-from server.db import Database
-from server.ingest import Ingest
+from server.link.conflicts import conflicts_of, keep_stored, take_later
+from server.link.ingest import Ingest
+from server.storage import schema as s
+from server.storage.db import Database
 from tests.server.test_ingest import EVENT, clock, db, ingest, payload, result, topic  # noqa: F401
 
 

@@ -13,13 +13,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from server import schema as s
-from server import standings
-from server.live import MAX_TABLES
-from server.movements import PHANTOM
-from server.rounds import create_session, start_round
+from server.link.live import MAX_TABLES
+from server.link.rounds import create_session, start_round
+from server.scoring import standings
 from server.services import Services
-from server.session import Session, dealt, participants_of
+from server.setup.movements import PHANTOM
+from server.setup.session import Session, dealt, participants_of
+from server.storage import schema as s
 from tablemodel.wire import Command, Event, table_topic
 from tests.server.conftest import login
 
@@ -468,7 +468,8 @@ def test_the_stream_says_hello_then_what_changed(app: Flask, director: Director)
     ("csv", "text/csv", "csv")])
 def test_exports_are_attachments(app: Flask, director: Director, kind: str, mimetype: str,
                                  extension: str) -> None:
-    pytest.importorskip("server.exports", reason="server/exports.py is another engineer's")
+    pytest.importorskip("server.outputs.exports",
+                        reason="server/outputs/exports.py is another engineer's")
     client, _ = director
     session = make_session(app)
     table = session.plan.schedule(1)[0].table

@@ -10,8 +10,8 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import inspect, text
 
-from server.db import Database, database_url
-from server.schema import metadata
+from server.storage.db import Database, database_url
+from server.storage.schema import metadata
 from tablemodel.regulation import DEFAULT_PROFILE, DEFAULT_TRAY_DELAY
 
 
@@ -70,7 +70,7 @@ def test_a_read_does_not_block_a_writer(tmp_path: Path) -> None:
 
 
 def test_migrations_make_exactly_the_schema(database: str) -> None:
-    """The Alembic revisions and server/schema.py describe the same tables (both DBs)."""
+    """The Alembic revisions and server/storage/schema.py describe the same tables (both DBs)."""
     db = Database(database)
     db.upgrade()
     with db.engine.connect() as conn:
@@ -93,7 +93,8 @@ def test_upgrade_twice_changes_nothing(tmp_path: Path) -> None:
 
 #: The highest-numbered migration file: where "upgrade head" must end.
 HEAD = max(path.stem.split("_")[0] for path in
-            (Path(__file__).resolve().parents[2] / "server/migrations/versions").glob("0*.py"))
+            (Path(__file__).resolve().parents[2] / "server" / "storage" / "migrations"
+             / "versions").glob("0*.py"))
 
 
 def test_0002_gives_an_existing_session_the_default_conduct(database: str) -> None:

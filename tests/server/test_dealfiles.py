@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from laws import Deal, Seat
-from server.handrecords import (
+from server.outputs.handrecords import (
     BRI_BYTES,
     DUP_BYTES,
     HandRecordError,

@@ -16,14 +16,15 @@ from flask import Flask
 from sqlalchemy import select
 
 from laws import Deal
-from server import publish, report, rulings
-from server import schema as s
-from server.analysis import analyse
-from server.exports import pbn
-from server.handrecords import HandRecordError, of_session
-from server.report.data import hand_records
-from server.rounds import create_session, start_round
-from server.session import SessionError, deals_of, import_deals, stored_analysis
+from server.link import director_calls as rulings
+from server.link.rounds import create_session, start_round
+from server.outputs import publish, report
+from server.outputs.exports import pbn
+from server.outputs.handrecords import HandRecordError, of_session
+from server.outputs.report.data import hand_records
+from server.scoring.analysis import analyse
+from server.setup.session import SessionError, deals_of, import_deals, stored_analysis
+from server.storage import schema as s
 from sim.players.deals import deal
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, make_app, services

@@ -1,4 +1,4 @@
-"""The live results display (server/display.py) through Flask's test client, no browser.
+"""The live results display (server/pages/display.py) through Flask's test client, no browser.
 
 The release rule first: a board's results, traveller and hand record appear on the public
 pages and in the public API only once every table scheduled to play it has finished it, or
@@ -20,14 +20,14 @@ from sqlalchemy import update
 
 from laws import Board, Deal, Seat, parse_contract
 from laws.scoring import score_ns
-from server import schema as s
-from server import standings
-from server.analysis import Analyser, Analysis
-from server.display import frequency
-from server.movements import PHANTOM
-from server.rounds import create_session
+from server.link.rounds import create_session
+from server.pages.display import frequency
+from server.scoring import standings
+from server.scoring.analysis import Analyser, Analysis
 from server.services import Services
-from server.session import Session, deals_of
+from server.setup.movements import PHANTOM
+from server.setup.session import Session, deals_of
+from server.storage import schema as s
 from tablemodel import words as bridge
 from tablemodel.wire import Event, table_topic
 

@@ -2,7 +2,7 @@
 
 Each table's events are made from a real record (the calls, the partner's alerts, the cards as
 the hands played them, a claim where the record's play stops, the result), published as the
-table would publish them and stored by ``server.ingest``. The PBN export must read back with
+table would publish them and stored by ``server.link.ingest``. The PBN export must read back with
 no problems and replay to the record's own contract, tricks and score.
 """
 
@@ -27,22 +27,23 @@ from laws.pbn import load_path, loads
 from laws.play import Play
 from laws.records import Record
 from laws.replay import ReplayResult, replay
-from server import adjusted, publish
-from server import schema as s
-from server.db import Database
-from server.exports import (
+from server.link.director_calls import correct_result
+from server.link.ingest import Ingest
+from server.link.rounds import create_session
+from server.outputs import publish
+from server.outputs.exports import (
     CSV_COLUMNS,
     ExportError,
     board_record,
     csv_text,
     pbn,
 )
-from server.ingest import Ingest
-from server.rounds import create_session
-from server.rulings import correct_result
-from server.session import Session, participants_of, set_names
-from server.standings import all_results, field
-from server.usebio import DOCTYPE, usebio
+from server.outputs.usebio import DOCTYPE, usebio
+from server.scoring import adjusted
+from server.scoring.standings import all_results, field
+from server.setup.session import Session, participants_of, set_names
+from server.storage import schema as s
+from server.storage.db import Database
 from tablemodel.wire import Event, table_topic
 from tests.records import played_pbn
 from tests.server import usebio_read
@@ -758,8 +759,8 @@ def test_pbn_gives_each_known_deal_its_double_dummy_table_and_par(played: Played
     """PBN 2.1's OptimumResultTable, ParContract and OptimumScore where the deal is known,
     the same as the solver's own analysis of the board."""
     pytest.importorskip("endplay")
-    from server.analysis import analyse
-    from server.session import deals_of
+    from server.scoring.analysis import analyse
+    from server.setup.session import deals_of
 
     deals = deals_of(played.db, played.session)
     solved = {board: analyse(text, board) for board, text in deals.items()}

@@ -16,7 +16,7 @@ import pytest
 
 from laws import Seat, parse_contract, pbn
 from laws.scoring import score_ns
-from server.fieldscore import (
+from server.scoring.fieldscore import (
     BoardResult,
     Scored,
     butler,

@@ -16,12 +16,12 @@ from flask import Flask
 
 from laws import Card, Seat, Strain
 from laws.pbn import load_path
-from server import playanalysis, publish
-from server.analysis import analyse
-from server.playanalysis import PlayAnalysis
-from server.rounds import create_session
-from server.session import Session, deals_of, set_names
-from server.standings import all_results, released_boards
+from server.link.rounds import create_session
+from server.outputs import playanalysis, publish
+from server.outputs.playanalysis import PlayAnalysis
+from server.scoring.analysis import analyse
+from server.scoring.standings import all_results, released_boards
+from server.setup.session import Session, deals_of, set_names
 from tests.records import played_pbn
 from tests.server.conftest import EVENT, make_app, services
 from tests.server.test_exports import FIRST_BOARD, play_session

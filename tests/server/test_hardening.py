@@ -7,9 +7,9 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from server.live import Hub
-from server.rounds import create_session, start_round
-from server.standings import all_results
+from server.link.live import Hub
+from server.link.rounds import create_session, start_round
+from server.scoring.standings import all_results
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, PASSWORD, csrf_of, login, services
 
@@ -87,7 +87,7 @@ def test_the_directors_password_is_kept_as_a_scrypt_hash_by_default(tmp_path: An
     from werkzeug.security import check_password_hash
 
     from server import create_app
-    from server import schema as s
+    from server.storage import schema as s
 
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "club.db"),
                       "SECRET_KEY": "x", "DIRECTOR_PASSWORD": "a long phrase", "ANALYSIS": False})

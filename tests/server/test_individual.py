@@ -12,10 +12,10 @@ from sqlalchemy import select
 
 from laws import Board, Seat, Vulnerability
 from laws.pbn import loads
-from server import schema as s
-from server.exports import pbn
-from server.rounds import create_session, start_round
-from server.standings import all_results
+from server.link.rounds import create_session, start_round
+from server.outputs.exports import pbn
+from server.scoring.standings import all_results
+from server.storage import schema as s
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, services
 
@@ -72,7 +72,7 @@ def test_a_result_entered_by_the_director_is_scored_and_exported_the_same_way(
         app: Flask) -> None:
     """A board the table never sent, entered at the console: the server scores it with the
     partida's vulnerability, and the PBN game states the partida's dealer and vulnerability."""
-    from server.rulings import correct_result
+    from server.link.director_calls import correct_result
 
     db = services(app).db
     session = create_session(db, event=EVENT, title="Individual", kind="individual",

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from sqlalchemy import func, select
 
-from server import schema as s
-from server.db import Database
-from server.ingest import RESEND_AGAIN_AFTER, Ingest, Seated
+from server.link.ingest import RESEND_AGAIN_AFTER, Ingest, Seated
+from server.storage import schema as s
+from server.storage.db import Database
 from tablemodel.wire import MAX_PAYLOAD, Event, table_topic
 from tests.clock import Clock
 
@@ -146,7 +146,7 @@ def test_bad_input_is_logged_and_dropped(ingest: Ingest, db: Database, name: str
 
 
 def test_rejections_are_bounded(ingest: Ingest, db: Database, monkeypatch: Any) -> None:
-    monkeypatch.setattr("server.ingest.store.KEEP_REJECTIONS", 5)
+    monkeypatch.setattr("server.link.ingest.store.KEEP_REJECTIONS", 5)
     ingest.many([(topic(), b"junk")] * 12)
     assert count(db, s.rejections) == 5
     assert ingest.rejected == 12
@@ -373,7 +373,7 @@ def test_a_directors_correction_stands_against_a_later_table_result(
 
 
 def test_the_grid_counts_only_the_numbers_really_missing(ingest: Ingest, db: Database) -> None:
-    from server.tables import table_grid
+    from server.link.tables import table_grid
     for seq in (1, 3, 6):
         ingest(topic(), payload(seq, "confirm", 1, seat="N"))
     [row] = table_grid(db, EVENT)
@@ -432,8 +432,8 @@ def test_a_message_no_store_takes_is_rejected_and_the_rest_stored(
     messages one by one and records the one that fails, so it is acknowledged, not kept
     unacknowledged forever in front of everyone else's."""
     from mqttlink import BrokerSettings, close_sockets
-    from server.bus import Bus
-    from server.live import Hub
+    from server.link.bus import Bus
+    from server.link.live import Hub
 
     real = ingest.many
 
@@ -461,7 +461,7 @@ def test_workers_sharing_the_stream_wait_before_asking(db: Database, clock: Cloc
     """Two ingest workers on one shared subscription each see part of a table's stream: a gap
     that the other worker fills within the grace is never asked for; one still open after it
     is asked for at the table's next event."""
-    from server.ingest import SHARED_GAP_GRACE
+    from server.link.ingest import SHARED_GAP_GRACE
 
     first, second = Ingest(db, EVENT, clock=clock), Ingest(db, EVENT, clock=clock)
     first.gap_grace = second.gap_grace = SHARED_GAP_GRACE

@@ -1,4 +1,4 @@
-"""Ingest's statements handed to the driver (server/ingest/sql.py) on SQLite and PostgreSQL:
+"""Ingest's statements handed to the driver (server/link/ingest/sql.py) on SQLite and PostgreSQL:
 a batch's events inserted once, a replay met as a duplicate, a replay with other content
 rejected, a gap asked for, a result projected with its lead and seats."""
 
@@ -8,9 +8,9 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from server import schema as s
-from server.db import Database
-from server.ingest import Ingest
+from server.link.ingest import Ingest
+from server.storage import schema as s
+from server.storage.db import Database
 from tablemodel.wire import Event, table_topic
 
 EVENT = "dialects"

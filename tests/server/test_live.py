@@ -11,8 +11,8 @@ import pytest
 from flask import Flask
 
 from mqttlink import BrokerSettings, close_sockets
-from server.bus import Bus
-from server.live import MAX_TABLES, Change, Hub, change_message
+from server.link.bus import Bus
+from server.link.live import MAX_TABLES, Change, Hub, change_message
 from tablemodel.wire import ONLINE, Event, table_topic
 from tests.server.conftest import EVENT, login, services
 

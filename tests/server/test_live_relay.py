@@ -13,10 +13,10 @@ import pytest
 from flask import Flask
 
 from mqttlink import BrokerSettings, close_sockets
-from server import console, display, vugraph
-from server.bus import Bus
-from server.live import KINDS, MAX_TABLES, Change, Hub
-from server.relay import NOTIFY_LIMIT, Relay, Relayed, channel, decode, encode
+from server.link.bus import Bus
+from server.link.live import KINDS, MAX_TABLES, Change, Hub
+from server.link.relay import NOTIFY_LIMIT, Relay, Relayed, channel, decode, encode
+from server.pages import console, display, vugraph
 from tablemodel.wire import ONLINE
 from tests.server.conftest import login, make_app, services
 from tests.server.test_live import _text, event, message

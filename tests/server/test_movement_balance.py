@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.movements import _HOWELL_34 as HOWELL_34_TABLES
-from server.movements import (
+from server.setup.movements import _HOWELL_34 as HOWELL_34_TABLES
+from server.setup.movements import (
     IN_SECTIONS,
     KINDS,
     OFFERED,
@@ -21,7 +21,7 @@ from server.movements import (
     Plays,
     movement,
 )
-from server.scorings import Scoring
+from server.setup.scorings import Scoring
 
 PAIRS_KINDS = [name for name in OFFERED if KINDS[name].plays is Plays.PAIRS]
 MOST_PAIRS = 60  # 30 tables: past any club's room

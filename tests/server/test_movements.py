@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from server.movements import (
+from server.setup.movements import (
     PHANTOM,
     Movement,
     MovementError,

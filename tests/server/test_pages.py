@@ -12,8 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.datastructures import MultiDict
 
-from server import room
-from server.console_texts import table_message
+from server.pages import room
+from server.texts.console_texts import table_message
 from tests.server.conftest import login, services
 from tests.server.test_console import Director, make_session, page, send
 from tests.server.test_display import Room

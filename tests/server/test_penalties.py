@@ -15,11 +15,12 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from server import adjusted, penalties, rulings, standings
-from server.rounds import create_session
+from server.link import director_calls as rulings
+from server.link.rounds import create_session
+from server.outputs.usebio import usebio
+from server.scoring import adjusted, penalties, standings
 from server.services import Services
-from server.session import Session
-from server.usebio import usebio
+from server.setup.session import Session
 from tests.server.conftest import login
 
 EVENT = "test"
@@ -224,7 +225,7 @@ def test_every_export_carries_the_penalty_and_the_assigned_scores(app: Flask) ->
     import xml.etree.ElementTree as ET
 
     from laws.pbn import loads as load_pbn
-    from server import exports
+    from server.outputs import exports
 
     session = make_field(app)
     db = services(app).db

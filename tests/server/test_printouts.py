@@ -18,8 +18,9 @@ from markupsafe import Markup
 
 from laws import Deal, Suit
 from laws.pbn import loads as load_pbn
-from server import display, report
-from server.session import dealt
+from server.outputs import report
+from server.pages import display
+from server.setup.session import dealt
 from tablemodel import words
 from tests.server.conftest import login
 from tests.server.test_penalties import make_field
@@ -53,7 +54,7 @@ def test_the_console_downloads_each_printout_in_either_language(
     stored = {board: dealt(7, board) for board in session.plan.boards()}
     assert {g.board: g.deal for g in games} == {b: Deal.from_pbn(d) for b, d in stored.items()}
     # The same deals for a Duplimate, as its DUP and BRI files (issue 31).
-    from server.handrecords import read_bri, read_dup
+    from server.outputs.handrecords import read_bri, read_dup
     assert read_dup(client.get("/console/hand-records.dup").data) == stored
     assert read_bri(client.get("/console/hand-records.bri").data) == stored
     archive = zipfile.ZipFile(io.BytesIO(client.get("/console/site.zip").data))

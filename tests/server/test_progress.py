@@ -1,4 +1,4 @@
-"""The session's progress on the live page and in the API (server/progress.py): where each
+"""The session's progress on the live page and in the API (server/pages/progress.py): where each
 table is and how many boards are finished, so the room's screen is never blank, and nothing
 that the release rule hides."""
 
@@ -10,8 +10,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from server.progress import STAGES
-from server.rounds import start_round
+from server.link.rounds import start_round
+from server.pages.progress import STAGES
 from tablemodel.wire import state_payload, table_topic
 from tests.server.test_display import EVENT, Room, services
 

@@ -12,10 +12,10 @@ from flask.testing import FlaskClient
 
 from laws import Board, Seat, parse_contract
 from laws.scoring import score_ns
-from server.movements import Section
-from server.rankview import PAGE_ROWS, QueryError, RankingQuery, fold
-from server.rounds import create_session
-from server.session import set_names
+from server.link.rounds import create_session
+from server.pages.rankview import PAGE_ROWS, QueryError, RankingQuery, fold
+from server.setup.movements import Section
+from server.setup.session import set_names
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, login, services
 

@@ -15,14 +15,15 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
-from server import exports, register
-from server import schema as s
-from server.db import Database
-from server.register import Member, RegisterError
-from server.rounds import create_session, start_round
+from server.link.rounds import create_session, start_round
+from server.outputs import exports
+from server.outputs.usebio import usebio
 from server.services import Services
-from server.session import Session, participants_of
-from server.usebio import usebio
+from server.setup import player_register as register
+from server.setup.player_register import Member, RegisterError
+from server.setup.session import Session, participants_of
+from server.storage import schema as s
+from server.storage.db import Database
 from tablemodel.wire import Command, Event, table_topic
 from tests.server import usebio_read
 from tests.server.conftest import EVENT
@@ -412,7 +413,7 @@ def test_a_change_without_the_token_is_refused(app: Flask, director: Director, p
 
 
 def test_the_live_page_shows_the_pairs_by_the_register(app: Flask) -> None:
-    from server import standings
+    from server.scoring import standings
 
     session = _play_table_one(app, SEATED)
     db = services(app).db

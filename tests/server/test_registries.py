@@ -22,12 +22,15 @@ from sqlalchemy import select
 from bidbox import report_cmd
 from laws import Deal
 from laws.lin import loads as load_lin
-from server import console_scoring, handrecords, publish, schema, standings
-from server.movements import KINDS, MovementKind, check_kinds, movement, scramble_rounds
-from server.rounds import start_round
-from server.scorings import ENTRIES, Method, Scoring, ScoringEntry, check_entries
+from server.link.rounds import start_round
+from server.outputs import handrecords, publish
+from server.pages import console_scoring
+from server.scoring import standings
 from server.services import Services
-from server.session import Session, deals_of
+from server.setup.movements import KINDS, MovementKind, check_kinds, movement, scramble_rounds
+from server.setup.scorings import ENTRIES, Method, Scoring, ScoringEntry, check_entries
+from server.setup.session import Session, deals_of
+from server.storage import schema
 from tablemodel.rulings import KINDS as RULING_KINDS
 from tablemodel.rulings import Effect
 from tablemodel.rulings import check_kinds as check_ruling_kinds

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from server.analysis import analyse
-from server.session import deals_of, stored_analysis
+from server.scoring.analysis import analyse
+from server.setup.session import deals_of, stored_analysis
 from tests.server.conftest import make_app, services
 from tests.server.test_display import Room
 

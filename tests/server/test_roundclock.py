@@ -1,4 +1,4 @@
-"""The round clock on the server (server/roundclock.py) through the console and the API, on an
+"""The round clock on the server (server/link/round_times.py) through the console and the API, on an
 injected clock: the director sets the lengths, starting a round starts its clock and sends
 it in the assignment, the director extends it, the live page and /api/v1/progress count it
 down, and the tables still playing at the end are marked late on the console."""
@@ -16,9 +16,9 @@ from sqlalchemy import select
 
 from laws import Board, Seat, parse_contract
 from laws.scoring import score_ns
-from server import roundclock
-from server import schema as s
-from server.session import current
+from server.link import round_times as roundclock
+from server.setup.session import current
+from server.storage import schema as s
 from tablemodel.roundclock import RoundClock
 from tablemodel.wire import Command, Event, table_topic
 from tests.clock import Clock

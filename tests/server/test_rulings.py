@@ -11,11 +11,11 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from server import rulings
-from server import schema as s
-from server.rounds import create_session
+from server.link import director_calls as rulings
+from server.link.rounds import create_session
 from server.services import Services
-from server.session import Session
+from server.setup.session import Session
+from server.storage import schema as s
 from tablemodel.wire import Command, Event, table_topic
 
 EVENT = "test"

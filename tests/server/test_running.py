@@ -1,6 +1,6 @@
 """Sessions one after another on one server: each created in the console with its own event
 name, the newest running, the ones before listed with their exports and able to run again
-(server/running.py, the console's Sessions page). Through the real broker:
+(server/setup/running.py, the console's Sessions page). Through the real broker:
 tests/server_system/test_next_session.py."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from server import running
-from server.rounds import create_session
-from server.session import SessionError
+from server.link.rounds import create_session
+from server.setup import running
+from server.setup.session import SessionError
 from tests.server.conftest import EVENT, services
 
 Director = tuple[FlaskClient, str]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from server.fieldscore import rankings
-from server.scorings import Method, Scoring
-from server.session import ALLOWED_SCORING, DEFAULT_SCORING, SCORINGS
+from server.scoring.fieldscore import rankings
+from server.setup.scorings import Method, Scoring
+from server.setup.session import ALLOWED_SCORING, DEFAULT_SCORING, SCORINGS
 
 
 def test_every_scoring_says_its_method_and_its_names_in_every_format() -> None:

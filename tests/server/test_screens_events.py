@@ -16,13 +16,14 @@ from sqlalchemy import select
 
 from laws import Board
 from laws.pbn import loads as load_pbn
-from server import exports, syscards
-from server import schema as s
-from server.db import Database
-from server.ingest import Ingest
-from server.rounds import create_session, start_round
+from server.link.ingest import Ingest
+from server.link.rounds import create_session, start_round
+from server.outputs import exports
 from server.services import Services
-from server.session import Session
+from server.setup import pair_cards as syscards
+from server.setup.session import Session
+from server.storage import schema as s
+from server.storage.db import Database
 from tablemodel.syscard import example
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, make_app

@@ -1,7 +1,7 @@
 """Sections and the arrow-switch (issue 17): each section its own movement on its own tables,
 numbered on through the session; a board scored within its section or across the field; a
 one-winner Mitchell that switches arrows. The expected rankings are worked out here from Law
-78A and Neuberg's formula, not with server/fieldscore.py."""
+78A and Neuberg's formula, not with server/scoring/fieldscore.py."""
 
 from __future__ import annotations
 
@@ -13,8 +13,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import insert, select
 
-from server import schema as s
-from server.movements import (
+from server.link.rounds import create_session, start_round
+from server.scoring.standings import all_results, field
+from server.setup.movements import (
     PHANTOM,
     MovementError,
     Section,
@@ -24,9 +25,8 @@ from server.movements import (
     section_letters,
     sectioned,
 )
-from server.rounds import create_session, start_round
-from server.session import SessionError, current
-from server.standings import all_results, field
+from server.setup.session import SessionError, current
+from server.storage import schema as s
 from tablemodel.wire import Command
 from tests import handscore
 from tests.handscore import Played

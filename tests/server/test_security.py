@@ -14,8 +14,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from server.headers import HEADERS
-from server.throttle import FREE, LOCK, LOCK_AT, MAX_WAIT, WINDOW, wait_after
+from server.pages.headers import HEADERS
+from server.pages.throttle import FREE, LOCK, LOCK_AT, MAX_WAIT, WINDOW, wait_after
 from tests.clock import Clock
 from tests.server.conftest import PASSWORD, make_app, services
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask import Flask
 from sqlalchemy import select
 
-from server import schema as s
-from server.rounds import create_session, start_round
+from server.link.rounds import create_session, start_round
+from server.storage import schema as s
 from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, services
 

@@ -12,8 +12,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from server.db import Database
-from server.throttle import CHECKING, FREE, OK, REFUSED, WRONG, Throttle
+from server.pages.throttle import CHECKING, FREE, OK, REFUSED, WRONG, Throttle
+from server.storage.db import Database
 from tests.server.conftest import PASSWORD, login, make_app, services
 
 ATTACKER = "192.168.1.66"
@@ -142,8 +142,8 @@ def test_the_api_guide_says_which_answer_has_which_fields(
     answer's, and the director's answer has every field it names (issue 27, item 15)."""
     from pathlib import Path
 
-    from server.api import PUBLIC_TABLE_FIELDS
-    from server.ingest import Ingest
+    from server.link.ingest import Ingest
+    from server.pages.api import PUBLIC_TABLE_FIELDS
     from tablemodel.wire import ONLINE, table_topic
     from tests.server.conftest import EVENT
 

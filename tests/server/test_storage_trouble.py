@@ -1,4 +1,4 @@
-"""The reasons a director reads when the database refuses a write (server/ingest/trouble.py),
+"""The reasons a director reads when the database refuses a write (server/link/ingest/trouble.py),
 from the errors real databases raise."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
-from server.ingest.trouble import database_away, trouble
+from server.link.ingest.trouble import database_away, trouble
 
 
 def _error_of(url: str, statement: str, *, before: str | None = None) -> DBAPIError:

@@ -1,4 +1,4 @@
-"""The Swiss pairing rule (server/swiss.py): down the ranking, no rematch, backtracking when
+"""The Swiss pairing rule (server/scoring/swiss.py): down the ranking, no rematch, backtracking when
 the bottom teams have all met; the bye; the standings in VPs."""
 
 from __future__ import annotations
@@ -8,9 +8,8 @@ import random
 
 import pytest
 
-from server.fieldscore import BoardResult, swiss_match_imps
-from server.movements import PHANTOM, swiss
-from server.swiss import (
+from server.scoring.fieldscore import BoardResult, swiss_match_imps
+from server.scoring.swiss import (
     BYE_VP,
     Match,
     Pairing,
@@ -20,6 +19,7 @@ from server.swiss import (
     scored_matches,
     standings,
 )
+from server.setup.movements import PHANTOM, swiss
 
 
 def test_round_one_is_by_team_number() -> None:

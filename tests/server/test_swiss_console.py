@@ -10,8 +10,8 @@ from typing import Any
 
 from flask import Flask
 
-from server.penalties import PenaltyError, give
-from server.swiss import stored_pairings
+from server.scoring.penalties import PenaltyError, give
+from server.scoring.swiss import stored_pairings
 from tests.server.test_console import Director, commands, page, send, services
 
 SETUP = {"title": "Suizo", "movement": "swiss", "participants": "7",

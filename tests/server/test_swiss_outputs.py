@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from server import publish, report
-from server.rounds import create_session
-from server.swiss import swiss_of
+from server.link.rounds import create_session
+from server.outputs import publish, report
+from server.scoring.swiss import swiss_of
 from tests.server.conftest import EVENT, services
 from tests.server.test_printouts import needs_poppler, pdf_text
 from tests.server.test_usebio import _play

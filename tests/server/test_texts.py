@@ -1,6 +1,6 @@
 """Every text table, the table daemon's and the server's, in one registry and one shape:
 every text in Spanish and English with the same fields, and every text a page asks for by
-name is there (a missing one would show its key: server.i18n.t)."""
+name is there (a missing one would show its key: server.texts.i18n.t)."""
 
 from __future__ import annotations
 
@@ -10,20 +10,25 @@ from pathlib import Path
 
 import pytest
 
-import server.console_texts
-import server.display_texts
-import server.scoring_texts
+import server.pages.console  # registers the movements' names, beside the texts below
+import server.texts.clock_texts
+import server.texts.console_texts
+import server.texts.display_texts
+import server.texts.player_register_texts
+import server.texts.rankview_texts
+import server.texts.scoring_texts
 import tabled.i18n
 import tablemodel.syscard
 import tablemodel.words
-from server.display import SCRIPT_TEXTS
-from server.i18n import PAGES
+from server.pages.display import SCRIPT_TEXTS
+from server.texts.i18n import PAGES
 from tablemodel.texts import LANGUAGES, REGISTRY, Words
 
-SERVER = Path(server.console_texts.__file__).parent
+SERVER = Path(server.texts.console_texts.__file__).parents[1]  # the server package
 # Importing them registers their tables.
-MODULES = (server.display_texts, server.scoring_texts, tabled.i18n, tablemodel.syscard,
-           tablemodel.words)
+MODULES = (server.pages.console, server.texts.clock_texts, server.texts.display_texts,
+           server.texts.player_register_texts, server.texts.rankview_texts,
+           server.texts.scoring_texts, tabled.i18n, tablemodel.syscard, tablemodel.words)
 TABLES = ("pages", "seat display", "seat display laws", "answers", "bridge words")
 LITERAL = re.compile(r"""(?<![\w.])t\(\s*["']([\w-]+)["']\s*[,)]""")
 
@@ -37,7 +42,9 @@ def test_every_table_is_registered() -> None:
     assert REGISTRY["pages"] is PAGES
     # the rulings' words are the ruling kinds' (tablemodel/rulings.py), registered with the pages
     assert len(PAGES) >= 280 and len(REGISTRY["seat display"]) > 70
-    from server import rulings  # registers them
+    from server.link import (
+        director_calls as rulings,  # registers them
+    )
     assert all(f"console_kind_{name}" in PAGES for name in rulings.KINDS)
 
 
@@ -54,7 +61,7 @@ def test_every_text_has_both_languages_with_the_same_fields(name: str) -> None:
 
 def test_every_text_a_page_names_exists() -> None:
     named: set[str] = set(SCRIPT_TEXTS)
-    sources = [*SERVER.joinpath("templates").rglob("*.html"), *SERVER.glob("*.py")]
+    sources = [*SERVER.joinpath("templates").rglob("*.html"), *SERVER.rglob("*.py")]
     for path in sources:
         if path.name != "i18n.py":  # its docstring shows t("key", ...)
             named.update(LITERAL.findall(path.read_text(encoding="utf-8")))

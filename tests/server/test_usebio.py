@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from server import publish, register
-from server.movements import Section
-from server.rounds import create_session, start_round
-from server.rulings import correct_result
-from server.session import Session
-from server.swiss import swiss_of
-from server.usebio import usebio
+from server.link.director_calls import correct_result
+from server.link.rounds import create_session, start_round
+from server.outputs import publish
+from server.outputs.usebio import usebio
+from server.scoring.swiss import swiss_of
+from server.setup import player_register as register
+from server.setup.movements import Section
+from server.setup.session import Session
 from tests.server import usebio_read
 from tests.server.conftest import EVENT, services
 

@@ -1,4 +1,4 @@
-"""The WBF continuous 20-point VP scale (server/victorypoints.py) against the published
+"""The WBF continuous 20-point VP scale (server/scoring/victorypoints.py) against the published
 formula, written out here on its own, and the scale's published properties."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from server.victorypoints import ScaleError, blitz, table, victory_points
+from server.scoring.victorypoints import ScaleError, blitz, table, victory_points
 
 TAU = (math.sqrt(5) - 1) / 2
 

@@ -1,4 +1,5 @@
-"""Vugraph: a table's board rebuilt from its stored events and cut by tablemodel.viewing.view_for.
+"""Vugraph: a table's board rebuilt from its stored events and cut by
+tablemodel.visibility.view_for.
 
 A screens table plays board 1 through ingest: an alerted 1C, a written question and its
 answer, the tray crossing, 3NT, a face-down lead faced by the screenmate. Time is simulated
@@ -20,12 +21,14 @@ from flask.testing import FlaskClient
 from sqlalchemy import select
 
 from laws import Board, Card, Deal, Seat
-from server import schema as s
-from server import standings, syscards, vugraph
-from server.live import HEARTBEAT, Hub
-from server.rounds import create_session, start_round
+from server.link.live import HEARTBEAT, Hub
+from server.link.rounds import create_session, start_round
+from server.pages import vugraph
+from server.scoring import standings
 from server.services import Services
-from server.session import Session, SessionError, dealt
+from server.setup import pair_cards as syscards
+from server.setup.session import Session, SessionError, dealt
+from server.storage import schema as s
 from tablemodel.syscard import example
 from tablemodel.wire import Event, table_topic
 from tests.clock import Clock

@@ -20,7 +20,7 @@ from bidbox.broker import Broker, BrokerUsers
 from hardware.events import CardEvent, KeyEvent
 from laws import Seat
 from mqttlink import BrokerSettings
-from server.standings import public_field
+from server.scoring.standings import public_field
 from tabled.config import TableConfig
 from tabled.runner import Table
 from tablemodel.state import Phase

@@ -6,8 +6,8 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from bidbox.broker import BrokerUsers
-from server import schema as s
-from server.rounds import create_session, start_round
+from server.link.rounds import create_session, start_round
+from server.storage import schema as s
 from tablemodel.wire import ONLINE, Command, Event, table_topic
 from tests.fixtures.broker import EVENT, MqttConnect
 from tests.server_system.conftest import ServerFactory, services, wait_until

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from bidbox.broker import BrokerUsers
-from server import schema as s
+from server.storage import schema as s
 from tablemodel.wire import Event, table_topic
 from tests.faults.harness import wait_until as poll
 from tests.fixtures.broker import EVENT, MqttConnect

@@ -19,9 +19,9 @@ from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import player_numbers
 from laws import Deal, Seat
 from mqttlink import BrokerSettings
-from server import schema as s
 from server.services import Services
-from server.session import Session
+from server.setup.session import Session
+from server.storage import schema as s
 from sim.players import SimulatedPlayers
 from sim.players.deals import deal
 from sim.simtable import SimulatedTable

@@ -29,7 +29,7 @@ from bidbox.broker import Broker
 from bidbox.provision import Deployment, Provisioned, provision
 from mqttlink import BrokerSettings
 from server import create_app
-from server.running import sessions
+from server.setup.running import sessions
 from tabled.config import TableConfig, load
 from tabled.runner import Table
 from tablemodel.state import Phase
@@ -201,7 +201,7 @@ def test_a_second_session_reaches_the_provisioned_tables_with_no_file_changed(
 def commands(app: Flask, event: str) -> list[Any]:
     from sqlalchemy import select
 
-    from server import schema as s
+    from server.storage import schema as s
     with services(app).db.read() as conn:
         return list(conn.execute(select(s.commands).where(s.commands.c.event == event)).all())
 

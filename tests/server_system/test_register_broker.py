@@ -14,10 +14,10 @@ from sqlalchemy import select
 from bidbox.broker import Broker, BrokerUsers
 from laws import Seat
 from mqttlink import BrokerSettings
-from server import register
-from server import schema as s
-from server.rounds import create_session, start_round
-from server.session import participants_of
+from server.link.rounds import create_session, start_round
+from server.setup import player_register as register
+from server.setup.session import participants_of
+from server.storage import schema as s
 from sim.simtable import SimulatedTable
 from tablemodel.state import Phase
 from tests.fixtures.broker import EVENT, TIMEOUT

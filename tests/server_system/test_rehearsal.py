@@ -18,8 +18,8 @@ from flask import Flask
 
 from bidbox.broker import Broker, BrokerUsers
 from server import create_app
+from server.scoring.standings import all_results, public_field
 from server.serve import serve
-from server.standings import all_results, public_field
 from tests.fixtures.broker import EVENT, TIMEOUT
 from tests.processes import run
 from tests.server_system.conftest import director, services

@@ -18,9 +18,9 @@ from sqlalchemy import select
 from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import player_numbers
 from laws import Seat
-from server import schema as s
-from server.movements import Section
-from server.rounds import create_session, start_round
+from server.link.rounds import create_session, start_round
+from server.setup.movements import Section
+from server.storage import schema as s
 from sim.players import SimulatedPlayers
 from tablemodel.state import Phase
 from tests.fixtures.broker import EVENT, TIMEOUT

@@ -21,16 +21,16 @@ from sqlalchemy import select
 from bidbox.broker import Broker, BrokerUsers
 from bidbox.demo import play_assigned_rounds
 from mqttlink import BrokerSettings
-from server import schema as s
-from server.exports import pbn, rankings_csv
-from server.penalties import give
-from server.rounds import create_session, start_round
+from server.link.rounds import create_session, start_round
+from server.link.tables import table_grid
+from server.outputs.exports import pbn, rankings_csv
+from server.outputs.usebio import usebio
+from server.scoring.penalties import give
+from server.scoring.standings import all_results, field, released_boards
+from server.scoring.swiss import SwissError, stored_pairings, swiss_of
 from server.services import Services
-from server.session import Session, current
-from server.standings import all_results, field, released_boards
-from server.swiss import SwissError, stored_pairings, swiss_of
-from server.tables import table_grid
-from server.usebio import usebio
+from server.setup.session import Session, current
+from server.storage import schema as s
 from sim.players import SimulatedPlayers
 from sim.simtable import SimulatedTable
 from tests.fixtures.broker import EVENT
@@ -257,7 +257,7 @@ def test_a_swiss_of_twelve_teams_over_five_rounds(start_server: ServerFactory,
     assert [(x.team, x.vp) for x in public.standings] == \
         [(x.team, x.vp) for x in swiss.standings]
     with pytest.raises(SwissError, match="round 6"):
-        from server.swiss import paired
+        from server.scoring.swiss import paired
         paired(found.db, session, 6)
     response = app.test_client().get("/api/v1/rankings")
     assert response.status_code == 200

@@ -7,7 +7,7 @@ import random
 
 from laws import Deal
 from laws.calls import DOUBLE, PASS
-from server.session import dealt
+from server.setup.session import dealt
 from sim.players.players import script, varied
 
 

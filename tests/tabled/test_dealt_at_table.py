@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from laws import Deal, Seat
-from tabled.views import WIDTH
+from tabled.seat_lines import WIDTH
 from tablemodel.state import Phase
 
 from .helpers import DEAL, PBN, Table

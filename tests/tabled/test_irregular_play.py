@@ -12,7 +12,7 @@ import pytest
 from laws import Card, Seat, Suit
 from laws.penalty import FacedLead, PenaltyCard
 from tabled.control import SeatEntry
-from tabled.views import seat_view
+from tabled.seat_lines import seat_view
 from tablemodel.state import Phase, TableState
 
 from .helpers import Table, reach

@@ -14,7 +14,7 @@ from laws import Seat
 from tabled.control import SeatEntry
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.views import seat_view
+from tabled.seat_lines import seat_view
 from tablemodel.state import Phase, StateError, TableState
 from tablemodel.wire import Command, Event
 

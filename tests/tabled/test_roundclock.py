@@ -12,7 +12,7 @@ import pytest
 from laws import Seat
 from tabled.daemon import TableDaemon, Tick
 from tabled.journal import Journal
-from tabled.views import WIDTH
+from tabled.seat_lines import WIDTH
 from tablemodel.roundclock import RoundClock
 from tablemodel.state import Phase
 from tablemodel.wire import Command, WireError, clock_from_payload, clock_payload

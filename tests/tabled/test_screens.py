@@ -1,5 +1,5 @@
 """Screens, alerts, questions and system cards, scripted: for every viewer and every moment,
-exactly what each sees (tablemodel.viewing.view_for), with the tray timed on a simulated clock.
+exactly what each sees (tablemodel.visibility.view_for), with the tray timed on a simulated clock.
 
 Board 1: North deals. Screens put North and East on one side, South and West on the other.
 """
@@ -17,7 +17,7 @@ from tabled.daemon import TableDaemon, Tick
 from tabled.journal import Journal
 from tablemodel.state import Phase
 from tablemodel.syscard import example
-from tablemodel.viewing import DIRECTOR, PUBLIC, VIEWERS, Viewer, view_for
+from tablemodel.visibility import DIRECTOR, PUBLIC, VIEWERS, Viewer, view_for
 from tests.clock import Clock
 
 from .helpers import PBN, Table

@@ -12,7 +12,7 @@ from laws import Seat
 from tabled.control import Controller, Outcome
 from tablemodel.state import TableState
 from tablemodel.syscard import example
-from tablemodel.viewing import view_for
+from tablemodel.visibility import view_for
 from tablemodel.wire import Command, Event
 
 from .helpers import PBN

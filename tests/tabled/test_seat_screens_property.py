@@ -49,7 +49,7 @@ class Faults(logging.Handler):
 def test_every_screen_fits_whatever_is_pressed(language: str, switch: bool, auction: list[str],
                                                actions: list[tuple[str, Seat, int]]) -> None:
     faults = Faults()
-    logger = logging.getLogger("tabled.views")
+    logger = logging.getLogger("tabled.seat_lines")
     logger.addHandler(faults)
     with tempfile.TemporaryDirectory() as folder:
         journal = Journal(Path(folder) / "t.db")

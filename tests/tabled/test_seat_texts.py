@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from laws import Seat, Vulnerability
-from tabled import i18n, views
+from tabled import i18n, seat_lines
 from tablemodel import words
 from tablemodel.rulings import KINDS
 from tablemodel.syscard import MAX_MEANING
@@ -144,7 +144,7 @@ def test_the_header_keeps_board_dealer_and_vulnerability(language: str, number: 
                                                          dealer: Seat,
                                                          vul: Vulnerability) -> None:
     board = SimpleNamespace(number=number, dealer=dealer, vulnerability=vul)
-    header = views._header(board, language)  # type: ignore[arg-type]
+    header = seat_lines._header(board, language)  # type: ignore[arg-type]
     assert len(header) <= WIDTH, header
     assert str(number) in header
     assert f" {words.seat_letter(dealer, language)} " in header
@@ -153,9 +153,9 @@ def test_the_header_keeps_board_dealer_and_vulnerability(language: str, number: 
 
 def test_the_issue_headers_now_keep_the_vulnerability() -> None:
     both = SimpleNamespace(number=13, dealer=Seat.N, vulnerability=Vulnerability.BOTH)
-    assert views._header(both, "es") == "T13 Rep N Vul Todos"  # type: ignore[arg-type]
+    assert seat_lines._header(both, "es") == "T13 Rep N Vul Todos"  # type: ignore[arg-type]
     late = SimpleNamespace(number=999, dealer=Seat.W, vulnerability=Vulnerability.NONE)
-    assert views._header(late, "en") == "B999 Dlr W Vul None"  # type: ignore[arg-type]
+    assert seat_lines._header(late, "en") == "B999 Dlr W Vul None"  # type: ignore[arg-type]
 
 
 # -- the layout tools ---------------------------------------------------------------------
@@ -193,10 +193,10 @@ def test_fit_refuses_a_line_too_long_instead_of_cutting_it() -> None:
 
 def test_a_line_too_long_is_logged_and_marked_never_cut_silently(
         caplog: pytest.LogCaptureFixture) -> None:
-    rows = views.layout(["x" * 25], [])
+    rows = seat_lines.layout(["x" * 25], [])
     assert rows[0] == "x" * 19 + MORE and len(rows) == 4
     assert "25 characters" in caplog.text
-    assert views.layout(["a", "b", "c", "d", "e"], ["z"]) == ["a", "b", "c", "z"]
+    assert seat_lines.layout(["a", "b", "c", "d", "e"], ["z"]) == ["a", "b", "c", "z"]
     assert "body of 5 lines" in caplog.text
 
 

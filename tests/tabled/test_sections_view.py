@@ -11,7 +11,7 @@ import pytest
 from laws import Seat
 from tabled.daemon import TableDaemon
 from tabled.journal import Journal
-from tabled.views import WIDTH
+from tabled.seat_lines import WIDTH
 from tablemodel.state import Phase
 from tablemodel.wire import Command
 

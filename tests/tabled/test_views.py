@@ -10,7 +10,7 @@ import pytest
 from laws import Seat
 from tabled import i18n
 from tabled.control import Notice, SeatEntry
-from tabled.views import WIDTH, seat_view
+from tabled.seat_lines import WIDTH, seat_view
 from tablemodel.state import Phase
 from tablemodel.texts import wrap
 from tablemodel.wire import RULINGS

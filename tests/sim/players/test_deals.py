@@ -19,7 +19,7 @@ def test_every_deal_is_four_hands_of_thirteen() -> None:
 
 
 def test_the_server_deals_the_same_boards() -> None:
-    session = pytest.importorskip("server.session")
+    session = pytest.importorskip("server.setup.session")
     for seed in (0, 1, 99):
         for board in range(1, 17):
             assert deal(seed, board).to_pbn() == session.dealt(seed, board)
