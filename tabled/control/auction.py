@@ -142,7 +142,9 @@ class AuctionInput(KeyEntry):
             # whether the opponents may change a call (Law 21B1).
             outcome.events.append(self._director(
                 seat, "late_alert", "21B",
-                f"{seat} alerts {entries[index].seat}'s {entries[index].call} late"))
+                f"{seat} alerts {entries[index].seat}'s {entries[index].call} late",
+                "late_alert", {"seat": str(seat), "other": str(entries[index].seat),
+                               "call": str(entries[index].call)}))
         outcome.events.insert(0, Proposed("alert", board.number, data))
         return outcome
 

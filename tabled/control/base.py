@@ -3,6 +3,7 @@ call to the director."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tabled.rules import Seat
@@ -21,12 +22,19 @@ class Room:
     state: TableState
 
     def _director(self, seat: Seat | None, reason: str, law: str | None = None,
-                  detail: str | None = None) -> Proposed:
+                  detail: str | None = None, code: str | None = None,
+                  params: Mapping[str, Any] | None = None) -> Proposed:
+        """A director call; ``detail`` in English (old journals and consoles read it), and
+        the same as a message ``code`` with its ``params`` (tabled/rules/messages.py), which
+        the console says in its language."""
         data: dict[str, Any] = {"seat": None if seat is None else str(seat), "reason": reason}
         if law:
             data["law"] = law
         if detail:
             data["detail"] = detail[:DETAIL]
+        if code:
+            data["code"] = code
+            data["params"] = dict(params or {})
         return Proposed("director", self._board_number(), data)
 
     def _board_number(self) -> int | None:

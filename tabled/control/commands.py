@@ -7,13 +7,18 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from tabled.rules import IllegalActionError, Seat
+from tabled.rules import IllegalActionError, RulesError, Seat
 
 from ..rulings import KINDS
 from ..state import Phase
 from ..wire import Command, Event, EventType, WireError
 from .base import Room
 from .outcome import Notice, Outcome, Proposed
+from .outcome import said as error_said
+
+#: Why a command is refused: the English reason, and the message (code and params) the
+#: console says in its language (empty when there is none: a wire error, an assignment's).
+Refusal = tuple[str, dict[str, Any]]
 
 
 class CommandInput(Room):
@@ -29,14 +34,16 @@ class CommandInput(Room):
             # command put on the inbox without the wire's decoding, a field it drops).
             command = Command.from_payload(command.to_payload())
         except WireError as error:
-            return self._refuse(command, str(error)[:200])
+            return self._refuse(command, (str(error)[:200], {}))
         if command.type == "resend":
             return Outcome(resend=(command.data["since"], command.data.get("until")))
         if command.type == "assign":
             busy = state.board is not None and state.phase is not Phase.RESULT
             if busy:
-                return self._refuse(command, f"board {state.board.number if state.board else ''}"
-                                             " is being played; end the round first")
+                number = state.board.number if state.board else ""
+                return self._refuse(command, (
+                    f"board {number} is being played; end the round first",
+                    {"code": "board_being_played", "params": {"board": number}}))
             proposed = Proposed("assign", None, {"cmd": command.id, **command.data})
             reason = self._trial(proposed)
             if reason is not None:
@@ -59,11 +66,12 @@ class CommandInput(Room):
                                  {"cmd": command.id, **command.data})]).tell(
             Seat, Notice("ruling", said, error=False))
 
-    def _refuse(self, command: Command, reason: str) -> Outcome:
+    def _refuse(self, command: Command, refusal: Refusal) -> Outcome:
+        reason, message = refusal
         return Outcome([Proposed("refused", self._board_number(),
-                                 {"cmd": command.id, "reason": reason})])
+                                 {"cmd": command.id, "reason": reason[:200], **message})])
 
-    def _trial(self, proposed: Proposed) -> str | None:
+    def _trial(self, proposed: Proposed) -> Refusal | None:
         """Apply ``proposed`` to a copy of the state: why it cannot be applied, or None.
         What comes from outside is tried before it is journalled: a journal must replay."""
         trial = copy.deepcopy(self.state)
@@ -71,10 +79,10 @@ class CommandInput(Room):
             trial.apply(Event(trial.seq + 1, EventType(proposed.type), 0.0, proposed.board,
                               proposed.data))
         except (IllegalActionError, ValueError, KeyError, TypeError, RuntimeError) as error:
-            return str(error) or type(error).__name__
+            return str(error) or type(error).__name__, _engine_said(error)
         return None
 
-    def _ruling_refusal(self, data: Mapping[str, Any]) -> str | None:
+    def _ruling_refusal(self, data: Mapping[str, Any]) -> Refusal | None:
         """Why this ruling cannot be applied now, or None. A trial copy takes it first.
         When a kind may be applied is its own (tabled.rulings)."""
         kind = KINDS[data["kind"]]
@@ -82,10 +90,23 @@ class CommandInput(Room):
             return None
         board = self.state.board
         if board is None:
-            return "no board on the table"
-        reason = self._trial(Proposed("ruling", board.number, {"cmd": "trial", **data}))
-        if reason is not None:
-            return f"{kind.name}: {reason}"
+            return "no board on the table", {"code": "no_board", "params": {}}
+        refused = self._trial(Proposed("ruling", board.number, {"cmd": "trial", **data}))
+        if refused is not None:
+            reason, message = refused
+            if message:  # the ruling's kind goes with the engine's message
+                message["params"]["ruling"] = kind.name
+            return f"{kind.name}: {reason}", message
         if kind.before_play and board.cards:
-            return f"{kind.name}: the play has started"
+            return (f"{kind.name}: the play has started",
+                    {"code": "play_has_started", "params": {"ruling": kind.name}})
         return None
+
+
+def _engine_said(error: BaseException) -> dict[str, Any]:
+    """The laws engine's message inside a refusal: the state wraps the engine's error in its
+    own (tabled.rulings), which keeps it as its context."""
+    found: BaseException | None = error
+    while found is not None and not isinstance(found, RulesError):
+        found = found.__cause__ or found.__context__
+    return error_said(found) if found is not None else {}

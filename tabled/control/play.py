@@ -15,6 +15,7 @@ from tabled.rules import (
     Seat,
     Suit,
 )
+from tabled.rules.messages import text as message
 from tabled.rules.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption, PrematureOption
 from tabled.rulings import play_action
 
@@ -302,7 +303,9 @@ class PlayInput(AuctionInput):
             # Law 68D: play stops and the director is summoned.
             events.append(self._director(seat, "claim", "68D",
                                          f"{seat} disputes {claim.seat}'s claim of "
-                                         f"{claim.tricks}"))
+                                         f"{claim.tricks}", "claim_disputed",
+                                         {"seat": str(seat), "other": str(claim.seat),
+                                          "tricks": claim.tricks}))
         elif trial.claim is None:
             # Law 68B2: a defender's concession that partner objects to at once did not
             # happen; play goes on, but unauthorised information may exist: the director
@@ -310,7 +313,9 @@ class PlayInput(AuctionInput):
             events.append(self._director(seat, "concession", "68B2",
                                          f"{seat} objects to partner {claim.seat}'s "
                                          f"concession ({claim.tricks} of the tricks left): "
-                                         f"void, play goes on"))
+                                         f"void, play goes on", "concession_voided",
+                                         {"seat": str(seat), "other": str(claim.seat),
+                                          "tricks": claim.tricks}))
             return Outcome(events).tell(Seat, Notice("concession_void", error=False))
         return Outcome(events)
 
@@ -355,13 +360,17 @@ class PlayInput(AuctionInput):
             return self._card_played(card, reader_seat, board, now)
         return Outcome().tell(told, Notice("no_card_now", {"card": str(card)}))
 
-    def _fouled(self, seat: Seat | None, problem: str, board: BoardState) -> Outcome:
+    def _fouled(self, seat: Seat | None, problem: tuple[str, dict[str, Any]],
+                board: BoardState) -> Outcome:
         """Laws 15 and 87: a wrong or fouled board; the director decides (one call a
-        board, while it is open)."""
-        outcome = Outcome().tell(Seat, Notice("fouled", {"detail": problem}, "87"))
+        board, while it is open). ``problem``: a message's code and params."""
+        code, params = problem
+        detail = message(code, params)
+        outcome = Outcome().tell(Seat, Notice("fouled", {"detail": detail}, "87"))
         if not any(c.reason == "fouled_board" and c.board == board.number
                    for c in self.state.open_director_calls):
-            outcome.events.append(self._director(seat, "fouled_board", "87", problem))
+            outcome.events.append(self._director(seat, "fouled_board", "87", detail, code,
+                                                 params))
         return outcome
 
     def _hand_scan(self, card: Card, reader_seat: Seat | None, board: BoardState) -> Outcome:
@@ -374,15 +383,16 @@ class PlayInput(AuctionInput):
         if scanned is seat:
             return Outcome()  # the same card read twice
         known = next((s for s, hand in board.known.items() if card in hand), None)
-        problem: str | None = None
+        problem: tuple[str, dict[str, Any]] | None = None
+        said = {"card": str(card), "seat": str(seat)}
         if scanned is not None:
-            problem = f"{card} scanned in {scanned}'s hand and in {seat}'s"
+            problem = ("scanned_twice", {**said, "owner": str(scanned)})
         elif known is not None and known is not seat:
-            problem = f"{card} scanned in {seat}'s hand; the board has it in {known}'s"
+            problem = ("scanned_elsewhere", {**said, "owner": str(known)})
         elif seat in board.known and card not in board.known[seat]:
-            problem = f"{card} scanned in {seat}'s hand; the board does not have it there"
+            problem = ("scanned_not_there", said)
         elif len(board.scans[seat]) >= 13:
-            problem = f"a fourteenth card ({card}) scanned in {seat}'s hand"
+            problem = ("scanned_fourteenth", said)
         if problem is None:
             taken = Outcome([Proposed("hand_card", board.number,
                                       {"seat": str(seat), "card": str(card)})])
@@ -427,8 +437,8 @@ class PlayInput(AuctionInput):
             # Laws 15, 87: the player at this reader holds a card the deal puts in another
             # hand: the board is turned or fouled; no player's irregularity (declarer's and
             # dummy's cards may come through either of their readers).
-            return self._fouled(reader_seat, f"{card} read at {reader_seat}'s reader; the "
-                                f"board has it in {owner}'s hand", board)
+            return self._fouled(reader_seat, ("read_at_other_reader", {
+                "card": str(card), "seat": str(reader_seat), "owner": str(owner)}), board)
         kept = board.out_of_turn
         if (kept is not None and now is not None and seat is not None and seat is play.turn
                 and reader_seat is not None and self._read_at_seat == kept[:2]
@@ -489,11 +499,11 @@ class PlayInput(AuctionInput):
         if error.law == "54":
             # Law 41A: made face down, nobody saw it; Law 54E, 24 for declarer's side.
             law = "24" if seat.side is play.declarer.side else "41A"
-            outcome.tell([owner], Notice("law", {"reason": error.reason}, law))
+            outcome.tell([owner], refusal(error, law))
+            said = {"seat": str(seat), "card": str(card), "turn": str(play.turn)}
             outcome.events.append(self._director(
-                seat, "lead_out_of_turn", law,
-                f"{seat} made the opening lead ({card}) face down out of turn; it is "
-                f"{play.turn}'s lead: back to the hand"))
+                seat, "lead_out_of_turn", law, message("lead_face_down_out_of_turn", said),
+                "lead_face_down_out_of_turn", said))
             return outcome
         if board.lead_made_face_down:
             return outcome  # the opening lead, made face down (41A): nobody saw this card
@@ -546,7 +556,8 @@ class PlayInput(AuctionInput):
         outcome.tell(Seat, public or Notice("premature_play",
                                             {"seat": str(seat), "card": str(card)}, law))
         outcome.tell([owner], refusal(error))
-        outcome.events.append(self._director(seat, reason, law, error.reason))
+        outcome.events.append(self._director(seat, reason, law, error.reason, error.code,
+                                             error.params))
         return outcome
 
     def _after_faced_lead(self, card: Card, seat: Seat, board: BoardState) -> Outcome:
@@ -601,11 +612,13 @@ class PlayInput(AuctionInput):
         late = board.late_change
         if late is not None:
             # Law 25B: a change of call after a pause: the director, with its options.
-            detail = (f"{late.seat} changed {late.call} (call {late.index + 1}) after a "
-                      f"pause; {late.seat.lho} may accept it (25B1) or not (25B2)")
+            said: dict[str, Any] = {"seat": str(late.seat), "call": str(late.call),
+                                    "number": late.index + 1, "other": str(late.seat.lho)}
+            detail = message("change_after_pause", said)
             if not any(c.detail == detail and c.board == board.number
                        for c in state.director_calls):
-                return [self._director(late.seat, "change_of_call", "25B", detail)]
+                return [self._director(late.seat, "change_of_call", "25B", detail,
+                                       "change_after_pause", said)]
         over = board.over_change
         if over is not None and not board.auction.is_legal(over.call, over.seat):
             # Law 25A4: the call made over the changed one is not legal over the new call:
@@ -635,24 +648,29 @@ class PlayInput(AuctionInput):
                              for r in board.play.revokes)
             detail = (f"board {board.number}: {board.result.transferred:+d} trick(s) to "
                       f"declarer; revokes: {seen}")[:DETAIL]
+            said = {"board": board.number, "tricks": f"{board.result.transferred:+d}",
+                    "revokes": "; ".join(f"{r.seat} {r.trick + 1} {r.card}"
+                                         for r in board.play.revokes)[:DETAIL]}
             if not any(c.reason == "revoke_transfer" and c.detail == detail
                        for c in state.director_calls):
-                return [self._director(None, "revoke_transfer", "64C", detail)]
+                return [self._director(None, "revoke_transfer", "64C", detail,
+                                       "revoke_transfer", said)]
         play = board.play
         if play is not None:
             for revoke in play.revokes:
-                detail = f"{revoke.seat} revoked on trick {revoke.trick + 1} ({revoke.card})"
-                law = "61"
+                said = {"seat": str(revoke.seat), "number": revoke.trick + 1,
+                        "card": str(revoke.card)}
+                code, law = "revoke", "61"
                 if revoke.law != "61":
                     # Law 61A: the hand unknown, a later card shows it could have complied
                     # with the option of Law 57A (or the lead restriction of 26, 50D2).
-                    detail = (f"{revoke.seat} did not comply with Law {revoke.law} on trick "
-                              f"{revoke.trick + 1} ({revoke.card}) when able: a revoke")
-                    law = "61A"
+                    code, law = "revoke_when_able", "61A"
+                    said["rule"] = revoke.law
+                detail = message(code, said)
                 if not any(c.reason == "revoke" and c.board == board.number
                            and c.seat is revoke.seat and c.law in ("61", "61A")
                            for c in state.director_calls):
                     # Law 64: the director settles the rectification at the end of play; one
                     # call a board and offender (the end of play's call lists them all).
-                    return [self._director(revoke.seat, "revoke", law, detail)]
+                    return [self._director(revoke.seat, "revoke", law, detail, code, said)]
         return []

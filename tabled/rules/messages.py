@@ -32,9 +32,12 @@ PARAM_KINDS: Mapping[str, str] = {
     "call": "call", "last": "call",
     "card": "card", "wanted": "card", "held": "card", "due": "card",
     "suit": "suit", "led": "suit",
+    "seats": "seats", "revokes": "revokes",
 }
 
-MESSAGES: Mapping[str, Message] = {
+#: The refusals: an action the Laws do not allow here (``IllegalActionError`` and its kinds),
+#: which the seat displays and the director's console show.
+REFUSALS: Mapping[str, Message] = {
     # -- the auction (Laws 18-39) -------------------------------------------------------
     "auction_over": Message(
         "the auction is over; {call} comes after the final pass",
@@ -72,9 +75,6 @@ MESSAGES: Mapping[str, Message] = {
     "change_too_late": Message(
         "{seat} cannot replace a call once partner has called over it",
         "{seat} ya no cambia: su compañero ha declarado"),
-    "auction_back_out_of_range": Message(
-        "cannot take the auction back to call {length} of {count}",
-        "la subasta no vuelve a la voz {length} de {count}"),
     # -- the play (Laws 41-66) ----------------------------------------------------------
     "play_stopped_disputed_claim": Message(
         "play stops while the director rules on the claim",
@@ -249,9 +249,17 @@ MESSAGES: Mapping[str, Message] = {
     "ruled_tricks_out_of_range": Message(
         "{tricks} tricks with {left} left",
         "{tricks} bazas con {left} por jugar"),
+}
+
+#: The faults: input that is not what it claims (notation, deals, records), or what the
+#: engine cannot do or answer now (``RulesError`` and its other kinds).
+FAULTS: Mapping[str, Message] = {
     "play_not_over": Message(
         "the play is not over: no final count of tricks yet",
         "el carteo no ha terminado: aún no hay recuento de bazas"),
+    "auction_back_out_of_range": Message(
+        "cannot take the auction back to call {length} of {count}",
+        "la subasta no vuelve a la voz {length} de {count}"),
     # -- notation: what does not parse ------------------------------------------------------
     "not_a_seat": Message("not a seat: {text!r}", "no es un puesto: {text!r}"),
     "not_a_suit": Message("not a suit: {text!r}", "no es un palo: {text!r}"),
@@ -358,6 +366,75 @@ MESSAGES: Mapping[str, Message] = {
         "the rubber is already over",
         "el rubber ya ha terminado"),
 }
+
+#: What the table tells the director when it calls him (a director call's detail): the
+#: irregularities the table saw, in the laws' terms.
+DETAILS: Mapping[str, Message] = {
+    "late_alert": Message(
+        "{seat} alerts {other}'s {call} late",
+        "{seat} alerta tarde el {call} de {other}"),
+    "claim_disputed": Message(
+        "{seat} disputes {other}'s claim of {tricks}",
+        "{seat} no acepta la reclamación de {tricks} bazas de {other}"),
+    "concession_voided": Message(
+        "{seat} objects to partner {other}'s concession ({tricks} of the tricks left): void, "
+        "play goes on",
+        "{seat} se opone a la concesión de su compañero {other} ({tricks} de las bazas que "
+        "quedan): queda anulada y sigue el juego"),
+    "scanned_twice": Message(
+        "{card} scanned in {owner}'s hand and in {seat}'s",
+        "{card} leída en la mano de {owner} y en la de {seat}"),
+    "scanned_elsewhere": Message(
+        "{card} scanned in {seat}'s hand; the board has it in {owner}'s",
+        "{card} leída en la mano de {seat}; el tablero la tiene en la de {owner}"),
+    "scanned_not_there": Message(
+        "{card} scanned in {seat}'s hand; the board does not have it there",
+        "{card} leída en la mano de {seat}; el tablero no la tiene ahí"),
+    "scanned_fourteenth": Message(
+        "a fourteenth card ({card}) scanned in {seat}'s hand",
+        "una decimocuarta carta ({card}) leída en la mano de {seat}"),
+    "read_at_other_reader": Message(
+        "{card} read at {seat}'s reader; the board has it in {owner}'s hand",
+        "{card} leída en el lector de {seat}; el tablero la tiene en la mano de {owner}"),
+    "lead_face_down_out_of_turn": Message(
+        "{seat} made the opening lead ({card}) face down out of turn; it is {turn}'s lead: "
+        "back to the hand",
+        "{seat} hizo la salida tapada ({card}) fuera de turno; la salida es de {turn}: "
+        "vuelve a la mano"),
+    "change_after_pause": Message(
+        "{seat} changed {call} (call {number}) after a pause; {other} may accept it (25B1) "
+        "or not (25B2)",
+        "{seat} cambió {call} (voz {number}) tras una pausa; {other} puede aceptar el cambio "
+        "(25B1) o no (25B2)"),
+    "revoke_transfer": Message(
+        "board {board}: {tricks} trick(s) to declarer; revokes: {revokes}",
+        "tablero {board}: {tricks} baza(s) al carteador; renuncios: {revokes}"),
+    "revoke": Message(
+        "{seat} revoked on trick {number} ({card})",
+        "{seat} renunció en la baza {number} ({card})"),
+    "revoke_when_able": Message(
+        "{seat} did not comply with Law {rule} on trick {number} ({card}) when able: a revoke",
+        "{seat} no cumplió la Ley {rule} en la baza {number} ({card}) pudiendo hacerlo: "
+        "renuncio"),
+    "deal_differs": Message(
+        "the hands of {seats} differ from the deal captured first",
+        "las manos de {seats} no son las del reparto leído primero"),
+    # a command the table refuses (tabled.control.commands)
+    "no_board": Message(
+        "no board on the table",
+        "no hay tablero en la mesa"),
+    "board_being_played": Message(
+        "board {board} is being played; end the round first",
+        "se está jugando el tablero {board}; termine antes la ronda"),
+    "play_has_started": Message(
+        "the play has started",
+        "el carteo ya ha empezado"),
+}
+
+#: Every code: a refusal, a fault or a detail, never two of them.
+MESSAGES: Mapping[str, Message] = {**REFUSALS, **FAULTS, **DETAILS}
+if len(MESSAGES) != len(REFUSALS) + len(FAULTS) + len(DETAILS):
+    raise AssertionError("a code is in two of the tables")
 
 
 def text(code: str, params: Mapping[str, Param], language: str = "en") -> str:

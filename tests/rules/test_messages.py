@@ -27,10 +27,12 @@ from tabled.rules import (
     Suit,
 )
 from tabled.rules.auction import Auction
-from tabled.rules.messages import MESSAGES, PARAM_KINDS, text
+from tabled.rules.messages import DETAILS, FAULTS, MESSAGES, PARAM_KINDS, REFUSALS, text
 
 ENGINE = Path(__file__).resolve().parents[2] / "tabled" / "rules"
-ERRORS = {"RulesError", "InvalidNotationError", "InvalidCardError", "InvalidCallError",
+REFUSING = {"IllegalActionError", "IllegalCallError", "IllegalCardError", "LeadRestrictionError",
+            "PenaltyCardError", "IllegalClaimError"}
+ERRORS = REFUSING | {"RulesError", "InvalidNotationError", "InvalidCardError", "InvalidCallError",
           "InvalidDealError", "IllegalActionError", "IllegalCallError", "IllegalCardError",
           "LeadRestrictionError", "PenaltyCardError", "IllegalClaimError", "RecordError"}
 
@@ -74,6 +76,8 @@ def test_every_error_the_engine_makes_has_a_code_of_the_table(path: str, line: i
     assert codes is not None, f"{path}:{line}: the code is not a literal"
     for code in codes:
         assert code in MESSAGES, f"{path}:{line}: {code!r} is not in messages.MESSAGES"
+        # a refusal (the seats and the console show it) or a fault, as its class says
+        assert code in (REFUSALS if node.func.id in REFUSING else FAULTS), (path, line, code)
         given = {k.arg for k in node.keywords}
         assert given == _fields(MESSAGES[code].en), (path, line, code, given)
 
@@ -92,7 +96,8 @@ def test_every_code_has_its_english_and_spanish_with_the_same_fields(code: str) 
 
 def test_every_code_of_the_table_is_raised_somewhere() -> None:
     raised = {code for _, _, node in _constructions() for code in _codes(node.args[0]) or []}
-    assert set(MESSAGES) - raised == {"contract_needs_declarer"}  # bidbox/score_cmd.py's
+    # bidbox/score_cmd.py's; the details are the table's (tabled/control, server/ingest)
+    assert set(MESSAGES) - raised == {"contract_needs_declarer", *DETAILS}
 
 
 def test_an_error_keeps_its_english_its_law_its_code_and_params() -> None:
