@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from server.i18n import PAGES
 from server.movements import KINDS
@@ -491,9 +493,11 @@ PAGES.add({
 })
 
 
-# What a table's director call says (its ``detail``): the table writes it in English, from the
-# laws engine's own sentences; the console says it in its own language. Each sentence the
-# table can send, with the parts that vary; a sentence not listed here shows as it came.
+# What a table's director call says (its ``detail``), and why it refused a command: the table
+# sends the laws engine's message (a code and its params, tabled/rules/messages.py), which the
+# console says in its own language (``table_message``). A record without one (an old
+# journal's) has only the English sentence: these patterns read the ones the tables sent
+# before, with the parts that vary; a sentence not listed here shows as it came.
 _SEAT = "(?P<{}>[NESW])"
 _TABLE_MESSAGES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
     (re.compile(pattern.format(seat=_SEAT.format("seat"), other=_SEAT.format("other"))), words)
@@ -554,9 +558,18 @@ _TABLE_MESSAGES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
     ))
 
 
-def table_message(text: str, language: str) -> str:
-    """A table's message (a director call's detail) in ``language``: its seats as the
-    language writes them (West is O in Spanish), its cards and calls as the pages do."""
+def table_message(text: str, language: str,
+                  message: tuple[str, Mapping[str, Any]] | None = None) -> str:
+    """A table's message (a director call's detail, a command's refusal) in ``language``:
+    from its code and params when it came with them (``message``), a ruling refused named
+    first; else its English sentence read back (an old record). Seats as the language
+    writes them (West is O in Spanish), cards and calls with their suit's symbol."""
+    if message is not None:
+        code, params = message
+        said = bridge.message(code, params, language)
+        if said is not None:
+            ruling = RULING_KINDS.get(str(params.get("ruling", "")))
+            return said if ruling is None else f"{ruling.words[language]}: {said}"
     for pattern, words in _TABLE_MESSAGES:
         found = pattern.fullmatch(text)
         if found is None:
