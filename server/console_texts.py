@@ -411,19 +411,20 @@ PAGES.add({
     "console_profile_feb-self": Words(es="AEB: cada jugador alerta sus voces",
                                       en="AEB norms: each player alerts their own calls"),
     # system cards
-    "console_cards": Words(es="Hojas de convenciones", en="System cards"),
+    "console_cards": Words(es="Cartas de convenios", en="System cards"),
     "console_cards_help": Words(
-        es="Cada pareja puede tener su hoja (un archivo JSON); va a las mesas donde se sienta, "
+        es="Cada pareja puede tener su carta de convenios (un archivo JSON); va a las mesas "
+           "donde se sienta, "
            "con la ronda.",
         en="Each pair may have its card (a JSON file); it goes to the tables where the pair sits, "
            "with the round."),
     "console_cards_individual": Words(
-        es="En un individual no hay parejas fijas: no se envían hojas.",
+        es="En un individual no hay parejas fijas: no se envían cartas de convenios.",
         en="An individual has no fixed pairs: no system cards are sent."),
     "console_card": Words(es="Carta de convenios", en="System card"),
-    "console_no_card": Words(es="sin hoja", en="no card"),
-    "console_card_file": Words(es="Archivo de la hoja (JSON)", en="Card file (JSON)"),
-    "console_give_example": Words(es="Dar la hoja de ejemplo", en="Give the example card"),
+    "console_no_card": Words(es="sin carta", en="no card"),
+    "console_card_file": Words(es="Archivo de la carta (JSON)", en="Card file (JSON)"),
+    "console_give_example": Words(es="Dar la carta de ejemplo", en="Give the example card"),
     "console_remove_card": Words(es="Quitar", en="Remove"),
     "console_card_loaded": Words(es="Carta de convenios «{name}» cargada para el participante "
                                     "{participant}.",

@@ -81,7 +81,7 @@ REFUSALS: Mapping[str, Message] = {
         "el juego para mientras el árbitro decide la reclamación"),
     "play_stopped_claim": Message(
         "play stops while the opponents answer the claim",
-        "el juego para mientras los rivales contestan la reclamación"),
+        "el juego para mientras los oponentes contestan la reclamación"),
     "play_over_all_tricks": Message(
         "the play is over: thirteen tricks have been played",
         "el carteo ha terminado: se han jugado las trece bazas"),
@@ -93,7 +93,7 @@ REFUSALS: Mapping[str, Message] = {
         "{card} ya se ha jugado"),
     "lead_waits_for_option": Message(
         "{seat}'s lead out of turn waits for the opponents' choice",
-        "la salida fuera de turno de {seat} espera la opción de los rivales"),
+        "la salida fuera de turno de {seat} espera la opción de los oponentes"),
     "breach_waits_for_option": Message(
         "{seat}'s {card} in place of a penalty card waits for declarer's choice",
         "la {card} de {seat} en lugar de la penalizada espera la opción del carteador"),
@@ -230,7 +230,7 @@ REFUSALS: Mapping[str, Message] = {
         "el muerto no puede reclamar ni conceder"),
     "claim_waiting": Message(
         "a claim is already waiting for the opponents",
-        "ya hay una reclamación esperando a los rivales"),
+        "ya hay una reclamación esperando a los oponentes"),
     "claim_tricks_out_of_range": Message(
         "a claim of {tricks} tricks with {left} left",
         "una reclamación de {tricks} bazas con {left} por jugar"),
@@ -259,7 +259,7 @@ FAULTS: Mapping[str, Message] = {
         "el carteo no ha terminado: aún no hay recuento de bazas"),
     "auction_back_out_of_range": Message(
         "cannot take the auction back to call {length} of {count}",
-        "la subasta no vuelve a la voz {length} de {count}"),
+        "no se puede volver a la voz {length} de {count}"),
     # -- notation: what does not parse ------------------------------------------------------
     "not_a_seat": Message("not a seat: {text!r}", "no es un puesto: {text!r}"),
     "not_a_suit": Message("not a suit: {text!r}", "no es un palo: {text!r}"),
