@@ -546,6 +546,10 @@ _TABLE_MESSAGES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
                   "hacerlo: renuncio",
                en="{seat} did not comply with Law {law} on trick {number} ({card}) when "
                   "able: a revoke")),
+        # the server's own call: a table's hands differ from the deal captured first (87)
+        (r"the hands of (?P<seats>[NESW](?: [NESW])*) differ from the deal captured first",
+         Words(es="las manos de {seats} no son las del reparto leído primero",
+               en="the hands of {seats} differ from the deal captured first")),
         # A table's refusal of a command (tabled.control.commands), shown on the record
         (r"no board on the table",
          Words(es="no hay tablero en la mesa", en="no board on the table")),
@@ -579,6 +583,9 @@ def table_message(text: str, language: str,
         for name in ("seat", "other"):
             if name in parts:
                 parts[name] = bridge.seat_letter(parts[name], language)
+        if "seats" in parts:
+            parts["seats"] = " ".join(bridge.seat_letter(s, language)
+                                      for s in parts["seats"].split())
         if "card" in parts:
             parts["card"] = bridge.plain(bridge.card_pieces(parts["card"], language))
         if "call" in parts:

@@ -194,8 +194,6 @@ def message_params(params: Mapping[str, Any], language: str) -> dict[str, Any]:
             value = card(text)
         elif kind == "suit" and text in Suit.__members__:
             value = Suit[text].symbol
-        elif kind == "seats":
-            value = " ".join(seat_letter(s, language) for s in text.split())
         elif kind == "revokes":  # "N 3 SQ; E 5 HT": seat, trick, card
             value = "; ".join(_revoke_on(item.split(), language) for item in text.split("; "))
         shown[name] = value

@@ -32,7 +32,7 @@ PARAM_KINDS: Mapping[str, str] = {
     "call": "call", "last": "call",
     "card": "card", "wanted": "card", "held": "card", "due": "card",
     "suit": "suit", "led": "suit",
-    "seats": "seats", "revokes": "revokes",
+    "revokes": "revokes",
 }
 
 #: The refusals: an action the Laws do not allow here (``IllegalActionError`` and its kinds),
@@ -416,9 +416,6 @@ DETAILS: Mapping[str, Message] = {
         "{seat} did not comply with Law {rule} on trick {number} ({card}) when able: a revoke",
         "{seat} no cumplió la Ley {rule} en la baza {number} ({card}) pudiendo hacerlo: "
         "renuncio"),
-    "deal_differs": Message(
-        "the hands of {seats} differ from the deal captured first",
-        "las manos de {seats} no son las del reparto leído primero"),
     # a command the table refuses (tabled.control.commands)
     "no_board": Message(
         "no board on the table",

@@ -98,6 +98,8 @@ def test_the_room_shows_released_boards_only_the_newest_first(client: FlaskClien
      "N cambió 2♥ (voz 5) tras una pausa; E puede aceptar el cambio (25B1) o no (25B2)"),
     ("board 3: revoke, +2 trick(s) to declarer", "tablero 3: renuncio, +2 baza(s) al carteador"),
     ("W revoked on trick 4 (HT)", "O renunció en la baza 4 (♥10)"),
+    ("the hands of N W differ from the deal captured first",
+     "las manos de N O no son las del reparto leído primero"),
     ("W did not comply with Law 57A on trick 4 (HT) when able: a revoke",
      "O no cumplió la Ley 57A en la baza 4 (♥10) pudiendo hacerlo: renuncio"),
     ("something the table says that the console does not know",
