@@ -171,12 +171,12 @@ class Demo:
             boards = sorted(self.records)
             first = boards[0]
             run = next((i for i, b in enumerate(boards) if b != first + i), len(boards))
-            if settings.boards_per_round is None:
-                # A Mitchell has a set of boards for each table, all in play every round; a
-                # barometer a set for each round.
-                sets = settings.tables if kind == "mitchell" else rounds
-                per_round = max(1, min(3, run // sets))
             try:
+                if settings.boards_per_round is None:
+                    # The movement's sets of boards share the run: a Mitchell has a set for
+                    # each table, all in play every round; a barometer a set for each round.
+                    sets = len(movement(kind, pairs, 1, rounds, first).boards())
+                    per_round = max(1, min(3, run // sets))
                 wanted = movement(kind, pairs, per_round, rounds, first).boards()
             except ValueError as error:
                 raise DemoError(str(error)) from None

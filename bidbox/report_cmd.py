@@ -16,7 +16,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-WHAT = ("results", "hand-records", "cards", "deals", "dup", "bri", "site")
+#: The files for dealing machines, by their names in server/outputs/handrecords.py
+#: DEALING_FILES (the server is imported only when the command runs; a test holds the two
+#: lists together).
+DEALING = ("deals", "dup", "bri")
+WHAT = ("results", "hand-records", "cards", *DEALING, "site")
 
 
 def add_parser(commands: Any) -> None:
@@ -53,15 +57,13 @@ def _run(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     if args.seed is not None:
-        if args.what not in ("hand-records", "deals", "dup", "bri"):
+        if args.what not in ("hand-records", *DEALING):
             raise ValueError("--seed deals hand records: use it with --what hand-records, "
-                             "deals, dup or bri")
+                             f"{', '.join(DEALING)}")
         deals = handrecords.generated(args.seed, handrecords.parse_boards(args.boards))
-        if args.what == "deals":
-            out.write_text(handrecords.dealing_pbn(deals, event=args.title), encoding="utf-8")
-        elif args.what in ("dup", "bri"):
-            out.write_bytes(handrecords.dup_file(deals) if args.what == "dup"
-                            else handrecords.bri_file(deals))
+        if args.what in DEALING:
+            _write_file(out, handrecords.DEALING_FILES[args.what].write(deals, args.title,
+                                                                        None))
         else:
             from server.outputs import report
             out.write_bytes(report.hand_records_pdf(deals, args.title, args.language,
@@ -110,17 +112,20 @@ def _write(db: Any, session: Any, args: argparse.Namespace, out: Path) -> int:
             conditions=handrecords.conditions_of(session)))
     elif args.what == "cards":
         out.write_bytes(report.cards_pdf(db, session, args.language))
-    elif args.what in ("dup", "bri"):
-        deals = handrecords.of_session(db, session)
-        out.write_bytes(handrecords.dup_file(deals) if args.what == "dup"
-                        else handrecords.bri_file(deals))
-    elif args.what == "deals":
-        out.write_text(handrecords.dealing_pbn(
-            handrecords.of_session(db, session), event=session.title,
-            conditions=handrecords.conditions_of(session)), encoding="utf-8")
+    elif args.what in DEALING:
+        _write_file(out, handrecords.DEALING_FILES[args.what].write(
+            handrecords.of_session(db, session), session.title,
+            handrecords.conditions_of(session)))
     else:
         written = publish.write_site(db, session, out)
         print(f"{out}: {len(written)} files; open {out / 'index.html'}")
         return 0
     print(f"{out}: {args.what} of {session.title!r} ({session.event})")
     return 0
+
+
+def _write_file(out: Path, content: str | bytes) -> None:
+    if isinstance(content, bytes):
+        out.write_bytes(content)
+    else:
+        out.write_text(content, encoding="utf-8")

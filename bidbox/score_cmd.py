@@ -36,7 +36,7 @@ def calculate(contract_text: str, declarer_text: str | None, tricks: int | None,
                 "vulnerability": str(vulnerability), "score_ns": 0, "declarer_score": 0,
                 "below_line": 0, "above_line": 0, "defenders_above_line": 0}
     if declarer_text is None or tricks is None:
-        raise RulesError("a contract needs its declarer and the tricks won")
+        raise RulesError("contract_needs_declarer")
     declarer = Seat.from_str(declarer_text)
     score = deal_score(scheme, contract, vulnerability.is_vulnerable(declarer), tricks)
     sign = 1 if declarer.side.value == "NS" else -1

@@ -210,45 +210,42 @@ class Auction:
     def check(self, call: Call, seat: Seat | None = None) -> None:
         """Raise :class:`IllegalCallError`, naming the law, unless ``call`` is legal now."""
         if self.is_over:
-            raise IllegalCallError(f"the auction is over; {call} comes after the final pass",
-                                   "39")
+            raise IllegalCallError("auction_over", "39", call=str(call))
         turn = self.seat_at(len(self._entries))
         if seat is not None and seat is not turn:
             if seat is turn.rho and self._entries:
                 # Laws 30B3, 31B: a second call by the player who has just called is a
                 # change of call, dealt with by Law 25 (replace_call).
-                raise IllegalCallError(f"{seat} has just called; a change of call is not a "
-                                       "new call", "25")
+                raise IllegalCallError("change_is_not_a_call", "25", seat=str(seat))
             law = "30" if call == PASS else ("31" if isinstance(call, Bid) else "32")
-            raise IllegalCallError(f"{seat} called out of rotation; it is {turn}'s turn", law)
+            raise IllegalCallError("call_out_of_turn", law, seat=str(seat), turn=str(turn))
         obligation = self._must_pass(turn, len(self._entries)) if self._obligations else None
         if obligation is not None and obligation.forbids(call):
             if obligation.bids_allowed:
                 # Law 30B2(b): partner may pass or bid, but not double or redouble.
-                raise IllegalCallError(f"{turn} may not double or redouble (Law "
-                                       f"{obligation.law}); {call} is not allowed", "30B2(b)")
-            raise IllegalCallError(
-                f"{turn} must pass (Law {obligation.law}); {call} is not allowed", "37")
+                raise IllegalCallError("may_not_double", "30B2(b)", seat=str(turn),
+                                       rule=obligation.law, call=str(call))
+            raise IllegalCallError("must_pass", "37", seat=str(turn), rule=obligation.law,
+                                   call=str(call))
         if isinstance(call, Bid):
             if call.level > 7:
-                raise IllegalCallError(f"{call} is a bid above the level of seven", "38")
+                raise IllegalCallError("bid_above_seven", "38", call=str(call))
             last = self.last_bid
             if last is not None and not call.supersedes(last):
                 # Law 18D defines it; Law 27 rectifies it.
-                raise IllegalCallError(f"{call} is insufficient over {last}", "27")
+                raise IllegalCallError("insufficient_bid", "27", call=str(call), last=str(last))
         elif call == DOUBLE:
             target = self._last_non_pass()
             if target is None or not isinstance(target.call, Bid):
-                raise IllegalCallError("a double is only of the last bid (Law 19A1)", "36")
+                raise IllegalCallError("double_of_no_bid", "36")  # Law 19A1
             if target.seat.side is turn.side:
-                raise IllegalCallError("a double is only of an opponent's bid (Law 19A1)", "36")
+                raise IllegalCallError("double_of_own_side", "36")  # Law 19A1
         elif call == REDOUBLE:
             target = self._last_non_pass()
             if target is None or target.call != DOUBLE:
-                raise IllegalCallError("a redouble is only of the last double (Law 19B1)", "36")
+                raise IllegalCallError("redouble_of_no_double", "36")  # Law 19B1
             if target.seat.side is turn.side:
-                raise IllegalCallError("a redouble is only of an opponent's double (Law 19B1)",
-                                       "36")
+                raise IllegalCallError("redouble_of_own_side", "36")  # Law 19B1
 
     def is_legal(self, call: Call, seat: Seat | None = None) -> bool:
         try:
@@ -334,8 +331,7 @@ class Auction:
         """
         index = self.can_replace(seat)
         if index is None:
-            raise IllegalCallError(
-                f"{seat} cannot replace a call once partner has called over it", "25A2")
+            raise IllegalCallError("change_too_late", "25A2", seat=str(seat))
         removed = self._entries[index:]
         kept = [] if lho_withdraws else removed[1:]
         trial = self.copy()
@@ -357,8 +353,8 @@ class Auction:
         (Law 17E2 passes out of rotation, Law 36A inadmissible doubles, Law 38B, Law 39A).
         Returns the calls cancelled."""
         if not 0 <= length <= len(self._entries):
-            raise RulesError(
-                f"cannot take the auction back to call {length} of {len(self._entries)}")
+            raise RulesError("auction_back_out_of_range", length=length,
+                             count=len(self._entries))
         removed = self._entries[length:]
         del self._entries[length:]
         self._changed()

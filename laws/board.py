@@ -37,7 +37,7 @@ class Vulnerability(enum.Enum):
         try:
             return table[key]
         except KeyError:
-            raise InvalidNotationError(f"not a vulnerability: {text!r}") from None
+            raise InvalidNotationError("not_a_vulnerability", text=text) from None
 
     def is_vulnerable(self, who: Seat | Side) -> bool:
         side = who.side if isinstance(who, Seat) else who
@@ -61,7 +61,7 @@ class Board:
 
     def __post_init__(self) -> None:
         if self.number < 1:
-            raise InvalidNotationError(f"a board number starts at 1, not {self.number}")
+            raise InvalidNotationError("board_number_low", number=self.number)
 
     @property
     def dealer(self) -> Seat:
@@ -93,7 +93,7 @@ def hand_from_pbn(text: str) -> Hand:
         return hand
     holdings = text.split(".")
     if len(holdings) != 4:
-        raise InvalidDealError(f"a hand has four suits separated by dots: {text!r}")
+        raise InvalidDealError("hand_not_four_suits", text=text)
     deck = Card.ALL
     ranks = _RANK_INDEX
     cards: list[Card] = []
@@ -104,11 +104,11 @@ def hand_from_pbn(text: str) -> Hand:
                 try:
                     index = Rank.from_str(char).value - 2
                 except InvalidNotationError:
-                    raise InvalidDealError(f"not a rank {char!r} in hand {text!r}") from None
+                    raise InvalidDealError("hand_bad_rank", char=char, text=text) from None
             cards.append(deck[base + index])
     hand = frozenset(cards)
     if len(hand) != len(cards):
-        raise InvalidDealError(f"a card twice in hand {text!r}")
+        raise InvalidDealError("hand_card_twice", text=text)
     if len(_HANDS) >= 4096:
         _HANDS.clear()
     _HANDS[text] = hand
@@ -133,11 +133,11 @@ class Deal:
         seen: set[Card] = set()
         for seat, hand in self.hands.items():
             if len(hand) > 13:
-                raise InvalidDealError(f"{seat} holds {len(hand)} cards")
+                raise InvalidDealError("hand_too_many", seat=str(seat), count=len(hand))
             twice = seen & hand
             if twice:
                 names = " ".join(sorted(str(c) for c in twice))
-                raise InvalidDealError(f"{names} in more than one hand")
+                raise InvalidDealError("cards_in_two_hands", cards=names)
             seen |= hand
 
     @classmethod
@@ -149,21 +149,21 @@ class Deal:
         key = text
         text = text.strip()
         if len(text) < 2 or text[1] != ":":
-            raise InvalidDealError(f"a PBN deal starts with the first seat and a colon: {text!r}")
+            raise InvalidDealError("pbn_deal_first_seat", text=text)
         try:
             first = Seat.from_str(text[0])
         except InvalidNotationError:
-            raise InvalidDealError(f"not a seat {text[0]!r} in deal {text!r}") from None
+            raise InvalidDealError("pbn_deal_bad_seat", char=text[0], text=text) from None
         parts = text[2:].split()
         if len(parts) != 4:
-            raise InvalidDealError(f"a PBN deal has four hands: {text!r}")
+            raise InvalidDealError("pbn_deal_four_hands", text=text)
         hands: dict[Seat, Hand] = {}
         for seat, part in zip(Seat.clockwise_from(first), parts, strict=True):
             if part != "-":
                 hands[seat] = hand_from_pbn(part)
         for seat, hand in hands.items():
             if len(hand) != 13:
-                raise InvalidDealError(f"{seat} holds {len(hand)} cards, not 13")
+                raise InvalidDealError("hand_not_thirteen", seat=str(seat), count=len(hand))
         deal = cls(hands)
         if len(_DEALS) >= 1024:
             _DEALS.clear()

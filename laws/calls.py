@@ -42,7 +42,7 @@ class Strain(enum.Enum):
         try:
             return cls[key]
         except KeyError:
-            raise InvalidNotationError(f"not a strain: {text!r}") from None
+            raise InvalidNotationError("not_a_strain", text=text) from None
 
     @property
     def suit(self) -> Suit | None:
@@ -116,7 +116,7 @@ class Call:
             return REDOUBLE
         match = cls._BID.match(key)
         if match is None:
-            raise InvalidCallError(f"not a call: {text!r}")
+            raise InvalidCallError("not_a_call", text=text)
         level = int(match.group(1))
         return Bid(level, Strain.from_str(match.group(2)))
 
@@ -135,7 +135,7 @@ class Bid(Call):
 
     def __post_init__(self) -> None:
         if not 1 <= self.level <= 9:
-            raise InvalidCallError(f"not a bid level: {self.level}")
+            raise InvalidCallError("not_a_bid_level", level=self.level)
 
     def __str__(self) -> str:
         return f"{self.level}{self.strain.name}"
@@ -215,7 +215,7 @@ class Contract:
 
     def __post_init__(self) -> None:
         if not 1 <= self.level <= 7:
-            raise InvalidNotationError(f"a contract is at levels 1 to 7, not {self.level}")
+            raise InvalidNotationError("contract_level", level=self.level)
 
     def __str__(self) -> str:
         return f"{self.level}{self.strain.name}{self.doubling.value}"
@@ -227,7 +227,7 @@ class Contract:
     def from_str(cls, text: str) -> Contract:
         match = cls._FORM.match(text.strip().upper())
         if match is None:
-            raise InvalidNotationError(f"not a contract: {text!r}")
+            raise InvalidNotationError("not_a_contract", text=text)
         doubling = {None: Doubling.UNDOUBLED, "X": Doubling.DOUBLED, "D": Doubling.DOUBLED,
                     "XX": Doubling.REDOUBLED, "R": Doubling.REDOUBLED}[match.group(3)]
         return cls(int(match.group(1)), Strain.from_str(match.group(2)), doubling)

@@ -50,7 +50,7 @@ class Seat(enum.Enum):
         if seat is None:
             seat = _SEAT_NAMES.get(text.strip().upper())
             if seat is None:
-                raise InvalidNotationError(f"not a seat: {text!r}")
+                raise InvalidNotationError("not_a_seat", text=text)
         return seat
 
     def next(self, n: int = 1) -> Seat:
@@ -118,7 +118,7 @@ class Suit(enum.Enum):
         try:
             return cls[key]
         except KeyError:
-            raise InvalidNotationError(f"not a suit: {text!r}") from None
+            raise InvalidNotationError("not_a_suit", text=text) from None
 
     @property
     def symbol(self) -> str:
@@ -166,7 +166,7 @@ class Rank(enum.Enum):
         if key == "10":
             key = "T"
         if len(key) != 1 or key not in "23456789TJQKA":
-            raise InvalidNotationError(f"not a rank: {text!r}")
+            raise InvalidNotationError("not_a_rank", text=text)
         return _RANKS[key]
 
     @property
@@ -216,7 +216,7 @@ class Card:
     @classmethod
     def from_index(cls, index: int) -> Card:
         if not 0 <= index < 52:
-            raise InvalidCardError(f"card index out of range: {index}")
+            raise InvalidCardError("card_index_out_of_range", index=index)
         return cls.ALL[index]
 
     @classmethod
@@ -227,7 +227,7 @@ class Card:
             return card
         key = text.strip().upper()
         if len(key) < 2 or len(key) > 3:
-            raise InvalidCardError(f"not a card: {text!r}")
+            raise InvalidCardError("not_a_card", text=text)
         try:
             return cls._parse(key[0], key[1:])
         except InvalidNotationError:
@@ -235,12 +235,12 @@ class Card:
         try:
             return cls._parse(key[-1], key[:-1])
         except InvalidNotationError:
-            raise InvalidCardError(f"not a card: {text!r}") from None
+            raise InvalidCardError("not_a_card", text=text) from None
 
     @classmethod
     def _parse(cls, suit: str, rank: str) -> Card:
         if suit not in "CDHS♣♦♥♠":
-            raise InvalidNotationError(suit)
+            raise InvalidNotationError("not_a_suit", text=suit)
         return cls.ALL[Suit.from_str(suit).value * 13 + Rank.from_str(rank).value - 2]
 
 

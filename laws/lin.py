@@ -74,14 +74,14 @@ def _hand(text: str) -> Hand:
             suit = Suit.from_str(char)
             continue
         if suit is None:
-            raise InvalidDealError(f"a rank before any suit in LIN hand {text!r}")
+            raise InvalidDealError("lin_rank_before_suit", text=text)
         try:
             cards.append(Card(suit, Rank.from_str(char)))
         except InvalidNotationError:
-            raise InvalidDealError(f"not a rank {char!r} in LIN hand {text!r}") from None
+            raise InvalidDealError("lin_bad_rank", char=char, text=text) from None
     hand = frozenset(cards)
     if len(hand) != len(cards):
-        raise InvalidDealError(f"a card twice in LIN hand {text!r}")
+        raise InvalidDealError("lin_card_twice", text=text)
     return hand
 
 

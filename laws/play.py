@@ -266,46 +266,41 @@ class Play:
         if turn is None:
             claim = self.claim
             if claim is not None and claim.state is ClaimState.DISPUTED:
-                return IllegalCardError("play stops while the director rules on the claim",
-                                        "68D")
+                return IllegalCardError("play_stopped_disputed_claim", "68D")
             if claim is not None and claim.state is ClaimState.PENDING:
-                return IllegalCardError("play stops while the opponents answer the claim",
-                                        "68D")
-            return IllegalCardError("the play is over: thirteen tricks have been played", "44")
+                return IllegalCardError("play_stopped_claim", "68D")
+            return IllegalCardError("play_over_all_tricks", "44")
         if card in self._played:
-            return IllegalCardError(f"{card} has been played already", "45A")
+            return IllegalCardError("card_played_already", "45A", card=str(card))
         faced = self.faced_lead
         if faced is not None:
-            return IllegalCardError(f"{faced.seat}'s lead out of turn waits for the "
-                                    f"opponents' choice", faced.law)
+            return IllegalCardError("lead_waits_for_option", faced.law, seat=str(faced.seat))
         if self.breach is not None:
-            return IllegalCardError(f"{self.breach[0]}'s {self.breach[1]} in place of a "
-                                    f"penalty card waits for declarer's choice", "52B")
+            return IllegalCardError("breach_waits_for_option", "52B", seat=str(self.breach[0]),
+                                    card=str(self.breach[1]))
         owner = self._owners.get(card)
         if seat is None:
             seat = owner if owner is not None else turn
         if owner is None and seat in self._hands:
             # Law 45A: a known hand plays only its own cards.
-            return IllegalCardError(f"{card} is not in {seat}'s hand", "45A")
+            return IllegalCardError("card_not_in_hand", "45A", card=str(card), seat=str(seat))
         if owner is not None and owner is not seat:
-            return IllegalCardError(f"{card} is in {owner}'s hand, not {seat}'s", "45A")
+            return IllegalCardError("card_in_other_hand", "45A", card=str(card),
+                                    owner=str(owner), seat=str(seat))
         trick = self.tricks[-1]
         if seat is not turn:
             if not trick.cards:
-                return IllegalCardError(f"{seat} led out of turn; it is {turn}'s lead",
-                                        self._lead_out_of_turn_law(seat))
-            return IllegalCardError(f"{seat} played out of turn; it is {turn}'s turn", "57")
+                return IllegalCardError("lead_out_of_turn", self._lead_out_of_turn_law(seat),
+                                        seat=str(seat), turn=str(turn))
+            return IllegalCardError("play_out_of_turn", "57", seat=str(seat), turn=str(turn))
         if not trick.cards and self.penalty_lead_pending is seat:
-            return IllegalCardError(f"{seat} leads once declarer has chosen the lead "
-                                    f"(penalty card)", "50D2")
+            return IllegalCardError("lead_before_penalty_option", "50D2", seat=str(seat))
         premature = self.premature
         if premature is not None and premature == (seat, len(self.tricks) - 1):
             # Law 57A (60C: the offending side's play does not take declarer's option away).
-            return IllegalCardError(f"{seat} plays once declarer has chosen (partner played "
-                                    f"too soon)", "57A")
+            return IllegalCardError("play_before_premature_option", "57A", seat=str(seat))
         if self.penalty_choice_pending is seat:
-            return IllegalCardError(f"{seat} plays the penalty card declarer designates",
-                                    "51A")
+            return IllegalCardError("play_designated_penalty", "51A", seat=str(seat))
         hand = self._hands.get(seat)
         if hand is None and self.lead_restrictions and not trick.cards:
             refused = self._unknown_lead_refusal(seat, card)
@@ -318,7 +313,7 @@ class Play:
         if (trick.cards and hand is not None and not self.accept_revokes
                 and self._fails_to_follow(seat, card, trick.cards[0][1].suit)):
             led = trick.cards[0][1].suit
-            return IllegalCardError(f"{seat} must follow suit in {led.name}", "44C")
+            return IllegalCardError("must_follow_suit", "44C", seat=str(seat), suit=led.name)
         if self.play_restrictions and trick.cards:
             for bound in self.play_restrictions:
                 if bound.seat is seat and bound.trick == len(self.tricks) - 1:
@@ -338,12 +333,12 @@ class Play:
             suit = restriction.suit
             if (restriction.required and card.suit is not suit
                     and any(c.suit is suit for c in hand)):
-                return LeadRestrictionError(f"{seat} must lead a {suit.name}",
-                                            restriction.law, suit, True)
+                return LeadRestrictionError("must_lead_suit", restriction.law, suit, True,
+                                            seat=str(seat), suit=suit.name)
             if (not restriction.required and card.suit is suit
                     and any(c.suit is not suit for c in hand)):
-                return LeadRestrictionError(f"{seat} may not lead a {suit.name}",
-                                            restriction.law, suit, False)
+                return LeadRestrictionError("may_not_lead_suit", restriction.law, suit, False,
+                                            seat=str(seat), suit=suit.name)
         return None
 
     def _play_restriction_refusal(self, restriction: PlayRestriction, card: Card,
@@ -366,18 +361,21 @@ class Play:
                 return None  # Law 59
             wanted = of_led[-1] if option is PrematureOption.HIGHEST else of_led[0]
             if card != wanted:
-                return IllegalCardError(f"{seat} must play the {option.value} {led.name}: "
-                                        f"{wanted}", "57A")
+                highest = option is PrematureOption.HIGHEST
+                return IllegalCardError("must_play_highest" if highest else "must_play_lowest",
+                                        "57A", seat=str(seat),
+                                        suit=led.name, wanted=str(wanted))
             return None
         named = restriction.suit
         if of_led or named is None:
             return None  # Law 59: obliged to follow suit
         holds = any(c.suit is named for c in hand)
         if option is PrematureOption.REQUIRE and holds and card.suit is not named:
-            return IllegalCardError(f"{seat} must play a {named.name}", "57A")
+            return IllegalCardError("must_play_suit", "57A", seat=str(seat), suit=named.name)
         if (option is PrematureOption.FORBID and card.suit is named
                 and any(c.suit is not named for c in hand)):
-            return IllegalCardError(f"{seat} may not play a {named.name}", "57A")
+            return IllegalCardError("may_not_play_suit", "57A", seat=str(seat),
+                                    suit=named.name)
         return None
 
     # -- restrictions on a hand the table does not know (Laws 57A, 59, 61A) ------------------
@@ -404,13 +402,14 @@ class Play:
             if self._shown_out_of(seat, led):
                 return None  # Law 59: no card of the suit led
             if card.suit is not led and of_led:
-                return IllegalCardError(f"{seat} holds {of_led[0]}: it must follow suit in "
-                                        f"{led.name}", "44C")
+                return IllegalCardError("holds_must_follow_suit", "44C", seat=str(seat),
+                                        held=str(of_led[0]), suit=led.name)
             higher = option is PrematureOption.HIGHEST
             beaten = [c for c in of_led if (c.index > card.index) is higher and c != card]
             if card.suit is led and beaten:
-                return IllegalCardError(f"{seat} holds {beaten[0]}: {card} is not the "
-                                        f"{option.value} {led.name}", "57A")
+                return IllegalCardError("holds_not_highest" if higher else "holds_not_lowest",
+                                        "57A", seat=str(seat), held=str(beaten[0]),
+                                        card=str(card), suit=led.name)
             return None
         named = restriction.suit
         if named is None or card.suit is led or of_led:
@@ -418,13 +417,13 @@ class Play:
         if option is PrematureOption.REQUIRE and card.suit is not named:
             named_seen = [c for c in seen if c.suit is named]
             if named_seen:
-                return IllegalCardError(f"{seat} holds {named_seen[0]}: it must play a "
-                                        f"{named.name}", "57A")
+                return IllegalCardError("holds_must_play_suit", "57A", seat=str(seat),
+                                        held=str(named_seen[0]), suit=named.name)
         if option is PrematureOption.FORBID and card.suit is named:
             other = [c for c in seen if c.suit is not named]
             if other:
-                return IllegalCardError(f"{seat} holds {other[0]}: it may not play a "
-                                        f"{named.name}", "57A")
+                return IllegalCardError("holds_may_not_play_suit", "57A", seat=str(seat),
+                                        held=str(other[0]), suit=named.name)
         return None
 
     def _unknown_lead_refusal(self, seat: Seat, card: Card) -> IllegalCardError | None:
@@ -438,14 +437,15 @@ class Play:
             if restriction.required and card.suit is not suit:
                 held = [c for c in seen if c.suit is suit]
                 if held:
-                    return LeadRestrictionError(f"{seat} holds {held[0]}: it must lead a "
-                                                f"{suit.name}", restriction.law, suit, True)
+                    return LeadRestrictionError("holds_must_lead_suit", restriction.law, suit,
+                                                True, seat=str(seat), held=str(held[0]),
+                                                suit=suit.name)
             if not restriction.required and card.suit is suit:
                 held = [c for c in seen if c.suit is not suit]
                 if held:
-                    return LeadRestrictionError(f"{seat} holds {held[0]}: it may not lead "
-                                                f"a {suit.name}", restriction.law, suit,
-                                                False)
+                    return LeadRestrictionError("holds_may_not_lead_suit", restriction.law, suit,
+                                                False, seat=str(seat), held=str(held[0]),
+                                                suit=suit.name)
         return None
 
     def _unverified_by(self, seat: Seat, card: Card, trick: Trick,
@@ -502,8 +502,8 @@ class Play:
         if (designated is not None and designated[0] == len(self._played)
                 and any(p.card == designated[1] for p in own) and card != designated[1]):
             # Law 51A: the penalty card declarer designated is the one played at this turn.
-            return PenaltyCardError(f"{seat} must play the penalty card {designated[1]}",
-                                    "51A", designated[1])
+            return PenaltyCardError("must_play_penalty_card", "51A", designated[1],
+                                    seat=str(seat), due=str(designated[1]))
         if not own or any(p.card == card for p in own):
             return None
         led = trick.led_suit
@@ -511,16 +511,16 @@ class Play:
             if penalty.major and self._can_play_now(seat, penalty.card, led, card):
                 # Law 50D1: at the first legal opportunity, leading, following, discarding
                 # or trumping; Law 52B: another card is declarer's to accept or not.
-                return PenaltyCardError(f"{seat} must play the penalty card {penalty.card}",
-                                        "50D1", penalty.card)
+                return PenaltyCardError("must_play_penalty_card", "50D1", penalty.card,
+                                        seat=str(seat), due=str(penalty.card))
         for penalty in own:
             if (not penalty.major and card.suit is penalty.card.suit
                     and not is_honour(card)):
                 # Law 50C: no lower card of the suit before the minor penalty card (an
                 # honour may be played instead).
-                return PenaltyCardError(f"{seat} must play the penalty card {penalty.card} "
-                                        f"before a lower {card.suit.name}", "50C",
-                                        penalty.card)
+                return PenaltyCardError("penalty_card_before_lower", "50C", penalty.card,
+                                        seat=str(seat), due=str(penalty.card),
+                                        suit=card.suit.name)
         return None
 
     def _can_play_now(self, seat: Seat, penalty: Card, led: Suit | None, offered: Card) -> bool:
@@ -712,26 +712,26 @@ class Play:
         """Law 51A: declarer designates which of the defender's penalty cards is played."""
         seat = self.penalty_choice_pending
         if seat is None:
-            raise IllegalCardError("no defender has a choice of penalty cards to play", "51A")
+            raise IllegalCardError("no_penalty_choice", "51A")
         for penalty in self.penalty_choices(seat):
             if penalty.card == card:
                 self._designated = (len(self._played), card)
                 return penalty
-        raise IllegalCardError(f"{card} is not a penalty card {seat} can play now", "51A")
+        raise IllegalCardError("not_a_penalty_card_now", "51A", card=str(card), seat=str(seat))
 
     def choose_premature_option(self, option: PrematureOption,
                                 suit: Suit | None = None) -> PlayRestriction:
         """Law 57A: declarer's option for the partner of the defender who played too soon."""
         pending = self.premature
         if pending is None:
-            raise IllegalCardError("no premature play waits for declarer's option", "57A")
+            raise IllegalCardError("no_premature_option", "57A")
         seat, index = pending
         led = self.tricks[index].led_suit
         if option in (PrematureOption.REQUIRE, PrematureOption.FORBID):
             if suit is None:
-                raise IllegalCardError("name the suit", "57A")
+                raise IllegalCardError("name_the_suit", "57A")
             if suit is led:
-                raise IllegalCardError("another suit than the suit led", "57A")
+                raise IllegalCardError("another_suit_than_led", "57A")
         else:
             suit = None
         restriction = PlayRestriction(seat, index, option, suit)
@@ -741,12 +741,12 @@ class Play:
 
     def _check_card_of(self, seat: Seat, card: Card, law: str) -> None:
         if self.is_over:
-            raise IllegalCardError("the play is over", "44")
+            raise IllegalCardError("play_over", "44")
         if card in self._played:
-            raise IllegalCardError(f"{card} has been played already", law)
+            raise IllegalCardError("card_played_already", law, card=str(card))
         owner = self._owners.get(card)
         if (owner is not None and owner is not seat) or (owner is None and seat in self._hands):
-            raise IllegalCardError(f"{card} is not in {seat}'s hand", "45A")
+            raise IllegalCardError("card_not_in_hand", "45A", card=str(card), seat=str(seat))
 
     def expose(self, seat: Seat, card: Card, major: bool | None = None,
                law: str = "50") -> PenaltyCard:
@@ -755,10 +755,10 @@ class Play:
         an honour, minor otherwise (a card below an honour exposed inadvertently)."""
         if seat.side is self.declarer.side:
             # Law 48A: declarer (and dummy) exposing a card is not rectified.
-            raise IllegalCardError(f"{seat} is not a defender: no penalty card", "48A")
+            raise IllegalCardError("not_a_defender", "48A", seat=str(seat))
         self._check_card_of(seat, card, "49")
         if any(p.card == card for p in self.penalty_cards):
-            raise IllegalCardError(f"{card} is a penalty card already", "50A")
+            raise IllegalCardError("penalty_card_already", "50A", card=str(card))
         penalty = PenaltyCard(seat, card, is_honour(card) if major is None else major, law)
         self.penalty_cards.append(penalty)
         trick = self.current
@@ -775,7 +775,7 @@ class Play:
             if penalty.card == card:
                 self.penalty_cards.remove(penalty)
                 return penalty
-        raise IllegalCardError(f"{card} is not a penalty card", "50")
+        raise IllegalCardError("not_a_penalty_card", "50", card=str(card))
 
     def breach_penalty(self, seat: Seat, card: Card) -> tuple[Seat, Card, Card]:
         """Law 52B: ``seat`` has led or played ``card`` where the law requires a penalty
@@ -783,7 +783,7 @@ class Play:
         it or not (:meth:`choose_breach_option`)."""
         refused = self._refusal(card, seat)
         if not isinstance(refused, PenaltyCardError):
-            raise IllegalCardError(f"{card} is not played in place of a penalty card", "52B")
+            raise IllegalCardError("not_in_place_of_penalty", "52B", card=str(card))
         self.breach = (seat, card, refused.card)
         return self.breach
 
@@ -794,7 +794,7 @@ class Play:
         card to play now is returned."""
         breach = self.breach
         if breach is None:
-            raise IllegalCardError("no card played in place of a penalty card waits", "52B")
+            raise IllegalCardError("no_breach_waits", "52B")
         seat, card, due = breach
         self.breach = None
         if accept:
@@ -811,8 +811,7 @@ class Play:
         the penalty card stays."""
         leader = self.penalty_lead_pending
         if leader is None:
-            raise IllegalCardError("no defender is to lead with partner's penalty card "
-                                   "on the table", "50D2")
+            raise IllegalCardError("no_leader_with_penalty", "50D2")
         majors = [p for p in self.penalty_cards_of(leader.partner) if p.major]
         index = len(self.tricks) - 1
         if option is PenaltyLeadOption.FREE:
@@ -821,12 +820,11 @@ class Play:
         suits = {p.card.suit for p in majors}
         if suit is None:
             if len(suits) != 1:
-                raise IllegalCardError("penalty cards in more than one suit: name the suit",
-                                       "51B2")
+                raise IllegalCardError("penalty_cards_in_two_suits", "51B2")
             suit = next(iter(suits))
         if suit not in suits:
-            raise IllegalCardError(f"{leader.partner} has no major penalty card in "
-                                   f"{suit.name}", "50D2")
+            raise IllegalCardError("no_major_penalty_in_suit", "50D2",
+                                   partner=str(leader.partner), suit=suit.name)
         # Law 50D2(a), 51B: every penalty card of the suit goes back to the hand.
         self.penalty_cards = [p for p in self.penalty_cards
                               if not (p.seat is leader.partner and p.card.suit is suit)]
@@ -841,13 +839,13 @@ class Play:
         the play waits for :meth:`choose_lead_option`."""
         turn = self.turn
         if turn is None or self.current.cards or seat is turn:
-            raise IllegalCardError(f"{seat}'s card is not a lead out of turn", "53")
+            raise IllegalCardError("not_a_lead_out_of_turn", "53", seat=str(seat))
         if self.faced_lead is not None:
-            raise IllegalCardError("a lead out of turn already waits for a choice", "53")
+            raise IllegalCardError("lead_out_of_turn_waits", "53")
         if self._completed == 0 and seat.side is self.declarer.side:
             # Declarer's side faces the opening lead: not a lead out of turn of 54-56; the
             # director rules (Law 24 before the auction closes, 48 after).
-            raise IllegalCardError(f"{seat} is not a defender: the director rules", "54")
+            raise IllegalCardError("declarer_side_lead", "54", seat=str(seat))
         self._check_card_of(seat, card, "45A")
         self.faced_lead = FacedLead(seat, card, self._lead_out_of_turn_law(seat),
                                     len(self.tricks) - 1)
@@ -870,10 +868,10 @@ class Play:
         refuse it (54D, 56: a major penalty card; 55B: back to declarer's hand)."""
         faced = self.faced_lead
         if faced is None:
-            raise IllegalCardError("no lead out of turn waits for a choice", "53")
+            raise IllegalCardError("no_lead_out_of_turn", "53")
         if option not in LEAD_OPTIONS[faced.law]:
-            raise IllegalCardError(f"Law {faced.law} does not give the option {option.value}",
-                                   faced.law)
+            raise IllegalCardError("option_not_given", faced.law, rule=faced.law,
+                                   option=option.value)
         self.faced_lead = None
         trick = self.current
         if option is LeadOption.BECOME_DUMMY:
@@ -897,14 +895,14 @@ class Play:
         """Law 68A/B: ``seat`` claims ``tricks`` of the remaining tricks for its side and
         concedes the rest."""
         if self.is_over:
-            raise IllegalClaimError("the play is over", "68")
+            raise IllegalClaimError("claim_play_over", "68")
         if seat is self.dummy:
-            raise IllegalClaimError("dummy may not claim or concede", "43A1(c)")
+            raise IllegalClaimError("dummy_may_not_claim", "43A1(c)")
         if self.claim is not None and self.claim.state is not ClaimState.DISPUTED:
-            raise IllegalClaimError("a claim is already waiting for the opponents", "68")
+            raise IllegalClaimError("claim_waiting", "68")
         if not 0 <= tricks <= self.tricks_left:
-            raise IllegalClaimError(
-                f"a claim of {tricks} tricks with {self.tricks_left} left", "68")
+            raise IllegalClaimError("claim_tricks_out_of_range", "68", tricks=tricks,
+                                    left=self.tricks_left)
         self.claim = Claim(seat, tricks, self._completed)
         self._establish_by_claim(seat.side)  # Law 63A3: the offending side claims or concedes
         return self.claim
@@ -921,9 +919,9 @@ class Play:
         on (Law 68B2)."""
         claim = self.claim
         if claim is None or claim.state is not ClaimState.PENDING:
-            raise IllegalClaimError("there is no claim waiting for an answer", "69")
+            raise IllegalClaimError("no_claim_waiting", "69")
         if seat is claim.seat:
-            raise IllegalClaimError(f"{seat} made the claim", "69A")
+            raise IllegalClaimError("claimer_answers", "69A", seat=str(seat))
         needed = claim.needs(self.declarer)
         if not agree:
             if claim.seat.side is not self.declarer.side and seat is claim.seat.partner:
@@ -932,7 +930,7 @@ class Play:
             claim.state = ClaimState.DISPUTED
             return claim
         if seat not in needed:
-            raise IllegalClaimError(f"{seat} is not asked to agree to this claim", "69A")
+            raise IllegalClaimError("not_asked_to_agree", "69A", seat=str(seat))
         claim.agreed_by.add(seat)
         if claim.agreed_by >= needed:
             self._agree(claim)
@@ -948,13 +946,13 @@ class Play:
         claimer's side, or (None) has the play continue."""
         claim = self.claim
         if claim is None or claim.state is not ClaimState.DISPUTED:
-            raise IllegalClaimError("there is no disputed claim", "70")
+            raise IllegalClaimError("no_disputed_claim", "70")
         if tricks_for_claimer is None:
             self.claim = None
             return
         if not 0 <= tricks_for_claimer <= self.tricks_left:
-            raise IllegalClaimError(f"{tricks_for_claimer} tricks with {self.tricks_left} left",
-                                    "70")
+            raise IllegalClaimError("ruled_tricks_out_of_range", "70", tricks=tricks_for_claimer,
+                                    left=self.tricks_left)
         claim.tricks = tricks_for_claimer
         self._agree(claim)
 
@@ -1010,7 +1008,7 @@ class Play:
         """Declarer's tricks won in the play, with an agreed claim's or concession's, before
         any revoke transfer (Law 64A)."""
         if not self.is_over:
-            raise RulesError("the play is not over: no final count of tricks yet")
+            raise RulesError("play_not_over")
         return self.tricks_won(self.declarer.side) + self._claimed_by(self.declarer.side)
 
     def declarer_tricks(self, transfer: int | None = None) -> int:

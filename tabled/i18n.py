@@ -18,7 +18,8 @@ from typing import Any
 from tablemodel.rulings import KINDS
 from tablemodel.texts import LANGUAGES, TextTable, Words, table
 
-__all__ = ["LANGUAGES", "LAW_TEXTS", "TEXTS", "law_text", "ruling", "text"]
+__all__ = ["LANGUAGES", "LAW_TEXTS", "REFUSAL_TEXTS", "TEXTS", "law_text", "refusal_text",
+           "ruling", "text"]
 
 TEXTS: TextTable[str] = table("seat display", {
     "waiting": Words(es="Esperando la ronda", en="Waiting for the"),
@@ -225,6 +226,101 @@ LAW_TEXTS: TextTable[str] = table("seat display laws", {
 })
 
 
+#: The laws engine's refusals (laws/messages.py REFUSALS), by code, as a seat display
+#: says them: the engine's sentence is for the console; here it is short enough for the two
+#: last lines with the law's number (``refusal_text``). The fields are the code's params,
+#: written as the display writes them (``tablemodel.words.message``'s rules: O for West, ♠Q).
+REFUSAL_TEXTS: TextTable[str] = table("seat display refusals", {
+    # the auction
+    "auction_over": Words(es="Subasta acabada", en="Auction over"),
+    "change_is_not_a_call": Words(es="UNDO y cambie", en="UNDO to change"),
+    "call_out_of_turn": Words(es="Le toca a {turn}", en="It is {turn}'s turn"),
+    "may_not_double": Words(es="Sin X ni XX", en="No X or XX"),
+    "must_pass": Words(es="Debe pasar", en="You must pass"),
+    "bid_above_seven": Words(es="{call}: voz imposible", en="{call}: no such bid"),
+    "insufficient_bid": Words(es="Insuficiente: {call}", en="Insufficient: {call}"),
+    "double_of_no_bid": Words(es="Doblo no válido", en="No such double"),
+    "double_of_own_side": Words(es="Doblo no válido", en="No such double"),
+    "redouble_of_no_double": Words(es="Redoblo no válido", en="No such redouble"),
+    "redouble_of_own_side": Words(es="Redoblo no válido", en="No such redouble"),
+    "change_too_late": Words(es="Ya no cambia", en="Too late"),
+    # the play
+    "play_stopped_disputed_claim": Words(es="Juego parado: árbitro",
+                                         en="Play stopped: director"),
+    "play_stopped_claim": Words(es="Juego parado: reclamación", en="Play stopped: claim"),
+    "play_over_all_tricks": Words(es="Carteo acabado", en="Play is over"),
+    "play_over": Words(es="Carteo acabado", en="Play is over"),
+    "card_played_already": Words(es="{card} ya jugada", en="{card} was played"),
+    "lead_waits_for_option": Words(es="Salida de {seat}: espere opción",
+                                   en="{seat}'s lead: await option"),
+    "breach_waits_for_option": Words(es="Espere al carteador", en="Await declarer"),
+    "card_not_in_hand": Words(es="{card} no es de la mano {seat}",
+                              en="{card} not in {seat}'s hand"),
+    "card_in_other_hand": Words(es="{card} es de {owner}, no de {seat}",
+                                en="{card} is {owner}'s, not {seat}'s"),
+    "lead_out_of_turn": Words(es="Sale {turn}", en="It is {turn}'s lead"),
+    "play_out_of_turn": Words(es="Le toca a {turn}", en="It is {turn}'s turn"),
+    "lead_before_penalty_option": Words(es="Espere opción", en="Await declarer"),
+    "play_before_premature_option": Words(es="Espere al carteador", en="Await declarer"),
+    "play_designated_penalty": Words(es="El carteador designa", en="Declarer designates"),
+    "must_follow_suit": Words(es="Asista a {suit}", en="Follow suit: {suit}"),
+    "must_lead_suit": Words(es="Debe salir a {suit}", en="Must lead {suit}"),
+    "may_not_lead_suit": Words(es="No salga a {suit}", en="No {suit} lead"),
+    "must_play_highest": Words(es="Juegue {wanted}, la más alta", en="Play {wanted}, the highest"),
+    "must_play_lowest": Words(es="Juegue {wanted}, la más baja", en="Play {wanted}, the lowest"),
+    "must_play_suit": Words(es="Juegue {suit}", en="Play a {suit}"),
+    "may_not_play_suit": Words(es="No juegue {suit}", en="Do not play a {suit}"),
+    "holds_must_follow_suit": Words(es="{seat} tiene {held}: asista",
+                                    en="{seat} holds {held}: follow"),
+    "holds_not_highest": Words(es="{seat} tiene {held}, más alta",
+                               en="{seat} holds {held}, higher"),
+    "holds_not_lowest": Words(es="{seat} tiene {held}, más baja", en="{seat} holds {held}, lower"),
+    "holds_must_play_suit": Words(es="{seat} tiene {held}: juegue {suit}",
+                                  en="{seat} holds {held}: play {suit}"),
+    "holds_may_not_play_suit": Words(es="{seat} tiene {held}: no {suit}",
+                                     en="{seat} holds {held}: no {suit}"),
+    "holds_must_lead_suit": Words(es="{seat} tiene {held}: salga a {suit}",
+                                  en="{seat} holds {held}: lead {suit}"),
+    "holds_may_not_lead_suit": Words(es="{seat} tiene {held}: no salga a {suit}",
+                                     en="{seat} holds {held}: no {suit} lead"),
+    "must_play_penalty_card": Words(es="Juegue la penalizada {due}", en="Penalty {due} due"),
+    "penalty_card_before_lower": Words(es="Antes la penalizada {due}", en="Penalty {due} first"),
+    # penalty cards and the options
+    "no_penalty_choice": Words(es="Sin penalizadas que elegir", en="No penalty card to choose"),
+    "not_a_penalty_card_now": Words(es="{card}: no penalizada ahora",
+                                    en="{card}: not playable now"),
+    "no_premature_option": Words(es="Sin opción pendiente", en="No option waits"),
+    "name_the_suit": Words(es="Diga el palo", en="Name the suit"),
+    "another_suit_than_led": Words(es="Otro palo que el salido", en="Another suit than led"),
+    "not_a_defender": Words(es="{seat} no defiende: no penalizada", en="{seat} is no defender"),
+    "penalty_card_already": Words(es="{card} ya penalizada", en="{card} penalty already"),
+    "not_a_penalty_card": Words(es="{card} no penalizada", en="{card} no penalty card"),
+    "not_in_place_of_penalty": Words(es="{card} no sustituye a penalizada",
+                                     en="{card}: no penalty due"),
+    "no_breach_waits": Words(es="Ninguna carta espera", en="No card waits"),
+    "no_leader_with_penalty": Words(es="Nadie sale con penalizada", en="No lead with penalty"),
+    "penalty_cards_in_two_suits": Words(es="Diga el palo", en="Name the suit"),
+    "no_major_penalty_in_suit": Words(es="{partner} sin penalizada mayor de {suit}",
+                                      en="{partner}: no major penalty {suit}"),
+    "not_a_lead_out_of_turn": Words(es="No es salida fuera de turno", en="No lead out of turn"),
+    "lead_out_of_turn_waits": Words(es="Espere opción", en="Await option"),
+    "declarer_side_lead": Words(es="No defiende: árbitro", en="Not a defender: director"),
+    "no_lead_out_of_turn": Words(es="Sin salida fuera de turno", en="No lead out of turn"),
+    "option_not_given": Words(es="Opción no válida", en="No such option"),
+    # claims
+    "claim_play_over": Words(es="Carteo acabado", en="Play is over"),
+    "dummy_may_not_claim": Words(es="El muerto no reclama", en="Dummy may not claim"),
+    "claim_waiting": Words(es="Reclamación pendiente", en="A claim waits"),
+    "claim_tricks_out_of_range": Words(es="Quedan {left} bazas", en="{left} tricks left"),
+    "no_claim_waiting": Words(es="Sin reclamación", en="No claim"),
+    "claimer_answers": Words(es="{seat} reclamó", en="{seat} claimed"),
+    "not_asked_to_agree": Words(es="No le toca contestar", en="Not yours to answer"),
+    "no_disputed_claim": Words(es="Sin reclamación discutida", en="No disputed claim"),
+    "ruled_tricks_out_of_range": Words(es="{tricks} bazas: quedan {left}",
+                                       en="{tricks} tricks: {left} left"),
+})
+
+
 def ruling(kind: str, language: str, *, bids_allowed: bool = False) -> str:
     """A ruling's short name on a seat display (tablemodel.rulings); a seat that must pass but
     may bid (Law 30B2(b)) is told it may not double or redouble."""
@@ -236,6 +332,17 @@ def ruling(kind: str, language: str, *, bids_allowed: bool = False) -> str:
 
 def text(key: str, language: str, **args: Any) -> str:
     return TEXTS.text(key, language, **args)
+
+
+def refusal_text(code: str, law: str | None, language: str, **shown: Any) -> str | None:
+    """A coded refusal on a seat display, with its law: ``Asista a ♥ L44C``; ``shown`` are
+    its params as the display writes them. None for a code without a seat text (a newer
+    engine's): the law's own text says it then."""
+    found = REFUSAL_TEXTS.get(code)
+    if found is None:
+        return None
+    words = found[language].format(**shown)
+    return f"{words} L{law}" if law else words
 
 
 def law_text(law: str | None, language: str) -> str:

@@ -95,7 +95,7 @@ def _typed(entry: SeatEntry, language: str, numeric: bool) -> str:
 
 def _notice_text(notice: Notice, language: str, state: TableState | None = None) -> str:
     if notice.key == "law":
-        return i18n.law_text(notice.law, language)
+        return _refusal_text(notice, language)
     args = dict(notice.args)
     args.setdefault("board", "")
     if notice.key == "ruling":
@@ -107,6 +107,23 @@ def _notice_text(notice: Notice, language: str, state: TableState | None = None)
         args["text"] = _answer(state, Seat.from_str(str(args["by"])), int(args["code"]),
                                language)
     return _t(notice.key, language, **args)
+
+
+def _refusal_text(notice: Notice, language: str) -> str:
+    """A refusal: the engine's code as the seat's texts say it, with the law
+    (``Asista a ♥ L44C``); a notice without a code, or a code this table has no text
+    for, says the law's own text."""
+    code, params = notice.args.get("code"), notice.args.get("params")
+    if isinstance(code, str) and isinstance(params, Mapping):
+        try:
+            text = i18n.refusal_text(code, notice.law, language,
+                                     **words.message_params(params, language))
+        except (KeyError, IndexError, ValueError):
+            text = None
+        if text is not None and len(wrap(text)) <= 2:
+            return text
+        log.error("a refusal the seat display cannot say: %r %r", code, params)
+    return i18n.law_text(notice.law, language)
 
 
 def _notice_lines(notice: Notice, language: str, state: TableState | None = None) -> list[str]:

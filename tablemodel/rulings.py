@@ -9,7 +9,11 @@ says, in one place:
 - its **laws**;
 - its **words**: the short name a seat display shows and the console's label;
 - **when** it may be applied (a board on the table; before the play starts);
-- **how it applies** to the table's state (``apply``).
+- **how it applies** to the table's state (``apply``);
+- its **effect on the server** once the table has applied it (``effect``: the director's
+  score replaces the board's result, or the table has taken the director's answer to a
+  call), which server.link.director_calls and server.link.ingest look up rather than test
+  kind names.
 
 Everything else derives from it: the wire's ``ruling`` schema and what it requires
 (tablemodel.wire), the table's state and controller (tablemodel.state, tabled.control), the
@@ -25,6 +29,7 @@ those.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -152,6 +157,15 @@ Apply = Callable[["Table", "BoardState | None", "RulingData", "Stamped"], None]
 Check = Callable[[dict[str, Any]], None]
 
 
+class Effect(enum.Enum):
+    """What the server does with a ruling the table has applied, beyond answering its command
+    (server/link/ingest/project.py): each kind says which, so no server module tests kind names."""
+
+    NONE = "none"
+    SCORE = "score"  # the director's score replaces the board's result (Law 12C)
+    ACKNOWLEDGE = "acknowledge"  # the table has taken the director's answer to a call (Law 9B1)
+
+
 @dataclass(frozen=True)
 class RulingKind:
     """One kind of ruling (see the module's docstring)."""
@@ -166,6 +180,7 @@ class RulingKind:
     before_play: bool = False    # refused once the play has started
     console: bool = True         # offered on the console's rulings form
     check: Check | None = None   # what the fields alone cannot say
+    effect: Effect = Effect.NONE  # what the server does once the table has applied it
 
     @property
     def required(self) -> tuple[str, ...]:
@@ -683,7 +698,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
                placeholder="A60/40"),
          Field("score_ns", "count", Words(es="Marca NS asignada", en="Assigned NS score"),
                low=-10000, high=10000)),
-        _score, check=_check_score),
+        _score, check=_check_score, effect=Effect.SCORE),
     RulingKind(
         "unauthorised_information", "16B",
         Words(es="Información no autorizada", en="Unauthorised information"),
@@ -862,7 +877,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         Words(es="Árbitro en camino", en="Director on the way"),
         Words(es="en camino", en="coming"),
         (Field("call", "count", Words(es="Llamada", en="Call"), low=1, high=10**9),),
-        _director_ack, needs_board=False, console=False),
+        _director_ack, needs_board=False, console=False, effect=Effect.ACKNOWLEDGE),
 )}
 
 
@@ -899,3 +914,18 @@ FIELDS = all_fields()
 if set(FIELDS) | {"kind", "cmd", "by"} != RULING_NAMES:  # tablemodel.table.RulingData
     raise AssertionError(f"the fields of the rulings and of RulingData differ: "
                          f"{sorted(set(FIELDS) ^ (RULING_NAMES - {'kind', 'cmd', 'by'}))}")
+
+
+def check_kinds(kinds: Mapping[str, RulingKind]) -> None:
+    """Run when the module loads: a kind whose effect needs a board needs one on the table
+    (a board-less score would have nothing to replace), and only a kind the server sends by
+    itself, not the director, goes without the note that is its record."""
+    for name, kind in kinds.items():
+        if kind.effect is Effect.SCORE and not kind.needs_board:
+            raise AssertionError(f"ruling {name!r} replaces a board's result but needs no board")
+        if kind.effect is Effect.ACKNOWLEDGE and kind.console:
+            raise AssertionError(f"ruling {name!r} is the table's acknowledgement: the server "
+                                 "sends it, not the console")
+
+
+check_kinds(KINDS)

@@ -40,7 +40,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 STANDARD_ANSWERS: TextTable[int] = table("answers", {
     1: Words(es="natural", en="natural"),
     0: Words(es="sin acuerdo", en="no agreement"),
-    2: Words(es="artificial: vea la hoja", en="artificial: see our card"),
+    2: Words(es="artificial: vea la carta de convenios", en="artificial: see our card"),
     3: Words(es="forcing", en="forcing"),
     4: Words(es="invitativa", en="invitational"),
     5: Words(es="para jugar", en="to play"),

@@ -391,6 +391,47 @@ def _roster(value: Any) -> dict[str, str]:
     return value
 
 
+_CODE = re.compile(r"[a-z][a-z0-9_]{0,39}")
+_PARAM_NAME = re.compile(r"[a-z][a-z_]{0,15}")
+MAX_PARAMS = 8
+
+
+def _message_code(value: Any) -> str:
+    """A message's code (laws/messages.py): a name; one this table's engine does
+    not know is kept (a newer table's): the English ``detail`` or ``reason`` says it."""
+    if not isinstance(value, str) or not _CODE.fullmatch(value):
+        raise WireError(f"{value!r:.40} is not a message code")
+    return value
+
+
+def _message_params(value: Any) -> dict[str, str | int]:
+    """A message's params: at most eight names, each a number or a text (a seat's letter, a
+    call, a card, a suit's letter, a law)."""
+    if not isinstance(value, dict) or len(value) > MAX_PARAMS:
+        raise WireError(f"params are not a map of at most {MAX_PARAMS} names")
+    text = _text(200)
+    for name, param in value.items():
+        if not isinstance(name, str) or not _PARAM_NAME.fullmatch(name):
+            raise WireError(f"param {name!r:.20} is not a name")
+        if isinstance(param, bool) or not isinstance(param, int | str):
+            raise WireError(f"param {name} is not a number or a text")
+        if isinstance(param, int) and not -MAX_SEQ <= param <= MAX_SEQ:
+            raise WireError(f"param {name} is out of range")
+        if isinstance(param, str):
+            text(param)
+    return value
+
+
+def message_of(data: Mapping[str, Any]) -> tuple[str, dict[str, str | int]] | None:
+    """The message a director call or a refused command carries (its ``code`` and
+    ``params``), or None for one without (an old journal's: its English alone)."""
+    code = data.get("code")
+    if not isinstance(code, str):
+        return None
+    params = data.get("params")
+    return code, dict(params) if isinstance(params, Mapping) else {}
+
+
 MAX_LABEL = 16
 """A table's name in a session of sections ("B3", a club's "bilbao-3"): the seat displays
 give it a line of its own when the round's line has no room for it (tabled.seat_lines)."""
@@ -458,7 +499,8 @@ EVENTS: dict[EventType, Schema] = {
                       lead=_opt(CARD)),
     EventType.CONFIRM: _schema(seat=SEAT),
     EventType.DIRECTOR: _schema(seat=_optional(SEAT), reason=_text(32), law=_opt(_text(16)),
-                        detail=_opt(_text(200))),
+                        detail=_opt(_text(200)), code=_opt(_message_code),
+                        params=_opt(_message_params)),
     # The fields of every kind of ruling (tablemodel.rulings), each optional here: what a kind
     # requires is checked with its kind (Command.from_payload, the table's controller).
     EventType.RULING: _schema(cmd=ID, kind=_text(32),
@@ -470,7 +512,8 @@ EVENTS: dict[EventType, Schema] = {
                       **{name: _opt(_ruling_check(spec)) for name, spec in FIELDS.items()}),
     # Players the director added to the session's roster while it runs (a visitor).
     EventType.ROSTER: _schema(cmd=ID, players=_roster),
-    EventType.REFUSED: _schema(cmd=ID, reason=_text(200)),
+    EventType.REFUSED: _schema(cmd=ID, reason=_text(200), code=_opt(_message_code),
+                       params=_opt(_message_params)),
 }
 EVENT_TYPES = frozenset(t.value for t in EventType)
 if set(EVENTS) != set(EventType):

@@ -18,7 +18,7 @@ only: the table daemon imports it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +36,7 @@ from laws import (
     Vulnerability,
     parse_contract,
 )
+from laws.messages import MESSAGES, PARAM_KINDS
 
 from .texts import TextTable, Words, table
 
@@ -71,6 +72,8 @@ BRIDGE: TextTable[str] = table("bridge words", {
     "keyed_X": Words(es="Doblo", en="X"),
     "keyed_XX": Words(es="Redoblo", en="XX"),
     "passed_out": Words(es="Todos pasan", en="Passed out"),
+    # a revoke in a message: "N trick 3 (♠Q)"
+    "revoke_on": Words(es="{seat} baza {number} ({card})", en="{seat} trick {number} ({card})"),
 })
 
 _LETTERS = frozenset("NESW")
@@ -153,6 +156,49 @@ def card(card: Card | str) -> str:
 def cards(cards: Iterable[Card | str]) -> str:
     """Cards run together on a display line: ``♣J♥Q♦10``."""
     return "".join(card(c) for c in cards)
+
+
+def message(code: str, params: Mapping[str, Any], language: str) -> str | None:
+    """A laws engine's message (``laws/messages.py``) in ``language``, its params as
+    the language writes them: seats by their letter (O for West), calls and cards with their
+    suit's symbol (``1♥``, ``Paso``, ``♠Q``), a suit as its symbol. None for a code the
+    table does not have (a newer table's): the caller shows the English it came with."""
+    found = MESSAGES.get(code)
+    if found is None:
+        return None
+    try:
+        return (found.es if language == "es" else found.en).format(
+            **message_params(params, language))
+    except (KeyError, IndexError, ValueError):
+        return None  # params that are not the code's (a newer table's): its English
+
+
+def _revoke_on(parts: list[str], language: str) -> str:
+    if len(parts) != 3:
+        return " ".join(parts)
+    return BRIDGE.text("revoke_on", language, seat=seat_letter(parts[0], language),
+                       number=parts[1], card=card(parts[2]))
+
+
+def message_params(params: Mapping[str, Any], language: str) -> dict[str, Any]:
+    """A message's params as ``language`` writes them (``PARAM_KINDS`` says which is a seat,
+    a call, a card or a suit); numbers and other text as they are."""
+    shown: dict[str, Any] = {}
+    for name, value in params.items():
+        kind = PARAM_KINDS.get(name)
+        text = str(value)
+        if kind == "seat":
+            value = seat_letter(text, language)
+        elif kind == "call":
+            value = plain(call_pieces(text, language))
+        elif kind == "card":
+            value = card(text)
+        elif kind == "suit" and text in Suit.__members__:
+            value = Suit[text].symbol
+        elif kind == "revokes":  # "N 3 SQ; E 5 HT": seat, trick, card
+            value = "; ".join(_revoke_on(item.split(), language) for item in text.split("; "))
+        shown[name] = value
+    return shown
 
 
 # -- the pages: pieces of text and suit marks --------------------------------------------

@@ -75,10 +75,10 @@ def _tag_values(record: Record) -> dict[str, str]:
             values[name] = raw
     first = record.auction_dealer or (record.dealer if record.auction else None)
     if record.auction and first is None:
-        raise RecordError("an auction needs the seat of its first call (auction_dealer)")
+        raise RecordError("pbn_auction_without_seat")
     put("Auction", first, Seat.from_str, str(first))
     if record.play and record.play_leader is None:
-        raise RecordError("a play section needs the seat that led (play_leader)")
+        raise RecordError("pbn_play_without_leader")
     put("Play", record.play_leader, Seat.from_str, str(record.play_leader))
     return values
 

@@ -36,7 +36,7 @@ FOURTH_DEAL_PART_SCORE: Final = 100
 
 def _check_deal_number(deal_number: int) -> None:
     if deal_number not in SCHEDULE:
-        raise RulesError(f"a Chicago has deals 1 to {DEALS}, not {deal_number}")
+        raise RulesError("chicago_deal_number", deals=DEALS, number=deal_number)
 
 
 def chicago_dealer(deal_number: int, first_dealer: Seat = Seat.N) -> Seat:
@@ -92,7 +92,7 @@ class Chicago(ScoreSheet):
         """Score the current deal. A deal passed out (``contract`` None) is dealt again by
         the same dealer at the same vulnerability, so it does not count as one of the four."""
         if self.is_finished:
-            raise RulesError("the Chicago is over after four deals; start a new one")
+            raise RulesError("chicago_over")
         if contract is None:
             return
         declarer, tricks = played(contract, declarer, tricks)

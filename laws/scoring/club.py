@@ -86,7 +86,7 @@ def club_score(contract: Contract, vulnerable: bool, tricks: int) -> int:
 
 def _check_deal_index(deal_index: int) -> int:
     if not 1 <= deal_index <= len(VULNERABILITY):
-        raise RulesError(f"a partida has deals 1 to 4, not {deal_index}")
+        raise RulesError("partida_deal_number", number=deal_index)
     return deal_index - 1
 
 

@@ -47,16 +47,17 @@ def check_honours(honours: Honours, strain: Strain) -> Honours:
     _, premiums = _cards_and_premiums(strain)
     if premium not in premiums.values():
         allowed = " or ".join(str(p) for p in sorted(set(premiums.values())))
-        raise RulesError(f"honours at {strain} score {allowed}, not {premium}")
+        raise RulesError("honours_premium", strain=str(strain), allowed=allowed,
+                         premium=str(premium))
     if not isinstance(side, Side):
-        raise RulesError(f"honours are held by a side, not {side!r}")
+        raise RulesError("honours_not_side", text=repr(side))
     return honours
 
 
 def resolve_honours(strain: Strain, honours: Honours | None, deal: Deal | None) -> Honours | None:
     """The honours to score: as claimed, or as found in the deal, never both."""
     if honours is not None and deal is not None:
-        raise RulesError("give the honours or the deal to find them in, not both")
+        raise RulesError("honours_and_deal")
     if deal is not None:
         return honours_in(deal, strain)
     return None if honours is None else check_honours(honours, strain)

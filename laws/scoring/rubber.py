@@ -60,7 +60,7 @@ class Rubber(ScoreSheet):
         or pass the ``deal`` and they are found in it. Give one or neither.
         """
         if self.is_finished:
-            raise RulesError("the rubber is over; start a new one")
+            raise RulesError("rubber_over_start_new")
         if contract is not None:
             declarer, tricks = played(contract, declarer, tricks)
             vulnerable = self.vulnerability.is_vulnerable(declarer)
@@ -76,7 +76,7 @@ class Rubber(ScoreSheet):
     def end_unfinished(self) -> None:
         """Stop the rubber before a side has won two games (Rubber Law 80)."""
         if self.is_finished:
-            raise RulesError("the rubber is already over")
+            raise RulesError("rubber_over")
         for side in Side:
             if self._games[side] > 0 and self._games[side.other] == 0:
                 self._write(side, Item.UNFINISHED, UNFINISHED_GAME)

@@ -41,9 +41,9 @@ def deal_score(scheme: Scheme | str, contract: Contract | None, vulnerable: bool
     try:
         scorer = SCORERS[Scheme(scheme)]
     except ValueError:
-        raise RulesError(f"not a scoring scheme: {scheme!r}") from None
+        raise RulesError("not_a_scheme", text=str(scheme)) from None
     if contract is None:
         return DealScore()
     if tricks is None:
-        raise RulesError(f"a result of {contract} needs the tricks won")
+        raise RulesError("result_needs_tricks", contract=str(contract))
     return scorer(contract, vulnerable, tricks)

@@ -53,7 +53,7 @@ class DealScore:
 def check_tricks(tricks: int) -> int:
     """Law 77 scores the tricks won by declarer's side, of the thirteen there are."""
     if not 0 <= tricks <= TRICKS_IN_A_DEAL:
-        raise RulesError(f"declarer's side wins 0 to 13 tricks, not {tricks}")
+        raise RulesError("tricks_out_of_range", tricks=tricks)
     return tricks
 
 
@@ -66,5 +66,5 @@ def played(contract: Contract, declarer: Seat | None,
            tricks: int | None) -> tuple[Seat, int]:
     """A contract played needs its declarer and the tricks won to be scored."""
     if declarer is None or tricks is None:
-        raise RulesError(f"a result of {contract} needs its declarer and the tricks won")
+        raise RulesError("result_needs_declarer", contract=str(contract))
     return declarer, tricks

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import and_, insert, select, update
 
 from laws import RulesError, Seat, Vulnerability, format_contract, parse_contract
 from laws.scoring import score_ns as duplicate_score_ns
@@ -31,8 +31,8 @@ from server.storage.db import Database
 from server.texts.i18n import PAGES, language, t
 from tablemodel.rulings import FIELDS as RULING_FIELDS
 from tablemodel.rulings import KINDS as RULING_KINDS
-from tablemodel.rulings import Choice, Field, RulingDataError, choice_name, kind_of
-from tablemodel.wire import Command, Event, RulingData, WireError
+from tablemodel.rulings import Choice, Effect, Field, RulingDataError, choice_name, kind_of
+from tablemodel.wire import Command, Event, RulingData, WireError, message_of
 
 Clock = Callable[[], float]
 
@@ -47,6 +47,9 @@ KINDS = RULING_KINDS
 LAWS: Mapping[str, str] = {name: kind.laws for name, kind in KINDS.items()}
 #: The kinds the console's form offers (an acknowledgement goes from the calls' list).
 CONSOLE_KINDS = tuple(name for name, kind in KINDS.items() if kind.console)
+#: The kind the server sends a table when the director answers its call (Law 9B1).
+ACKNOWLEDGEMENT: str = next(name for name, kind in KINDS.items()
+                            if kind.effect is Effect.ACKNOWLEDGE)
 PAGES.add({f"console_kind_{name}": kind.words for name, kind in KINDS.items()})
 
 
@@ -90,9 +93,9 @@ def ruling_data(kind: str, fields: Mapping[str, Any]) -> dict[str, Any]:
     are ignored, blank ones are left out (a claim's blank ``tricks`` means play on)."""
     try:
         data = kind_of(kind).data(fields)
-        if kind == "score":
+        if "adjusted" in data:
             # Law 12C2: which artificial scores there are is the field scoring's.
-            parse_adjusted(data.get("adjusted"))
+            parse_adjusted(data["adjusted"])
     except (RulingDataError, ValueError) as error:
         message = str(error)
         raise RulingError(message if message.startswith(kind) or "ruling" in message
@@ -121,7 +124,9 @@ def queue_ruling(db: Database, session: Session, table: int, kind: str,
     if not 1 <= table <= session.tables:
         raise RulingError(f"table {table} is not between 1 and {session.tables}")
     note = (note or "").strip()
-    if not note and kind != "director_ack":
+    # A kind the console offers is the director's: its note is the ruling's record. The
+    # others (the acknowledgement of a call) the server sends by itself.
+    if not note and (kind not in KINDS or KINDS[kind].console):
         raise RulingError("say why: the note is the ruling's record")
     data = ruling_data(kind, fields)
     ident = uuid.uuid4().hex
@@ -154,19 +159,31 @@ class DirectorCall:
     acknowledged_by: str | None
     resolved_at: float | None
     resolved_by: str | None
+    #: the detail as the table's message (code, params), which the console says in its
+    #: language; None for a call without (an old journal's, the server's own)
+    message: tuple[str, dict[str, Any]] | None = None
 
 
 def calls(db: Database, event: str, *, open_only: bool = True) -> list[DirectorCall]:
-    """The director calls of ``event``, oldest first (a queue): the open ones by default."""
-    query = select(s.director_calls).where(s.director_calls.c.event == event)
+    """The director calls of ``event``, oldest first (a queue): the open ones by default.
+    Each with the message its table's director event carried (the stored event)."""
+    calls_, events = s.director_calls, s.events
+    query = select(calls_, events.c.data.label("event_data")).outerjoin(events, and_(
+        events.c.event == calls_.c.event, events.c.table_no == calls_.c.table_no,
+        events.c.seq == calls_.c.seq, events.c.type == "director")).where(
+        calls_.c.event == event)
     if open_only:
-        query = query.where(s.director_calls.c.resolved_at.is_(None))
+        query = query.where(calls_.c.resolved_at.is_(None))
     with db.read() as conn:
-        rows = conn.execute(query.order_by(s.director_calls.c.called_at,
-                                           s.director_calls.c.id)).all()
+        rows = conn.execute(query.order_by(calls_.c.called_at, calls_.c.id)).all()
     return [DirectorCall(r.id, r.table_no, r.seq, r.board, r.seat, r.reason, r.law, r.detail,
                          r.called_at, r.acknowledged_at, r.acknowledged_by, r.resolved_at,
-                         r.resolved_by) for r in rows]
+                         r.resolved_by, _message(r.event_data)) for r in rows]
+
+
+def _message(data: str | None) -> tuple[str, dict[str, Any]] | None:
+    """The message a stored event carries (tablemodel.wire reads it), or None."""
+    return None if data is None else message_of(json.loads(data))
 
 
 def _call_row(conn: Any, event: str, call_id: int) -> Any:
@@ -190,7 +207,7 @@ def acknowledge(db: Database, event: str, call_id: int, *, by: str,
                          .values(acknowledged_at=now, acknowledged_by=by))
         if conn.execute(select(s.commands.c.id).where(s.commands.c.id == ident)).first():
             return ident
-        data = ruling_data("director_ack", {"call": row.seq})
+        data = ruling_data(ACKNOWLEDGEMENT, {"call": row.seq})
         conn.execute(insert(s.commands).values(
             id=ident, event=event, table_no=row.table_no, type="ruling",
             data=json.dumps(data), created_at=now, created_by=by, board=row.board))
@@ -299,6 +316,8 @@ class Entry:
     answer_reason: str | None
     sent: bool
     source: str  # "ruling", "correction", or "table" (an option a player chose on the keypad)
+    #: a refusal's reason as the table's message (code, params), or None (tablemodel.wire)
+    answer_message: tuple[str, dict[str, Any]] | None = None
 
 
 def history(db: Database, event: str) -> list[Entry]:
@@ -306,8 +325,15 @@ def history(db: Database, event: str) -> list[Entry]:
     themselves (a penalty card, a lead option, a reservation of rights: the same kinds),
     newest first."""
     with db.read() as conn:
-        commands = conn.execute(select(s.commands).where(
-            s.commands.c.event == event, s.commands.c.type == "ruling")).all()
+        answers = s.events.alias("answers")
+        commands = conn.execute(select(s.commands, answers.c.data.label("answer_data"))
+                                .outerjoin(answers, and_(
+                                    answers.c.event == s.commands.c.event,
+                                    answers.c.table_no == s.commands.c.table_no,
+                                    answers.c.seq == s.commands.c.answer_seq,
+                                    answers.c.type == "refused"))
+                                .where(s.commands.c.event == event,
+                                       s.commands.c.type == "ruling")).all()
         corrections = conn.execute(select(s.corrections).where(
             s.corrections.c.event == event)).all()
         options = conn.execute(select(s.events).where(
@@ -321,7 +347,7 @@ def history(db: Database, event: str) -> list[Entry]:
             kind = "?"  # a command this version cannot read: listed all the same
         entries.append(Entry(c.created_at, c.created_by, c.table_no, c.board, kind,
                              dict(command.data), c.note, c.answer, c.answer_reason,
-                             c.sent_at is not None, "ruling"))
+                             c.sent_at is not None, "ruling", _message(c.answer_data)))
     entries += [Entry(c.made_at, c.made_by, c.table_no, c.board, c.kind, json.loads(c.detail),
                       c.note, None, None, True, "correction") for c in corrections]
     for o in options:

@@ -31,6 +31,7 @@ from laws import (
     Vulnerability,
     parse_contract,
 )
+from laws.lin import dumps as dump_lin
 from laws.pbn import dumps as dump_pbn
 from laws.records import AuctionItem, Record
 from server.errors import Refused
@@ -399,6 +400,26 @@ def pbn(db: Database, session: Session) -> str:
             optimum_tags(record, analysis)
         records.append(record)
     return dump_pbn(records)
+
+
+# -- LIN -------------------------------------------------------------------------------------------
+
+#: What a LIN line keeps of a game's PBN tags: the players (its pn) and, in a team match, the
+#: room (its qx). No event or scoring: those would make it a vugraph file, not a hand viewer's.
+_LIN_TAGS = ("North", "East", "South", "West", "Room")
+
+
+def lin(db: Database, session: Session) -> str:
+    """LIN, Bridge Base Online's format: one line per table result (one board each, as
+    BBO's hand viewer and the programs that read BBO's files take them), with its players,
+    deal, auction (alerts and their explanations) and play from the table's events."""
+    data = _read(db, session)
+    records: list[Record] = []
+    for row, record in table_records(db, session, data.rows):
+        record.tags = {tag: value for tag, value in _pbn_tags(data, row).items()
+                       if tag in _LIN_TAGS}
+        records.append(record)
+    return dump_lin(records)
 
 
 def table_records(db: Database, session: Session,

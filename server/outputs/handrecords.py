@@ -10,7 +10,8 @@ the session says otherwise.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
 from laws import Board, Card, Deal, RulesError, Seat, Suit, Vulnerability
 from laws.pbn import dumps as dump_pbn
@@ -18,6 +19,7 @@ from laws.records import Record
 from server.errors import Refused
 from server.setup.session import Session, board_conditions, deals_of, dealt
 from server.storage.db import Database
+from tablemodel.texts import Words
 
 MOST_BOARDS = 9999  # the wire's board numbers
 
@@ -219,3 +221,55 @@ def read_dup(data: bytes) -> dict[int, str]:
                                   "match the cards (BRI part)")
         found[board] = deal.to_pbn()
     return found
+
+
+# -- the files for dealing machines, each defined once ----------------------------------------
+
+Conditions = Mapping[int, tuple[Seat, Vulnerability]]
+
+
+@dataclass(frozen=True)
+class DealingFile:
+    """One file of deals for a dealing machine, defined once: its name (the command line's
+    ``--what``), how it is written from the deals (board -> PBN deal), the title and the
+    boards' dealer and vulnerability, its name on the console's scoring page (text key
+    ``scoring_hands_<extension>``), its content type and its extension (the console's
+    ``/console/hand-records.<extension>``)."""
+
+    name: str
+    write: Callable[[Mapping[int, str], str, Conditions | None], str | bytes]
+    words: Words
+    content_type: str
+    extension: str
+
+
+DEALING_FILES: Mapping[str, DealingFile] = {form.name: form for form in (
+    DealingFile("deals", lambda deals, title, conditions: dealing_pbn(
+        deals, event=title, conditions=conditions),
+        Words(es="Manos para la máquina de repartir (PBN)",
+              en="Deals for the dealing machine (PBN)"),
+        "application/x-pbn; charset=utf-8", "pbn"),
+    DealingFile("dup", lambda deals, _title, _conditions: dup_file(deals),
+                Words(es="Manos para Duplimate (DUP)", en="Deals for a Duplimate (DUP)"),
+                "application/octet-stream", "dup"),
+    DealingFile("bri", lambda deals, _title, _conditions: bri_file(deals),
+                Words(es="Manos en formato BRI", en="Deals as a BRI file"),
+                "application/octet-stream", "bri"),
+)}
+DEALING_BY_EXTENSION: Mapping[str, DealingFile] = {
+    form.extension: form for form in DEALING_FILES.values()}
+
+
+def check_dealing_files(files: Mapping[str, DealingFile]) -> None:
+    """Run when the module loads: each under its own name, with both labels, a content type,
+    and an extension of its own (the PDF sheet has ``pdf``)."""
+    extensions = [form.extension for form in files.values()]
+    if len(set(extensions)) != len(extensions) or "pdf" in extensions:
+        raise AssertionError("two dealing files, or one and the PDF sheet, share an extension")
+    for name, form in files.items():
+        if name != form.name or not (form.words.es and form.words.en and form.content_type
+                                     and form.extension):
+            raise AssertionError(f"dealing file {name!r} is not whole")
+
+
+check_dealing_files(DEALING_FILES)

@@ -5,8 +5,9 @@ but the hand viewer's own, beside its pages.
 ``write_site(db, session, folder)`` writes ``index.html`` (the choice of language), and for
 each of Spanish and English ``<lang>/index.html`` (the rankings, the penalties, a link per
 board) and ``<lang>/board-<n>.html`` (the traveller and the hand record with its double-dummy
-table and par), with ``site.css`` beside them; every link is relative. The session's USEBIO
-1.2 (pairs events), PBN and CSV files go in too, for scoring programs.
+table and par), with ``site.css`` beside them; every link is relative. The session's exports
+go in too, for scoring programs: each ``FORMATS`` entry that names a site file (PBN, USEBIO,
+CSV, LIN, the rankings).
 """
 
 from __future__ import annotations
@@ -46,10 +47,30 @@ FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
                  "application/xml; charset=utf-8", "xml", "results.xml"),
     ExportFormat("csv", exports.csv_text, Words(es="CSV", en="CSV"),
                  "text/csv; charset=utf-8", "csv", "results.csv"),
+    ExportFormat("lin", exports.lin, Words(es="LIN (BBO)", en="LIN (BBO)"),
+                 "text/plain; charset=utf-8", "lin", "results.lin"),
     ExportFormat("rankings", exports.rankings_csv,
                  Words(es="Clasificación (CSV)", en="Rankings (CSV)"),
                  "text/csv; charset=utf-8", "rankings.csv", "rankings.csv"),
 )}
+
+
+def check_formats(formats: dict[str, ExportFormat]) -> None:
+    """Run when the module loads: each format under its own name, with a label in both
+    languages, a content type and an extension, and no two writing the same file of the site
+    or the same download."""
+    for name, form in formats.items():
+        if name != form.name or not (form.words.es and form.words.en and form.content_type
+                                     and form.extension):
+            raise AssertionError(f"export format {name!r} is not whole")
+    for what in ("extension", "site_file"):
+        values = [getattr(form, what) for form in formats.values()
+                  if getattr(form, what) is not None]
+        if len(set(values)) != len(values):
+            raise AssertionError(f"two export formats have the same {what}")
+
+
+check_formats(FORMATS)
 
 
 def pages(db: Database, session: Session) -> dict[str, str | bytes]:

@@ -42,7 +42,7 @@ from server.scoring.fieldscore import Standing, parse_adjusted
 from server.scoring.standings import ResultRow
 from server.setup import player_register as register
 from server.setup.movements import Plays, Sectioned
-from server.setup.scorings import Method, Scoring
+from server.setup.scorings import Method
 from server.setup.session import Session
 from server.storage.db import Database
 
@@ -107,7 +107,7 @@ def _heading(event: ET.Element, session: Session, data: _Session) -> None:
     _sub(event, "BOARD_SCORING_METHOD", session.scoring.usebio)
     if session.kind.plays is Plays.TEAMS:
         _sub(event, "MATCH_SCORING_METHOD",
-             "VPS" if session.scoring is Scoring.SWISS else "IMPS")
+             "VPS" if session.scoring.entry.matches_in_vps else "IMPS")
     two_winners = {p.grp.rpartition(" ")[2] for p in data.participants.values()} >= {"NS", "EW"}
     _sub(event, "WINNER_TYPE", "2" if two_winners else "1")
     _sub(event, "BOARDS_PLAYED", str(len({row.board for row in data.rows})))
@@ -120,7 +120,8 @@ class _Lines:
 
     def __init__(self, db: Database, session: Session, data: _Session) -> None:
         self.data = data
-        self.averages = rules_of(db, session).averages if session.scoring is Scoring.MP else None
+        self.averages = (rules_of(db, session).averages
+                         if session.scoring.entry.club_percentages else None)
         self.lin = {(row.table, row.board): _lin(record, row)
                     for row, record in table_records(db, session, data.rows)}
 

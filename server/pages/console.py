@@ -62,7 +62,7 @@ from server.setup import pair_cards as syscards
 from server.setup import running
 from server.setup import session as sessions
 from server.setup.movements import IN_SECTIONS, KINDS, Section, section_letters
-from server.setup.scorings import Method
+from server.setup.scorings import ENTRIES, Method
 from server.setup.session import Session, SessionError
 from server.texts import (
     clock_texts,  # noqa: F401 (registers the round clock's texts)
@@ -74,6 +74,8 @@ from tablemodel.regulation import DEFAULT_TRAY_DELAY, PROFILES
 
 # Each movement's name on the console, from its kind (server/setup/movements.py KINDS).
 PAGES.add({f"console_movement_{name}": kind.words for name, kind in KINDS.items()})
+# Each scoring's name, from its entry (server/setup/scorings.py ENTRIES).
+PAGES.add({f"console_scoring_{scoring}": entry.words for scoring, entry in ENTRIES.items()})
 
 bp = Blueprint("console", __name__, url_prefix="/console")
 

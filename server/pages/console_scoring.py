@@ -10,7 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, flash, g, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from server.outputs import handrecords, publish, report
 from server.pages.auth import login_required
@@ -21,7 +31,7 @@ from server.setup import session as sessions
 from server.texts import (
     scoring_texts,  # noqa: F401 (registers the texts)
 )
-from server.texts.i18n import language, t
+from server.texts.i18n import PAGES, language, t
 from tablemodel.texts import LANGUAGES
 
 bp = Blueprint("scoring", __name__, url_prefix="/console")
@@ -51,14 +61,19 @@ def page() -> Any:
                                              key=lambda item: (item[0][1], item[0][0])))
 
 
-#: The printouts and publication the page offers: endpoint -> text key.
-DOWNLOADS: dict[str, str] = {"scoring.report_pdf": "scoring_report_pdf",
-                             "scoring.hands_pdf": "scoring_hands_pdf",
-                             "scoring.cards_pdf": "scoring_cards_pdf",
-                             "scoring.hands_pbn": "scoring_hands_pbn",
-                             "scoring.hands_dup": "scoring_hands_dup",
-                             "scoring.hands_bri": "scoring_hands_bri",
-                             "scoring.site_zip": "scoring_site_zip"}
+# Each dealing file's name, from its entry (server/outputs/handrecords.py DEALING_FILES).
+PAGES.add({f"scoring_hands_{form.extension}": form.words
+           for form in handrecords.DEALING_FILES.values()})
+
+#: The printouts and publication the page offers: (endpoint, its arguments, text key); the
+#: files for dealing machines come from their registry.
+DOWNLOADS: tuple[tuple[str, dict[str, str], str], ...] = (
+    ("scoring.report_pdf", {}, "scoring_report_pdf"),
+    ("scoring.hands_pdf", {}, "scoring_hands_pdf"),
+    ("scoring.cards_pdf", {}, "scoring_cards_pdf"),
+    *(("scoring.dealing_file", {"extension": form.extension},
+       f"scoring_hands_{form.extension}") for form in handrecords.DEALING_FILES.values()),
+    ("scoring.site_zip", {}, "scoring_site_zip"))
 
 
 def _language() -> str:
@@ -116,41 +131,22 @@ def cards_pdf() -> Any:
     return _download(body, "application/pdf", f"{found.event}-cards-{chosen}.pdf")
 
 
-@bp.get("/hand-records.pbn")
+@bp.get("/hand-records.<extension>")
 @login_required
-def hands_pbn() -> Any:
+def dealing_file(extension: str) -> Any:
+    """The deals as a dealing machine reads them: PBN, Duplimate's DUP or BRI
+    (``handrecords.DEALING_FILES``; docs/exports.md says which machines read which)."""
+    form = handrecords.DEALING_BY_EXTENSION.get(extension)
+    if form is None:
+        abort(404)
     found = chosen_session()
     try:
-        text = handrecords.dealing_pbn(handrecords.of_session(services().db, found),
-                                       event=found.title,
-                                       conditions=handrecords.conditions_of(found))
+        body = form.write(handrecords.of_session(services().db, found), found.title,
+                          handrecords.conditions_of(found))
     except handrecords.HandRecordError as error:
         _refused(error)
         return redirect(url_for("scoring.page") + "#printouts")
-    return _download(text, "application/x-pbn; charset=utf-8", f"{found.event}-deals.pbn")
-
-
-@bp.get("/hand-records.dup")
-@login_required
-def hands_dup() -> Any:
-    """The deals as Duplimate's DUP file (docs/exports.md says which machines read it)."""
-    return _dealing_file(handrecords.dup_file, "dup")
-
-
-@bp.get("/hand-records.bri")
-@login_required
-def hands_bri() -> Any:
-    return _dealing_file(handrecords.bri_file, "bri")
-
-
-def _dealing_file(write: Any, extension: str) -> Any:
-    found = chosen_session()
-    try:
-        body = write(handrecords.of_session(services().db, found))
-    except handrecords.HandRecordError as error:
-        _refused(error)
-        return redirect(url_for("scoring.page") + "#printouts")
-    return _download(body, "application/octet-stream", f"{found.event}-deals.{extension}")
+    return _download(body, form.content_type, f"{found.event}-deals.{form.extension}")
 
 
 @bp.get("/site.zip")

@@ -132,7 +132,7 @@ def _parts(session: Session, choice: Choice) -> dict[str, Any]:
     if choice.boards is not None:
         boards = boards[:choice.boards]
     swiss = (swiss_of(db, session, public=True, scored_field=scored)
-             if session.movement == "swiss" else None)
+             if session.kind.paired else None)
     return {"method": scored.method, "labels": display.labels_of(session), "swiss": swiss,
             "groups": display.ranking_groups(scored.standings),
             "boards": [(board, display.traveller(lines, scored.scored.get(board, [])))

@@ -75,7 +75,8 @@ def set_rules(db: Database, session: Session, rules: ScoringRules, *, by: str,
         rules.averages  # noqa: B018 (checks the figures)
     except ValueError as error:
         raise AdjustedError(str(error)) from None
-    if session.scoring != "mp" and (rules.avg_plus, rules.avg, rules.avg_minus) != (60, 50, 40):
+    own = (rules.avg_plus, rules.avg, rules.avg_minus) != (60, 50, 40)
+    if own and not session.scoring.entry.club_percentages:
         raise AdjustedError("a session scored in IMPs gives average plus and minus as +3 and "
                             "-3 IMPs: the club's own percentages are for matchpoints")
     values = {"avg_plus": rules.avg_plus, "avg": rules.avg, "avg_minus": rules.avg_minus,

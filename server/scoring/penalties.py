@@ -137,7 +137,7 @@ def vp_deductions(penalties: Iterable[Penalty]) -> dict[int, float]:
 
 
 def _scoring_word(session: Session) -> str:
-    return {"mp": "matchpoints", "swiss": "victory points"}.get(session.scoring, "IMPs")
+    return session.scoring.entry.counted_in
 
 
 def by_participant(penalties: Iterable[Penalty]) -> Mapping[int, list[Penalty]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -202,7 +202,7 @@ def _field(session: Session, rows: list[ResultRow], groups: dict[int, str],
            assigned: Mapping[tuple[int, int], adjusted_scores.Assigned],
            given: list[penalty_book.Penalty]) -> Field:
     # The club's own figures are percentages: matchpoints only (IMPs take Law 86A's +3/-3).
-    averages = rules.averages if session.scoring is Scoring.MP else None
+    averages = rules.averages if session.scoring.entry.club_percentages else None
     by_board: dict[int, list[fs.BoardResult]] = defaultdict(list)
     for row in rows:
         result = _board_result(row, averages, assigned)
@@ -211,9 +211,7 @@ def _field(session: Session, rows: list[ResultRow], groups: dict[int, str],
     method = session.scoring.method
     # The top: the most results any board has, less one (Neuberg scales the rest).
     top = max((len(v) for v in by_board.values()), default=1) - 1
-    scorer = {Scoring.MP: _matchpoints(top), Scoring.CROSS_IMPS: fs.cross_imps,
-              Scoring.BUTLER: fs.butler, Scoring.TEAMS: fs.team_match,
-              Scoring.SWISS: fs.swiss_match_imps}[session.scoring]
+    scorer = SCORERS[session.scoring](top)
     scored = {board: scorer(results) for board, results in sorted(by_board.items())}
     mp_top = 2 * top if method is Method.MP else None
     if mp_top is not None and rules.session_percent:
@@ -246,6 +244,33 @@ def _matchpoints(top: int) -> Any:
     def score(results: list[fs.BoardResult]) -> list[fs.Scored]:
         return fs.matchpoints(results, top=top)
     return score
+
+
+Scorer = Callable[[Sequence[fs.BoardResult]], list[fs.Scored]]
+
+#: How each ranked scoring scores a board's results, given the board's matchpoint top (the
+#: most results any board has, less one). Every scoring that ranks a field has one: checked
+#: below, when this module loads.
+SCORERS: Mapping[Scoring, Callable[[int], Scorer]] = {
+    Scoring.MP: _matchpoints,
+    Scoring.CROSS_IMPS: lambda _: fs.cross_imps,
+    Scoring.BUTLER: lambda _: fs.butler,
+    Scoring.BUTLER_MEAN: lambda _: lambda results: fs.butler(results, "mean"),
+    Scoring.TEAMS: lambda _: fs.team_match,
+    Scoring.SWISS: lambda _: fs.swiss_match_imps,
+}
+
+
+def check_scorers(scorers: Mapping[Scoring, object]) -> None:
+    """A scorer for every scoring that ranks a field, and none for a social one."""
+    ranked = {scoring for scoring in Scoring if not scoring.social}
+    if set(scorers) != ranked:
+        raise AssertionError(
+            f"scorings without a scorer: {sorted(map(str, ranked - set(scorers)))}; "
+            f"social ones with one: {sorted(map(str, set(scorers) - ranked))}")
+
+
+check_scorers(SCORERS)
 
 
 def _social(session: Session, rows: list[ResultRow], groups: dict[int, str]) -> Field:

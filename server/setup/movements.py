@@ -7,10 +7,11 @@ pairs are numbered, are in docs/movements.md.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Final, NamedTuple
@@ -290,6 +291,28 @@ def mitchell_appendix(pairs: int, boards_per_round: int, rounds: int | None = No
                        for table in range(places)])
     participants = _mitchell_participants(places, places, places)
     return _build("mitchell_appendix", participants, design, boards_per_round, first_board)
+
+
+def scramble_rounds(rounds: int) -> tuple[int, ...]:
+    """The rounds a scrambled Mitchell of ``rounds`` rounds plays with the arrow switched:
+    one for up to 5 rounds, two for 6 to 9, three for 10 to 13, one more for each four after
+    (about one round in four: more switches make the comparisons no fairer), and together in
+    the middle of the session, so that a switch forgotten is seen, and put right, while
+    rounds remain to play."""
+    count = max(1, (rounds + 2) // 4)
+    first = (rounds - count) // 2 + 1
+    return tuple(range(first, first + count))
+
+
+def scrambled_mitchell(pairs: int, boards_per_round: int, rounds: int | None = None,
+                       first_board: int = 1) -> Movement:
+    """A Mitchell played for one winner, its arrow switches chosen by the movement (the
+    "switched" or "scrambled" Mitchell): the pairs move as in :func:`mitchell`, and in the
+    rounds of :func:`scramble_rounds` every table turns its boards, so the EW pair plays them
+    North-South. Every pair then plays in both directions and one ranking covers the field."""
+    plan = mitchell(pairs, boards_per_round, rounds, first_board)
+    switched = arrow_switched(plan, scramble_rounds(plan.rounds))
+    return dataclasses.replace(switched, kind="scrambled_mitchell")
 
 
 # Howell ------------------------------------------------------------------------------------
@@ -584,13 +607,16 @@ class MovementKind:
     paired: bool = False  # a Swiss: each round paired from the standings as it starts
     partidas: bool = False  # dealer and vulnerability follow seed 004's partidas, not Law 2
     offered: bool = True  # in the set-up form's list (sections have a fieldset of their own)
+    live_vugraph: bool = False  # one match of two tables: the vugraph may show it live
 
     @property
     def default_scoring(self) -> Scoring:
         return self.scorings[0]
 
 
-_PAIRS_SCORINGS = (Scoring.MP, Scoring.CROSS_IMPS, Scoring.BUTLER)
+# What a pairs movement may be scored with: each scoring's entry says (server/setup/scorings.py);
+# matchpoints, the first, is the default.
+_PAIRS_SCORINGS = tuple(scoring for scoring in Scoring if scoring.entry.pairs_field)
 
 
 def _needs_rounds(what: str, rounds: int | None) -> int:
@@ -635,13 +661,18 @@ KINDS: Final[dict[str, MovementKind]] = {kind.name: kind for kind in (
                                                "table)"),
                  Plays.PAIRS, _PAIRS_SCORINGS, _pairs(mitchell_appendix), "PAIRS",
                  in_sections=True, two_winners=True),
+    MovementKind("scrambled_mitchell",
+                 Words(es="Mitchell con cambio de línea (un solo ganador)",
+                       en="Scrambled Mitchell (arrow-switched: one winner)"),
+                 Plays.PAIRS, _PAIRS_SCORINGS, _pairs(scrambled_mitchell), "PAIRS",
+                 in_sections=True),
     MovementKind("howell", Words(es="Howell", en="Howell"), Plays.PAIRS, _PAIRS_SCORINGS,
                  _pairs(howell), "PAIRS", in_sections=True),
     MovementKind("howell_34", Words(es="Howell 3/4 (de 3 a 8 mesas)",
                                     en="3/4 Howell (3 to 8 tables)"),
                  Plays.PAIRS, _PAIRS_SCORINGS, _pairs(howell_34), "PAIRS", in_sections=True),
     MovementKind("teams", Words(es="Equipos", en="Teams"), Plays.TEAMS, (Scoring.TEAMS,),
-                 _teams_match, "TEAMS"),
+                 _teams_match, "TEAMS", live_vugraph=True),
     MovementKind("individual", Words(es="Individual", en="Individual"), Plays.PLAYERS,
                  (Scoring.CLUB, Scoring.RUBBER, Scoring.CHICAGO), _the_individual,
                  "INDIVIDUAL", partidas=True),
@@ -662,19 +693,27 @@ KINDS: Final[dict[str, MovementKind]] = {kind.name: kind for kind in (
 )}
 
 
-def _check_kinds() -> None:
-    """Every kind is whole: a builder unless it is made of sections, a scoring, and a USEBIO
-    event this module knows. Run when the module loads, so a bad entry never starts."""
-    for name, kind in KINDS.items():
+USEBIO_EVENTS: Final = ("PAIRS", "TEAMS", "SWISS_TEAMS", "INDIVIDUAL")
+
+
+def check_kinds(kinds: Mapping[str, MovementKind]) -> None:
+    """Every kind is whole: filed under its own name, words in both languages, a builder
+    unless it is made of sections, scorings it allows, and a USEBIO event this module knows.
+    Run when the module loads, so a bad entry never starts."""
+    for name, kind in kinds.items():
+        if name != kind.name or not (kind.words.es and kind.words.en):
+            raise AssertionError(f"movement kind {name!r} is not whole")
         if not kind.scorings or (kind.build is None) != (name == SECTIONS):
             raise AssertionError(f"movement kind {name!r} is not whole")
-        if kind.usebio not in ("PAIRS", "TEAMS", "SWISS_TEAMS", "INDIVIDUAL"):
+        if kind.usebio not in USEBIO_EVENTS:
             raise AssertionError(f"movement kind {name!r}: no USEBIO event {kind.usebio!r}")
         if kind.in_sections and kind.plays is not Plays.PAIRS:
             raise AssertionError(f"movement kind {name!r}: only pairs play in sections")
+        if kind.live_vugraph and kind.plays is not Plays.TEAMS:
+            raise AssertionError(f"movement kind {name!r}: only a match is shown live")
 
 
-_check_kinds()
+check_kinds(KINDS)
 OFFERED: Final = tuple(name for name, kind in KINDS.items() if kind.offered)
 IN_SECTIONS: Final = tuple(name for name, kind in KINDS.items() if kind.in_sections)
 

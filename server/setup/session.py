@@ -48,9 +48,9 @@ which says what it pairs, its scorings, its words and its builder."""
 SCOPES = ("section", "field")
 """How a sectioned session compares a board: within each section, or across the field."""
 SCORINGS = tuple(Scoring)
-"""mp: matchpoints; cross_imps/butler: IMPs pairs; teams: IMPs of a match; club, rubber,
-chicago: the engine's social schemes, each result scored on its own and totalled
-(server/setup/scorings.py)."""
+"""Every scoring, each one ``ScoringEntry`` (server/setup/scorings.py): mp: matchpoints;
+cross_imps, butler, butler_mean: IMPs pairs; teams: IMPs of a match; swiss: IMPs to VPs;
+club, rubber, chicago: the engine's social schemes, each result scored on its own."""
 #: What each movement can be scored with (its kind's scorings, the first the default): a
 #: team match is IMPs between its two tables; the seed-004 individual is one table of four,
 #: with no field to compare against.
@@ -187,7 +187,8 @@ def check_vugraph(mode: str, movement: str) -> str:
     play. In a field, a board on the screen would be one that other tables have to play."""
     if mode not in VUGRAPH_MODES:
         raise SessionError(f"vugraph {mode!r}: one of {', '.join(VUGRAPH_MODES)}")
-    if mode == "live" and movement != "teams":
+    kind = KINDS.get(movement)
+    if mode == "live" and (kind is None or not kind.live_vugraph):
         raise SessionError("the public vugraph shows the tables live only for a single match "
                            "(a teams match of two tables): in a field, a board on the screen "
                            "would be one that another table still has to play")

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from server.texts.i18n import PAGES
 from tablemodel import words as bridge
@@ -154,12 +156,6 @@ PAGES.add({
                                     "differs)"),
     "console_scoring": Words(es="Puntuación", en="Scoring"),
     "console_scoring_default": Words(es="La habitual del movimiento", en="The movement's usual"),
-    "console_scoring_mp": Words(es="Puntos de match", en="Matchpoints"),
-    "console_scoring_cross_imps": Words(es="IMPs cruzados", en="Cross-IMPs"),
-    "console_scoring_butler": Words(es="Butler", en="Butler"),
-    "console_scoring_teams": Words(es="Equipos (IMPs)", en="Teams (IMPs)"),
-    "console_scoring_swiss": Words(es="Suizo: IMPs a puntos de victoria",
-                                   en="Swiss: IMPs to victory points"),
     "console_swiss_standings": Words(es="Suizo: clasificación en puntos de victoria",
                                      en="Swiss: standings in victory points"),
     "console_swiss_matches": Words(es="Encuentros de la ronda {round}",
@@ -173,9 +169,6 @@ PAGES.add({
     "console_swiss_away": Words(es="Visitante", en="Away"),
     "console_swiss_boards": Words(es="Tableros", en="Boards"),
     "console_swiss_bye": Words(es="descansa", en="bye"),
-    "console_scoring_club": Words(es="Club", en="Club"),
-    "console_scoring_rubber": Words(es="Rubber", en="Rubber"),
-    "console_scoring_chicago": Words(es="Chicago", en="Chicago"),
     "console_hands": Words(es="Manos", en="Hand records"),
     "console_pbn": Words(es="Archivo PBN", en="PBN file"),
     "console_seed": Words(es="Semilla para repartir aquí", en="Seed to deal here"),
@@ -408,19 +401,20 @@ PAGES.add({
     "console_profile_feb-self": Words(es="AEB: cada jugador alerta sus voces",
                                       en="AEB norms: each player alerts their own calls"),
     # system cards
-    "console_cards": Words(es="Hojas de convenciones", en="System cards"),
+    "console_cards": Words(es="Cartas de convenios", en="System cards"),
     "console_cards_help": Words(
-        es="Cada pareja puede tener su hoja (un archivo JSON); va a las mesas donde se sienta, "
+        es="Cada pareja puede tener su carta de convenios (un archivo JSON); va a las mesas "
+           "donde se sienta, "
            "con la ronda.",
         en="Each pair may have its card (a JSON file); it goes to the tables where the pair sits, "
            "with the round."),
     "console_cards_individual": Words(
-        es="En un individual no hay parejas fijas: no se envían hojas.",
+        es="En un individual no hay parejas fijas: no se envían cartas de convenios.",
         en="An individual has no fixed pairs: no system cards are sent."),
     "console_card": Words(es="Carta de convenios", en="System card"),
-    "console_no_card": Words(es="sin hoja", en="no card"),
-    "console_card_file": Words(es="Archivo de la hoja (JSON)", en="Card file (JSON)"),
-    "console_give_example": Words(es="Dar la hoja de ejemplo", en="Give the example card"),
+    "console_no_card": Words(es="sin carta", en="no card"),
+    "console_card_file": Words(es="Archivo de la carta (JSON)", en="Card file (JSON)"),
+    "console_give_example": Words(es="Dar la carta de ejemplo", en="Give the example card"),
     "console_remove_card": Words(es="Quitar", en="Remove"),
     "console_card_loaded": Words(es="Carta de convenios «{name}» cargada para el participante "
                                     "{participant}.",
@@ -488,9 +482,11 @@ PAGES.add({
 })
 
 
-# What a table's director call says (its ``detail``): the table writes it in English, from the
-# laws engine's own sentences; the console says it in its own language. Each sentence the
-# table can send, with the parts that vary; a sentence not listed here shows as it came.
+# What a table's director call says (its ``detail``), and why it refused a command: the table
+# sends the laws engine's message (a code and its params, laws/messages.py), which the
+# console says in its own language (``table_message``). A record without one (an old
+# journal's) has only the English sentence: these patterns read the ones the tables sent
+# before, with the parts that vary; a sentence not listed here shows as it came.
 _SEAT = "(?P<{}>[NESW])"
 _TABLE_MESSAGES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
     (re.compile(pattern.format(seat=_SEAT.format("seat"), other=_SEAT.format("other"))), words)
@@ -538,6 +534,10 @@ _TABLE_MESSAGES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
                   "hacerlo: renuncio",
                en="{seat} did not comply with Law {law} on trick {number} ({card}) when "
                   "able: a revoke")),
+        # the server's own call: a table's hands differ from the deal captured first (87)
+        (r"the hands of (?P<seats>[NESW](?: [NESW])*) differ from the deal captured first",
+         Words(es="las manos de {seats} no son las del reparto leído primero",
+               en="the hands of {seats} differ from the deal captured first")),
         # A table's refusal of a command (tabled.control.commands), shown on the record
         (r"no board on the table",
          Words(es="no hay tablero en la mesa", en="no board on the table")),
@@ -551,9 +551,18 @@ _TABLE_MESSAGES: tuple[tuple[re.Pattern[str], Words], ...] = tuple(
     ))
 
 
-def table_message(text: str, language: str) -> str:
-    """A table's message (a director call's detail) in ``language``: its seats as the
-    language writes them (West is O in Spanish), its cards and calls as the pages do."""
+def table_message(text: str, language: str,
+                  message: tuple[str, Mapping[str, Any]] | None = None) -> str:
+    """A table's message (a director call's detail, a command's refusal) in ``language``:
+    from its code and params when it came with them (``message``), a ruling refused named
+    first; else its English sentence read back (an old record). Seats as the language
+    writes them (West is O in Spanish), cards and calls with their suit's symbol."""
+    if message is not None:
+        code, params = message
+        said = bridge.message(code, params, language)
+        if said is not None:
+            ruling = RULING_KINDS.get(str(params.get("ruling", "")))
+            return said if ruling is None else f"{ruling.words[language]}: {said}"
     for pattern, words in _TABLE_MESSAGES:
         found = pattern.fullmatch(text)
         if found is None:
@@ -562,6 +571,9 @@ def table_message(text: str, language: str) -> str:
         for name in ("seat", "other"):
             if name in parts:
                 parts[name] = bridge.seat_letter(parts[name], language)
+        if "seats" in parts:
+            parts["seats"] = " ".join(bridge.seat_letter(s, language)
+                                      for s in parts["seats"].split())
         if "card" in parts:
             parts["card"] = bridge.plain(bridge.card_pieces(parts["card"], language))
         if "call" in parts:

@@ -65,7 +65,7 @@ _TEXTS: dict[str, Words] = {
         es="Puntuación asignada, ponderada o dividida (Ley 12C1)",
         en="Assigned, weighted or split score (Law 12C1)"),
     "scoring_assigned_help": Words(
-        es="Escriba contrato, declarante y bazas: «4H S 10». Ponderada: «30% 4H S 10 + 70% 4H"
+        es="Escriba contrato, carteador y bazas: «4H S 10». Ponderada: «30% 4H S 10 + 70% 4H"
            " S 9». Dividida: una puntuación distinta para Este-Oeste.",
         en="Write contract, declarer and tricks: \"4H S 10\". Weighted: \"30% 4H S 10 + 70% 4H S"
            " 9\". Split: a different score for East-West."),
@@ -82,13 +82,7 @@ _TEXTS: dict[str, Words] = {
     "scoring_hands_pdf": Words(es="Hoja de manos (PDF)", en="Hand-record sheet (PDF)"),
     "scoring_cards_pdf": Words(es="Tarjetas de mesa y de pareja (PDF)",
                                en="Table cards and guide cards (PDF)"),
-    "scoring_hands_pbn": Words(
-        es="Manos para la máquina de repartir (PBN)",
-        en="Deals for the dealing machine (PBN)"),
     "scoring_site_zip": Words(es="Sitio web estático (ZIP)", en="Static website (ZIP)"),
-    "scoring_hands_dup": Words(es="Manos para Duplimate (DUP)",
-                               en="Deals for a Duplimate (DUP)"),
-    "scoring_hands_bri": Words(es="Manos en formato BRI", en="Deals as a BRI file"),
     "scoring_in": Words(es="en {language}", en="in {language}"),
     "scoring_language_es": Words(es="español", en="Spanish"),
     "scoring_language_en": Words(es="inglés", en="English"),
@@ -101,7 +95,7 @@ _TEXTS: dict[str, Words] = {
     "report_title": Words(es="Resultados", en="Results"),
     "report_hand_records_title": Words(es="Hoja de manos", en="Hand records"),
     "report_rankings": Words(es="Clasificación final", en="Final rankings"),
-    "report_travellers": Words(es="Hojas de tablero", en="Travellers"),
+    "report_travellers": Words(es="Planillas de los tableros", en="Travellers"),
     "report_hand_records": Words(
         es="Manos, doble muerto y par",
         en="Hand records, double dummy and par"),

@@ -141,7 +141,9 @@ def _alert(ctx: Context, seat: Seat, board: BoardState, entry: SeatEntry) -> Out
         # whether the opponents may change a call (Law 21B1).
         outcome.events.append(director(
             ctx, seat, "late_alert", "21B",
-            f"{seat} alerts {entries[index].seat}'s {entries[index].call} late"))
+            f"{seat} alerts {entries[index].seat}'s {entries[index].call} late",
+            "late_alert", {"seat": str(seat), "other": str(entries[index].seat),
+                           "call": str(entries[index].call)}))
     outcome.events.insert(0, Proposed("alert", board.number, data))
     return outcome
 

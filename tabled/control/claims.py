@@ -8,6 +8,7 @@ import copy
 from typing import Any
 
 from laws import IllegalActionError, Seat
+from laws.messages import text as message
 from tablemodel.state import BoardState, Phase
 
 from .context import DETAIL, Context, SeatEntry, director
@@ -84,7 +85,9 @@ def answer_claim(ctx: Context, seat: Seat, key: str, board: BoardState) -> Outco
         # Law 68D: play stops and the director is summoned.
         events.append(director(ctx, seat, "claim", "68D",
                                f"{seat} disputes {claim.seat}'s claim of "
-                               f"{claim.tricks}"))
+                               f"{claim.tricks}", "claim_disputed",
+                               {"seat": str(seat), "other": str(claim.seat),
+                                "tricks": claim.tricks}))
     elif trial.claim is None:
         # Law 68B2: a defender's concession that partner objects to at once did not
         # happen; play goes on, but unauthorised information may exist: the director
@@ -92,7 +95,9 @@ def answer_claim(ctx: Context, seat: Seat, key: str, board: BoardState) -> Outco
         events.append(director(ctx, seat, "concession", "68B2",
                                f"{seat} objects to partner {claim.seat}'s "
                                f"concession ({claim.tricks} of the tricks left): "
-                               f"void, play goes on"))
+                               f"void, play goes on", "concession_voided",
+                               {"seat": str(seat), "other": str(claim.seat),
+                                "tricks": claim.tricks}))
         return Outcome(events).tell(Seat, Notice("concession_void", error=False))
     return Outcome(events)
 
@@ -119,11 +124,13 @@ def follow_up(ctx: Context) -> list[Proposed]:
     late = board.late_change
     if late is not None:
         # Law 25B: a change of call after a pause: the director, with its options.
-        detail = (f"{late.seat} changed {late.call} (call {late.index + 1}) after a "
-                  f"pause; {late.seat.lho} may accept it (25B1) or not (25B2)")
+        said: dict[str, Any] = {"seat": str(late.seat), "call": str(late.call),
+                                "number": late.index + 1, "other": str(late.seat.lho)}
+        detail = message("change_after_pause", said)
         if not any(c.detail == detail and c.board == board.number
                    for c in state.director_calls):
-            return [director(ctx, late.seat, "change_of_call", "25B", detail)]
+            return [director(ctx, late.seat, "change_of_call", "25B", detail,
+                             "change_after_pause", said)]
     over = board.over_change
     if over is not None and not board.auction.is_legal(over.call, over.seat):
         # Law 25A4: the call made over the changed one is not legal over the new call:
@@ -153,24 +160,29 @@ def follow_up(ctx: Context) -> list[Proposed]:
                          for r in board.play.revokes)
         detail = (f"board {board.number}: {board.result.transferred:+d} trick(s) to "
                   f"declarer; revokes: {seen}")[:DETAIL]
+        transfer = {"board": board.number, "tricks": f"{board.result.transferred:+d}",
+                    "revokes": "; ".join(f"{r.seat} {r.trick + 1} {r.card}"
+                                         for r in board.play.revokes)[:DETAIL]}
         if not any(c.reason == "revoke_transfer" and c.detail == detail
                    for c in state.director_calls):
-            return [director(ctx, None, "revoke_transfer", "64C", detail)]
+            return [director(ctx, None, "revoke_transfer", "64C", detail,
+                             "revoke_transfer", transfer)]
     play = board.play
     if play is not None:
         for revoke in play.revokes:
-            detail = f"{revoke.seat} revoked on trick {revoke.trick + 1} ({revoke.card})"
-            law = "61"
+            revoked: dict[str, Any] = {"seat": str(revoke.seat), "number": revoke.trick + 1,
+                                       "card": str(revoke.card)}
+            code, law = "revoke", "61"
             if revoke.law != "61":
                 # Law 61A: the hand unknown, a later card shows it could have complied
                 # with the option of Law 57A (or the lead restriction of 26, 50D2).
-                detail = (f"{revoke.seat} did not comply with Law {revoke.law} on trick "
-                          f"{revoke.trick + 1} ({revoke.card}) when able: a revoke")
-                law = "61A"
+                code, law = "revoke_when_able", "61A"
+                revoked["rule"] = revoke.law
+            detail = message(code, revoked)
             if not any(c.reason == "revoke" and c.board == board.number
                        and c.seat is revoke.seat and c.law in ("61", "61A")
                        for c in state.director_calls):
                 # Law 64: the director settles the rectification at the end of play; one
                 # call a board and offender (the end of play's call lists them all).
-                return [director(ctx, revoke.seat, "revoke", law, detail)]
+                return [director(ctx, revoke.seat, "revoke", law, detail, code, revoked)]
     return []

@@ -7,13 +7,18 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from laws import IllegalActionError, Seat
+from laws import IllegalActionError, RulesError, Seat
 from tablemodel.rulings import KINDS
 from tablemodel.state import Phase
 from tablemodel.wire import Command, Event, EventType, WireError
 
 from .context import Context, board_number
 from .outcome import Notice, Outcome, Proposed
+from .outcome import said as error_said
+
+#: Why a command is refused: the English reason, and the message (code and params) the
+#: console says in its language (empty when there is none: a wire error, an assignment's).
+Refusal = tuple[str, dict[str, Any]]
 
 
 def answer_command(ctx: Context, command: Command) -> Outcome:
@@ -27,15 +32,16 @@ def answer_command(ctx: Context, command: Command) -> Outcome:
         # command put on the inbox without the wire's decoding, a field it drops).
         command = Command.from_payload(command.to_payload())
     except WireError as error:
-        return _answer_refused(ctx, command, str(error)[:200])
+        return _answer_refused(ctx, command, (str(error)[:200], {}))
     if command.type == "resend":
         return Outcome(resend=(command.data["since"], command.data.get("until")))
     if command.type == "assign":
         busy = state.board is not None and state.phase is not Phase.RESULT
         if busy:
-            return _answer_refused(ctx, command,
-                                   f"board {state.board.number if state.board else ''}"
-                                   " is being played; end the round first")
+            number = state.board.number if state.board else ""
+            return _answer_refused(ctx, command, (
+                f"board {number} is being played; end the round first",
+                {"code": "board_being_played", "params": {"board": number}}))
         proposed = Proposed("assign", None, {"cmd": command.id, **command.data})
         reason = _why_not_applied(ctx, proposed)
         if reason is not None:
@@ -59,12 +65,13 @@ def answer_command(ctx: Context, command: Command) -> Outcome:
         Seat, Notice("ruling", said, error=False))
 
 
-def _answer_refused(ctx: Context, command: Command, reason: str) -> Outcome:
+def _answer_refused(ctx: Context, command: Command, refusal: Refusal) -> Outcome:
+    reason, message = refusal
     return Outcome([Proposed("refused", board_number(ctx),
-                             {"cmd": command.id, "reason": reason})])
+                             {"cmd": command.id, "reason": reason[:200], **message})])
 
 
-def _why_not_applied(ctx: Context, proposed: Proposed) -> str | None:
+def _why_not_applied(ctx: Context, proposed: Proposed) -> Refusal | None:
     """Apply ``proposed`` to a copy of the state: why it cannot be applied, or None.
     What comes from outside is tried before it is journalled: a journal must replay."""
     trial = copy.deepcopy(ctx.state)
@@ -72,11 +79,11 @@ def _why_not_applied(ctx: Context, proposed: Proposed) -> str | None:
         trial.apply(Event(trial.seq + 1, EventType(proposed.type), 0.0, proposed.board,
                           proposed.data))
     except (IllegalActionError, ValueError, KeyError, TypeError, RuntimeError) as error:
-        return str(error) or type(error).__name__
+        return str(error) or type(error).__name__, _engine_said(error)
     return None
 
 
-def _why_ruling_refused(ctx: Context, data: Mapping[str, Any]) -> str | None:
+def _why_ruling_refused(ctx: Context, data: Mapping[str, Any]) -> Refusal | None:
     """Why this ruling cannot be applied now, or None. A trial copy takes it first.
     When a kind may be applied is its own (tablemodel.rulings)."""
     kind = KINDS[data["kind"]]
@@ -84,11 +91,25 @@ def _why_ruling_refused(ctx: Context, data: Mapping[str, Any]) -> str | None:
         return None
     board = ctx.state.board
     if board is None:
-        return "no board on the table"
-    reason = _why_not_applied(ctx, Proposed("ruling", board.number, {"cmd": "trial", **data}))
-    if reason is not None:
-        return f"{kind.name}: {reason}"
+        return "no board on the table", {"code": "no_board", "params": {}}
+    refused = _why_not_applied(ctx, Proposed("ruling", board.number,
+                                             {"cmd": "trial", **data}))
+    if refused is not None:
+        reason, message = refused
+        if message:  # the ruling's kind goes with the engine's message
+            message["params"]["ruling"] = kind.name
+        return f"{kind.name}: {reason}", message
     if kind.before_play and board.cards:
-        return f"{kind.name}: the play has started"
+        return (f"{kind.name}: the play has started",
+                {"code": "play_has_started", "params": {"ruling": kind.name}})
     return None
+
+
+def _engine_said(error: BaseException) -> dict[str, Any]:
+    """The laws engine's message inside a refusal: the state wraps the engine's error in its
+    own (tablemodel.rulings), which keeps it as its context."""
+    found: BaseException | None = error
+    while found is not None and not isinstance(found, RulesError):
+        found = found.__cause__ or found.__context__
+    return error_said(found) if found is not None else {}
 

@@ -4,7 +4,7 @@ may propose: a call to the director."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,11 +59,17 @@ def board_number(ctx: Context) -> int | None:
 
 
 def director(ctx: Context, seat: Seat | None, reason: str, law: str | None = None,
-             detail: str | None = None) -> Proposed:
-    """A call to the director, for the board on the table (if any)."""
+             detail: str | None = None, code: str | None = None,
+             params: Mapping[str, Any] | None = None) -> Proposed:
+    """A call to the director, for the board on the table (if any); ``detail`` in English
+    (old journals and consoles read it), and the same as a message ``code`` with its
+    ``params`` (laws/messages.py), which the console says in its language."""
     data: dict[str, Any] = {"seat": None if seat is None else str(seat), "reason": reason}
     if law:
         data["law"] = law
     if detail:
         data["detail"] = detail[:DETAIL]
+    if code:
+        data["code"] = code
+        data["params"] = dict(params or {})
     return Proposed("director", board_number(ctx), data)

@@ -3,7 +3,10 @@ captured where the board was dealt at the table), a wrong or fouled board."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from laws import Card, Deal, Seat
+from laws.messages import text as message
 from tablemodel.state import BoardState
 
 from .context import Context, SeatEntry, director
@@ -35,13 +38,17 @@ def hands_to_scan(ctx: Context, board: BoardState) -> bool:
             and not len(board.auction) and any(len(board.scans[s]) < 13 for s in Seat))
 
 
-def fouled(ctx: Context, seat: Seat | None, problem: str, board: BoardState) -> Outcome:
+def fouled(ctx: Context, seat: Seat | None, problem: tuple[str, dict[str, Any]],
+           board: BoardState) -> Outcome:
     """Laws 15 and 87: a wrong or fouled board; the director decides (one call a
-    board, while it is open)."""
-    outcome = Outcome().tell(Seat, Notice("fouled", {"detail": problem}, "87"))
+    board, while it is open). ``problem``: a message's code and params (laws/messages.py)."""
+    code, params = problem
+    detail = message(code, params)
+    outcome = Outcome().tell(Seat, Notice("fouled", {"detail": detail}, "87"))
     if not any(c.reason == "fouled_board" and c.board == board.number
                for c in ctx.state.open_director_calls):
-        outcome.events.append(director(ctx, seat, "fouled_board", "87", problem))
+        outcome.events.append(director(ctx, seat, "fouled_board", "87", detail, code,
+                                       params))
     return outcome
 
 
@@ -58,15 +65,16 @@ def scanned_card(ctx: Context, card: Card, reader_seat: Seat | None,
     if scanned is seat:
         return Outcome()  # the same card read twice
     known = next((s for s, hand in board.known.items() if card in hand), None)
-    problem: str | None = None
+    problem: tuple[str, dict[str, Any]] | None = None
+    said = {"card": str(card), "seat": str(seat)}
     if scanned is not None:
-        problem = f"{card} scanned in {scanned}'s hand and in {seat}'s"
+        problem = ("scanned_twice", {**said, "owner": str(scanned)})
     elif known is not None and known is not seat:
-        problem = f"{card} scanned in {seat}'s hand; the board has it in {known}'s"
+        problem = ("scanned_elsewhere", {**said, "owner": str(known)})
     elif seat in board.known and card not in board.known[seat]:
-        problem = f"{card} scanned in {seat}'s hand; the board does not have it there"
+        problem = ("scanned_not_there", said)
     elif len(board.scans[seat]) >= 13:
-        problem = f"a fourteenth card ({card}) scanned in {seat}'s hand"
+        problem = ("scanned_fourteenth", said)
     if problem is None:
         taken = Outcome([Proposed("hand_card", board.number,
                                   {"seat": str(seat), "card": str(card)})])

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from laws import IllegalActionError, LeadRestrictionError, Seat
+from laws import IllegalActionError, LeadRestrictionError, RulesError, Seat
 
 
 @dataclass(frozen=True)
@@ -46,8 +46,17 @@ class Outcome:
         return self
 
 
-def refusal(error: IllegalActionError) -> Notice:
-    if isinstance(error, LeadRestrictionError):  # Laws 26, 50D2(a): which suit, and how
+def refusal(error: IllegalActionError, law: str | None = None) -> Notice:
+    """The seat told why: the engine's code and params, which the seat's display says in its
+    language (tabled.i18n.REFUSAL_TEXTS), with the law (``law`` when the table rules under
+    another than the engine names)."""
+    if isinstance(error, LeadRestrictionError) and law is None:
+        # Laws 26, 50D2(a): which suit, and how
         return Notice("lead_suit" if error.required else "lead_not_suit",
                       {"suit": str(error.suit)}, error.law)
-    return Notice("law", {"reason": error.reason}, error.law)
+    return Notice("law", {"reason": error.reason, **said(error)}, law or error.law)
+
+
+def said(error: RulesError) -> dict[str, Any]:
+    """What the engine's error says, as the wire carries it: its code and params."""
+    return {"code": error.code, "params": dict(error.params)}

@@ -16,6 +16,7 @@ from laws import (
     Seat,
     Suit,
 )
+from laws.messages import text as message
 from laws.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption, PrematureOption
 from tablemodel.rulings import play_action
 from tablemodel.state import BoardState
@@ -287,8 +288,8 @@ def played_card(ctx: Context, card: Card, reader_seat: Seat | None, board: Board
         # Laws 15, 87: the player at this reader holds a card the deal puts in another
         # hand: the board is turned or fouled; no player's irregularity (declarer's and
         # dummy's cards may come through either of their readers).
-        return fouled(ctx, reader_seat, f"{card} read at {reader_seat}'s reader; the "
-                      f"board has it in {owner}'s hand", board)
+        return fouled(ctx, reader_seat, ("read_at_other_reader", {
+            "card": str(card), "seat": str(reader_seat), "owner": str(owner)}), board)
     kept = board.out_of_turn
     if (kept is not None and now is not None and seat is not None and seat is play.turn
             and reader_seat is not None and ctx.out_of_turn_at_reader == kept[:2]
@@ -350,11 +351,11 @@ def _seen_out_of_turn(ctx: Context, card: Card, seat: Seat, board: BoardState,
     if error.law == "54":
         # Law 41A: made face down, nobody saw it; Law 54E, 24 for declarer's side.
         law = "24" if seat.side is play.declarer.side else "41A"
-        outcome.tell([owner], Notice("law", {"reason": error.reason}, law))
+        outcome.tell([owner], refusal(error, law))
+        said = {"seat": str(seat), "card": str(card), "turn": str(play.turn)}
         outcome.events.append(director(
-            ctx, seat, "lead_out_of_turn", law,
-            f"{seat} made the opening lead ({card}) face down out of turn; it is "
-            f"{play.turn}'s lead: back to the hand"))
+            ctx, seat, "lead_out_of_turn", law, message("lead_face_down_out_of_turn", said),
+            "lead_face_down_out_of_turn", said))
         return outcome
     if board.lead_made_face_down:
         return outcome  # the opening lead, made face down (41A): nobody saw this card
@@ -407,7 +408,8 @@ def _seen_out_of_turn(ctx: Context, card: Card, seat: Seat, board: BoardState,
     outcome.tell(Seat, public or Notice("premature_play",
                                         {"seat": str(seat), "card": str(card)}, law))
     outcome.tell([owner], refusal(error))
-    outcome.events.append(director(ctx, seat, reason, law, error.reason))
+    outcome.events.append(director(ctx, seat, reason, law, error.reason, error.code,
+                                   error.params))
     return outcome
 
 

@@ -54,7 +54,7 @@ def test_stepping_through_a_tables_play(chromium: Any, site: tuple[Path, Flask],
         held = viewer.locator(".hand[data-seat='N'] li")
         expect(held).to_have_count(4)
         before = tab.evaluate("document.querySelector('#viewer .dd').textContent")
-        assert before.startswith("El bando del declarante puede hacer: ")
+        assert before.startswith("El bando del carteador puede hacer: ")
         for _ in range(5):
             viewer.locator("button[data-step='next']").click()
         expect(viewer.locator(".where")).to_have_text("Baza 2 · 1/4")

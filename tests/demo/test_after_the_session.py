@@ -149,7 +149,7 @@ def _results_pack(db: Database, session: Session, field: standings.Field, tmp_pa
     for language, words in (("en", ("Final rankings", "Travellers", "Score cards",
                                     "Penalties", "Double dummy", "30% 4H S 10",
                                     "NS 3NT N 9")),
-                            ("es", ("Clasificación final", "Hojas de tablero",
+                            ("es", ("Clasificación final", "Planillas de los tableros",
                                     "Tarjetas de puntuación", "Penalizaciones",
                                     "Doble muerto"))):
         path = tmp_path / f"results-{language}.pdf"

@@ -3,13 +3,16 @@ console and the pages, and of the Spanish guides uses none of the words the glos
 not used.
 
 The Spanish texts are every ``Words`` of the text registry (tablemodel.texts.REGISTRY, filled by
-the table's and the server's text modules), the rulings' names, and the prose of docs/*.es.md
-(code spans, fenced blocks and link targets left out: they hold commands, file names and the
-console's user name).
+every module of the table and the server that registers texts), the rulings' names, the laws
+engine's messages (laws/messages.py: the table's refusals and details, which the
+console shows), the Spanish the live pages' and the printed pack's templates write themselves
+(server/templates), and the prose of docs/*.es.md (code spans, fenced blocks and link targets
+left out: they hold commands, file names and the console's user name).
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +26,7 @@ import server.texts.display_texts
 import server.texts.i18n
 import server.texts.player_register_texts
 import server.texts.scoring_texts  # noqa: F401  (each registers its texts)
+from laws.messages import MESSAGES
 from tabled import i18n
 from tablemodel.rulings import KINDS
 from tablemodel.texts import REGISTRY, Words
@@ -30,6 +34,20 @@ from tablemodel.texts import REGISTRY, Words
 ROOT = Path(__file__).resolve().parents[2]
 GLOSSARY = ROOT / "docs" / "glossary.md"
 _EXTRA_FORBIDDEN = ["Numero", "valido", "opcion", "salio", "companero", "concesion"]
+_REGISTERS = re.compile(r"PAGES\.add\(|= table\(")
+
+
+def _register_every_text() -> None:
+    """Import every module of the table and the server that registers texts, so none is
+    left out of the registry because this test did not name it."""
+    for package in ("tabled", "server"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if _REGISTERS.search(path.read_text(encoding="utf-8")):
+                module = path.relative_to(ROOT).with_suffix("").as_posix().replace("/", ".")
+                importlib.import_module(module)
+
+
+_register_every_text()
 
 
 def forbidden() -> list[str]:
@@ -48,7 +66,9 @@ def forbidden() -> list[str]:
 
 #: What may follow a word without it being the misused one: the hand records are a "hoja
 #: de manos"; a lead out of turn is a "salida fuera de turno".
-_UNLESS = {"Hoja": r"(?! de manos)", "Salida fuera": r"(?! de turno)"}
+_SHEETS = r"(?! de manos| técnicas?| de cálculo)"  # a hoja that is no system card
+_UNLESS = {"Hoja": _SHEETS, "Hojas": _SHEETS, "hoja": _SHEETS, "hojas": _SHEETS,
+           "Salida fuera": r"(?! de turno)"}
 
 
 def _pattern(word: str) -> re.Pattern[str]:
@@ -60,6 +80,9 @@ def spanish_texts() -> Iterator[tuple[str, str]]:
     for name, found in REGISTRY.items():
         for key, words in found.items():
             yield f"{name}:{key}", words.es
+    for code, message in MESSAGES.items():
+        yield f"engine:{code}", message.es
+    yield from template_texts()
     for kind in KINDS.values():
         yield f"ruling:{kind.name}", kind.words.es
         yield f"ruling short:{kind.name}", kind.short.es
@@ -68,6 +91,27 @@ def spanish_texts() -> Iterator[tuple[str, str]]:
             for choice in field.choices:
                 if isinstance(choice.words, Words):
                     yield f"ruling choice:{kind.name}.{field.name}", choice.words.es
+
+
+def template_texts() -> Iterator[tuple[str, str]]:
+    """What the templates write themselves, not through a text of the registry: their text
+    between tags, and a Spanish string in an expression (``{"es": "..."}``)."""
+    for path in sorted((ROOT / "server" / "templates").rglob("*.html")):
+        source = path.read_text(encoding="utf-8")
+        where = path.relative_to(ROOT).as_posix()
+        for spanish in re.findall(r'"es":\s*"([^"]*)"', source):
+            yield f"template:{where}", spanish
+        text = re.sub(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", " ", source, flags=re.S)
+        text = re.sub(r"<(script|style)\b.*?</\1>", " ", text, flags=re.S)
+        text = " ".join(re.sub(r"<[^>]*>", " ", text).split())
+        if text:
+            yield f"template:{where}", text
+
+
+def test_the_templates_spanish_is_read() -> None:
+    found = [text for where, text in template_texts()
+             if where == "template:server/templates/report/site_languages.html"]
+    assert "Resultados en español" in found and "no se ha escrito / not written" in found[-1]
 
 
 def _prose(text: str) -> str:

@@ -120,7 +120,7 @@ def test_a_claim_of_more_tricks_than_are_left_is_refused(second_trick: LawTable)
     table.mark()
     table.keys(N, "1", "3", "OK")                # 13, with 12 left
     assert table.published() == []
-    assert table.display(N)[3] == "Bad claim L68"
+    assert table.display(N)[3] == "12 tricks left L68"
 
 
 def test_a_disputed_claim_stops_play_and_calls_the_director(second_trick: LawTable) -> None:

@@ -129,7 +129,7 @@ def test_a_lead_by_the_defender_not_on_lead_is_seen_by_nobody(auction_over: LawT
     published = table.published()
     assert [(kind, data.get("reason"), data.get("law")) for kind, data in published] == [
         ("director", "lead_out_of_turn", "41A")]
-    assert table.display(W)[3] == "Not your lead L41A"
+    assert table.display(W)[3] == "It is E's lead L41A"
     for seat in (N, E, S):
         assert "D2" not in table.shown(seat)
     assert table.public_cards() == []

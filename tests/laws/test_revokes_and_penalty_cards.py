@@ -50,7 +50,7 @@ def test_a_defenders_revoke_becomes_a_major_penalty_card(lead_faced: LawTable) -
                                        "major": "major", "law": "62B1", "by": "W"})
     assert (published[1][0], published[1][1]["reason"], published[1][1]["law"]) == (
         "director", "revoke", "62B1")
-    assert table.display(W)[3] == "Follow suit L44C"  # the offender is told why
+    assert table.display(W)[3] == "Follow suit: ♦ L44C"  # the offender is told why
     for seat in (N, E, S):
         assert table.display(seat)[3] == "Penalty card W ♣6"
     assert table.penalty_cards() == ["WC6"]
@@ -62,10 +62,10 @@ def test_a_defenders_revoke_becomes_a_major_penalty_card(lead_faced: LawTable) -
 
 
 @pytest.mark.parametrize(("before", "card", "told", "line"), [
-    ("", "S9", N, "Follow suit L44C"),        # dummy holds diamonds: declarer is told
-    ("DJ D3", "S8", N, "Follow suit L44C"),   # declarer's own hand
-    ("", "D4", E, "Wrong hand L45A"),         # a card played already: its owner is told
-    ("DJ", "D5", N, "Not its turn L57"),      # declarer's card before West's
+    ("", "S9", N, "Follow suit: ♦ L44C"),      # dummy holds diamonds: declarer is told
+    ("DJ D3", "S8", N, "Follow suit: ♦ L44C"), # declarer's own hand
+    ("", "D4", E, "♦4 was played L45A"),      # a card played already: its owner is told
+    ("DJ", "D5", N, "It is W's turn L57"),    # declarer's card before West's
 ])
 def test_a_card_refused_is_told_to_its_player_only(lead_faced: LawTable, before: str,
                                                    card: str, told: Seat,
@@ -141,7 +141,7 @@ def test_another_card_in_the_penalty_cards_place_waits_for_declarer(
     assert (published[1][1]["reason"], published[1][1]["law"]) == ("penalty_breach", "52B")
     assert table.display(N)[1:3] == ["W ♣6 instead of ♣J", "1 accept 2 refuse"]
     assert table.display(W)[2] == "Declarer chooses"
-    assert table.display(W)[3] == "Play pen. card L50D1"
+    assert table.display(W)[3] == "Penalty ♣J due L50D1"
 
 
 def test_declarer_accepts_the_card_and_the_jack_stays(another_card: LawTable) -> None:

@@ -131,7 +131,7 @@ def test_the_live_page_shows_every_tables_play_once_released(
     page = client.get(f"/board/{board}/hands?lang=es").get_data(as_text=True)
     rows = [r for r in all_results(services(app).db, session) if r.board == board]
     assert page.count('<section class="play"') == len(rows)
-    assert "Bazas regaladas en el carteo: declarante" in page
+    assert "Bazas regaladas en el carteo: carteador" in page
     assert 'id="plays" type="application/json"' in page and "handviewer.js" in page
     assert f'href="/board/{board}/hands"' in client.get(f"/board/{board}").get_data(
         as_text=True)

@@ -58,7 +58,7 @@ def test_every_pairs_kind_accepts_the_usual_table_counts() -> None:
     assert appendix == list(range(9, MOST_PAIRS, 2))
     assert tables["howell"] == list(range(2, 17))
     assert tables["howell_34"] == sorted(HOWELL_34_TABLES)
-    assert tables["mitchell"] == list(range(3, 31))
+    assert tables["mitchell"] == tables["scrambled_mitchell"] == list(range(3, 31))
 
 
 @every
@@ -82,6 +82,7 @@ def test_every_board_is_played_the_same_number_of_times(case: tuple[str, Movemen
                 "howell_34": plan.tables - phantom,
                 "baro_mitchell": plan.tables - phantom,
                 "mitchell": plan.rounds - phantom,
+                "scrambled_mitchell": plan.rounds - phantom,
                 # T sets, each once at every place of its circuit: twice at the shared place,
                 # never on the relay stand; a phantom at the shared table 8 plays it once.
                 "mitchell_relay": plan.tables - phantom,
@@ -94,7 +95,8 @@ def test_every_board_is_played_the_same_number_of_times(case: tuple[str, Movemen
 def test_every_pair_meets_those_it_should_once(case: tuple[str, Movement]) -> None:
     kind, plan = case
     met = Counter(frozenset((s.ns, s.ew)) for s in plan.seatings if not s.sit_out)
-    assert set(met.values()) == {1} or (kind == "mitchell" and plan.tables % 2 == 0)
+    assert set(met.values()) == {1} or (kind in ("mitchell", "scrambled_mitchell")
+                                        and plan.tables % 2 == 0)
     real = {p.number for p in plan.participants if not p.phantom}
     ns = {p.number for p in plan.participants if p.group == "NS" and not p.phantom}
     ew = {p.number for p in plan.participants if p.group == "EW" and not p.phantom}

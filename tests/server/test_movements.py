@@ -18,6 +18,7 @@ from server.setup.movements import (
     mitchell,
     movement,
     partnership,
+    scrambled_mitchell,
     teams,
 )
 
@@ -28,7 +29,9 @@ HOWELLS = [howell(pairs, 2) for pairs in range(4, 33)]
 CURTAILED_HOWELLS = [howell(pairs, 3, rounds, first_board=9)
                      for pairs in (5, 6, 9, 10, 12) for rounds in (1, 3, (pairs - 1) // 2 * 2)]
 OTHERS = [teams(4, 3), teams(1, 1, first_board=7), individual(), individual(first_board=13)]
-ALL = MITCHELLS + CURTAILED_MITCHELLS + HOWELLS + CURTAILED_HOWELLS + OTHERS
+SCRAMBLED = [scrambled_mitchell(pairs, 2) for pairs in range(5, 31)] + [
+    scrambled_mitchell(pairs, 3, rounds, first_board=5) for pairs in (7, 12) for rounds in (1, 4)]
+ALL = MITCHELLS + CURTAILED_MITCHELLS + HOWELLS + CURTAILED_HOWELLS + OTHERS + SCRAMBLED
 
 
 def _name(plan: Movement) -> str:
@@ -54,9 +57,17 @@ def _people(plan: Movement, seating: Seating) -> list[tuple[int, str]]:
     return [(who, "") for who in (seating.ns, seating.ew) if who != PHANTOM]
 
 
+def _chairs(seating: Seating) -> tuple[tuple[str, int], tuple[str, int]]:
+    """Where the two pairs sit: an arrow-switched table turns its boards, not its players,
+    so the pair playing North-South there sits in the East-West chairs."""
+    if seating.switched:
+        return ("ew", seating.ns), ("ns", seating.ew)
+    return ("ns", seating.ns), ("ew", seating.ew)
+
+
 def _seats_of(plan: Movement, round: int, who: int) -> list[tuple[int, str]]:
     return [(seating.table, side) for seating in plan.round(round)
-            for side, there in (("ns", seating.ns), ("ew", seating.ew)) if there == who]
+            for side, there in _chairs(seating) if there == who]
 
 
 every_movement = pytest.mark.parametrize("plan", ALL, ids=_name)
@@ -132,14 +143,16 @@ def test_participants(plan: Movement) -> None:
 
 def _plays_boards_evenly(plan: Movement) -> bool:
     """All but a curtailed Howell, and a curtailed Mitchell with a sit-out table."""
-    return plan not in CURTAILED_HOWELLS and not (plan in CURTAILED_MITCHELLS
-                                                  and _has_phantom(plan))
+    curtailed_mitchell = plan in CURTAILED_MITCHELLS or (plan in SCRAMBLED
+                                                         and plan.rounds < plan.tables)
+    return plan not in CURTAILED_HOWELLS and not (curtailed_mitchell and _has_phantom(plan))
 
 
 @pytest.mark.parametrize("plan", [plan for plan in ALL if _plays_boards_evenly(plan)], ids=_name)
 def test_every_board_is_played_equally_often(plan: Movement) -> None:
     times = Counter(board for s in plan.seatings for board in s.boards)
     expected = {"mitchell": plan.rounds - _has_phantom(plan),
+                "scrambled_mitchell": plan.rounds - _has_phantom(plan),
                 "howell": plan.tables - _has_phantom(plan), "teams": 2, "individual": 1}
     assert set(times.values()) == {expected[plan.kind]}
 
@@ -160,7 +173,7 @@ def test_schedule_and_find_agree(plan: Movement) -> None:
 @every_movement
 def test_next_seats_are_where_the_pairs_sit_next_round(plan: Movement) -> None:
     for s in plan.seatings:
-        for side, who, goes in (("ns", s.ns, s.next_ns), ("ew", s.ew, s.next_ew)):
+        for (side, who), goes in zip(_chairs(s), (s.next_ns, s.next_ew), strict=True):
             if s.round == plan.rounds or who == PHANTOM:
                 assert goes is None
                 continue

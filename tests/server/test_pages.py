@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import gzip
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
@@ -14,9 +16,14 @@ from werkzeug.datastructures import MultiDict
 
 from server.pages import room
 from server.texts.console_texts import table_message
+from tabled.daemon import TableDaemon
+from tabled.journal import Journal
+from tablemodel.state import Phase
+from tests.clock import Clock
 from tests.server.conftest import login, services
 from tests.server.test_console import Director, make_session, page, send
 from tests.server.test_display import Room
+from tests.tabled.helpers import Table, reach
 
 # -- the room's screen ------------------------------------------------------------------------
 
@@ -91,6 +98,8 @@ def test_the_room_shows_released_boards_only_the_newest_first(client: FlaskClien
      "N cambió 2♥ (voz 5) tras una pausa; E puede aceptar el cambio (25B1) o no (25B2)"),
     ("board 3: revoke, +2 trick(s) to declarer", "tablero 3: renuncio, +2 baza(s) al carteador"),
     ("W revoked on trick 4 (HT)", "O renunció en la baza 4 (♥10)"),
+    ("the hands of N W differ from the deal captured first",
+     "las manos de N O no son las del reparto leído primero"),
     ("W did not comply with Law 57A on trick 4 (HT) when able: a revoke",
      "O no cumplió la Ley 57A en la baza 4 (♥10) pudiendo hacerlo: renuncio"),
     ("something the table says that the console does not know",
@@ -127,6 +136,47 @@ def test_the_calls_queue_speaks_the_consoles_language(app: Flask, director: Dire
     assert "<td>O</td>" in calls and "led out of turn" not in calls
     english = page(client, "/console/fragment/calls?lang=en")
     assert "W led out of turn; it is N&#39;s lead" in english and "<td>W</td>" in english
+
+
+def test_a_real_tables_refusal_shows_on_the_spanish_console_in_spanish(
+        app: Flask, director: Director, tmp_path: Path) -> None:
+    """Issue 33: what the laws engine refused at a table reaches the console as its code
+    and params, and a Spanish console says it in Spanish (a sentence the console never
+    knew in English: a defender's failure to follow suit, corrected at once)."""
+    journal = Journal(tmp_path / "table.db")
+    try:
+        table = Table(TableDaemon(journal, clock=Clock()))
+        reach(table, Phase.LEAD)
+        table.play("D4 D6")
+        table.mark()
+        table.scan("C6")  # West holds diamonds: a revoke, corrected into a penalty card
+        called = [e for e in table.new_events() if e.type == "director"]
+    finally:
+        journal.close()
+    assert [c.data["code"] for c in called] == ["must_follow_suit"]
+    client, _token = director
+    make_session(app)
+    send(app, 3, 1, "board", 1, board=1, dealer="N", vul="None")
+    send(app, 3, 2, "director", 1, **called[0].data)
+    calls = page(client, "/console/fragment/calls")
+    assert "O debe asistir a ♦" in calls and "follow suit" not in calls
+    english = page(client, "/console/fragment/calls?lang=en")
+    assert "W must follow suit in ♦" in english
+
+
+@pytest.mark.parametrize(("message", "spanish"), [
+    (("auction_back_out_of_range", {"length": 2, "count": 1, "ruling": "take_back"}),
+     "Retroceder la subasta: no se puede volver a la voz 2 de 1"),
+    (("no_board", {}), "no hay tablero en la mesa"),
+    (("insufficient_bid", {"call": "1S", "last": "2H"}), "1♠ es insuficiente sobre 2♥"),
+    (("revoke_transfer", {"board": 3, "tricks": "+2", "revokes": "W 4 HT; N 6 S2"}),
+     "tablero 3: +2 baza(s) al carteador; renuncios: O baza 4 (♥10); N baza 6 (♠2)"),
+    # a code this console does not know (a newer table's): the English it came with
+    (("a_newer_code", {"seat": "W"}), "W did something new"),
+])
+def test_a_tables_coded_message_in_the_consoles_language(
+        message: tuple[str, dict[str, Any]], spanish: str) -> None:
+    assert table_message("W did something new", "es", message) == spanish
 
 
 def test_each_console_page_has_its_own_title_and_heading(app: Flask,

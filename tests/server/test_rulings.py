@@ -300,6 +300,21 @@ def test_the_record_holds_rulings_with_their_answers_and_corrections_newest_firs
     assert entries[2].detail == {"kind": "undo_cards", "cards": 1}
     assert entries[0].detail["after"]["score_ns"] == -50
     assert entries[1].answer is None and not entries[1].sent
+    assert entries[2].answer_message is None  # an old table's refusal: its English alone
+
+
+def test_the_record_keeps_a_refusals_message_for_the_consoles_language(app: Flask) -> None:
+    session = make_session(app)
+    db = services(app).db
+    table = table_result(app, 1)
+    ruling = rulings.queue_ruling(db, session, table, "take_back", {"calls": 2}, by="ana",
+                                  note="a call out of turn", clock=lambda: 10.0)
+    params = {"length": 2, "count": 1, "ruling": "take_back"}
+    send(app, table, 2, "refused", None, cmd=ruling,
+         reason="take_back: event 9: cannot take the auction back to call 2 of 1",
+         code="auction_back_out_of_range", params=params)
+    entry = rulings.history(db, EVENT)[0]
+    assert entry.answer_message == ("auction_back_out_of_range", params)
 
 
 def test_the_record_holds_what_the_players_chose_on_their_keypads(app: Flask) -> None:

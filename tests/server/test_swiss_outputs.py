@@ -12,6 +12,7 @@ from flask import Flask
 from server.link.rounds import create_session
 from server.outputs import publish, report
 from server.scoring.swiss import swiss_of
+from tablemodel import words
 from tests.server.conftest import EVENT, services
 from tests.server.test_printouts import needs_poppler, pdf_text
 from tests.server.test_usebio import _play
@@ -27,7 +28,8 @@ def swiss(app: Flask) -> Flask:
 
 
 def _figure(value: float) -> str:
-    return f"{value:.2f}"
+    """A VP figure as the pages and the printouts write it in English (tablemodel.words)."""
+    return words.decimal(value, "en")
 
 
 @needs_poppler

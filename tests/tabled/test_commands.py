@@ -149,6 +149,9 @@ def test_assignment_is_refused_while_a_board_is_played(table: Table) -> None:
     events = table.new_events()
     assert [e.type for e in events] == ["refused"]
     assert events[0].data["cmd"] == "c2" and "board 1" in events[0].data["reason"]
+    # the same, as a message the console says in its language
+    assert (events[0].data["code"], events[0].data["params"]) == ("board_being_played",
+                                                                  {"board": 1})
     assert table.state.assignment is not None and table.state.assignment.round == 1
 
 
@@ -184,6 +187,25 @@ def test_a_ruling_that_cannot_apply_is_refused(table: Table, phase: Phase,
     assert why in events[0].data["reason"]
     assert events[0].board == (1 if table.state.board else None)
     assert (table.phase, len(table.state.board.auction) if table.state.board else 0) == before
+
+
+@pytest.mark.parametrize(("phase", "data", "code", "params"), [
+    (Phase.BOARD, {"kind": "take_back", "calls": 0}, "no_board", {}),
+    (Phase.PLAY, {"kind": "take_back", "calls": 1}, "play_has_started",
+     {"ruling": "take_back"}),
+    # the laws engine's own refusal, with the ruling's kind
+    (Phase.AUCTION, {"kind": "take_back", "calls": 2}, "auction_back_out_of_range",
+     {"length": 2, "count": 1, "ruling": "take_back"}),
+    (Phase.AUCTION, {"kind": "require_pass", "seat": "E", "scope": "forever"}, None, None),
+])
+def test_a_refused_ruling_carries_the_message_the_console_says(
+        table: Table, phase: Phase, data: dict[str, Any], code: str | None,
+        params: dict[str, Any] | None) -> None:
+    reach(table, phase)
+    table.mark()
+    table.command("r-1", "ruling", data)
+    refused = table.new_events()[0].data
+    assert (refused.get("code"), refused.get("params")) == (code, params)
 
 
 # -- rulings ----------------------------------------------------------------------------------

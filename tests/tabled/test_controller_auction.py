@@ -108,7 +108,7 @@ def test_refused_call_leaves_the_entry_clear_for_another(setup: Table) -> None:
 def test_display_names_the_law_of_an_insufficient_bid(setup: Table) -> None:
     setup.calls("1NT")
     setup.press(E, "1", "C", "OK")
-    assert setup.view(E)[3] == "Insufficient bid L27"
+    assert setup.view(E)[3] == "Insufficient: 1♣ L27"
 
 
 # -- the end of the auction (Law 22, Law 39) ----------------------------------------------------

@@ -81,10 +81,12 @@ def test_lead_out_of_turn_is_kept_for_the_option_and_calls_the_director(
     assert dict(events[0].data) == {"kind": "lead_out_of_turn", "seat": str(offender),
                                     "card": card, "by": str(offender)}
     director = events[-1]
+    turn = lead.state.board.play.turn  # type: ignore[union-attr]
     assert dict(director.data) == {
         "seat": str(offender), "reason": "lead_out_of_turn", "law": law,
-        "detail": director.data["detail"]}
-    assert str(offender) in director.data["detail"]
+        "detail": f"{offender} led out of turn; it is {turn}'s lead",
+        # the same, as the engine's message the console says in its language
+        "code": "lead_out_of_turn", "params": {"seat": str(offender), "turn": str(turn)}}
     assert len(played(lead)) == len(before.split())
     for seat in Seat:   # every seat is told: the card was faced (Laws 55-56)
         notice = lead.notice(seat)
@@ -178,7 +180,8 @@ def test_unknown_hands_let_a_revoke_stand_until_it_comes_to_light(table: Table) 
     events = table.new_events()
     assert [e.type for e in events] == ["card", "director"]
     assert dict(events[1].data) == {"seat": "S", "reason": "revoke", "law": "61",
-                                    "detail": "S revoked on trick 1 (S9)"}
+                                    "detail": "S revoked on trick 1 (S9)", "code": "revoke",
+                                    "params": {"seat": "S", "number": 1, "card": "S9"}}
     table.mark()
     table.play("CJ")              # the same revoke is reported once
     assert table.new_types() == ["card"]

@@ -57,7 +57,8 @@ def test_the_director_is_called_to_confirm_or_change_the_transfer(revoked: Table
     calls = [e for e in revoked.new_events() if e.type == "director"]
     assert [dict(c.data) for c in calls] == [{
         "seat": None, "reason": "revoke_transfer", "law": "64C",
-        "detail": "board 1: +1 trick(s) to declarer; revokes: W trick 1 (S3)"}]
+        "detail": "board 1: +1 trick(s) to declarer; revokes: W trick 1 (S3)",
+        "code": "revoke_transfer", "params": {"board": 1, "tricks": "+1", "revokes": "W 1 S3"}}]
 
 
 def test_spanish_displays_show_the_revoke(make_table) -> None:  # type: ignore[no-untyped-def]

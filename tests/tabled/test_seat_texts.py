@@ -21,7 +21,9 @@ from typing import Any
 import pytest
 
 from laws import Seat, Vulnerability
+from laws.messages import REFUSALS
 from tabled import i18n, seat_lines
+from tabled.control import Notice
 from tablemodel import words
 from tablemodel.rulings import KINDS
 from tablemodel.syscard import MAX_MEANING
@@ -208,3 +210,54 @@ def test_no_seat_display_code_cuts_a_line_at_the_width() -> None:
         text = path.read_text(encoding="utf-8")
         for cut in ("[:WIDTH]", "[:20]", "[:COLUMNS]"):
             assert cut not in text, f"{path.name} cuts lines with {cut}"
+
+
+#: The longest params a laws engine's refusal can have, as the engine gives them (the seat's
+#: words render them: O for West, Redoblo, ♦10); the longest law a refusal names.
+REFUSAL_WORST: dict[str, list[Any]] = {
+    "seat": ["W", "N"], "turn": ["W"], "owner": ["W"], "other": ["W"], "partner": ["W"],
+    "call": ["7NT", "XX", "Pass"], "last": ["7NT"],
+    "card": ["DT"], "wanted": ["DT"], "held": ["DT"], "due": ["DT"],
+    "suit": ["S"], "rule": ["30B2(b)"], "option": ["dummy", "accept", "refuse"],
+    "tricks": [13], "left": [13],
+}
+LONGEST_LAW = "30B2(b)"
+
+
+def refusal_renderings(code: str, language: str) -> Iterator[str]:
+    template = i18n.REFUSAL_TEXTS[code][language]
+    names = _fields(template)
+    unknown = [n for n in names if n not in REFUSAL_WORST]
+    assert not unknown, f"{code}: no worst case for {unknown}: add one to this test"
+    for combo in product(*(REFUSAL_WORST[n] for n in names)):
+        params = dict(zip(names, combo, strict=True))
+        yield i18n.refusal_text(code, LONGEST_LAW, language,
+                                **words.message_params(params, language)) or ""
+
+
+def test_every_refusal_of_the_engine_has_its_seat_text() -> None:
+    assert set(i18n.REFUSAL_TEXTS) == set(REFUSALS)
+    for code, texts in i18n.REFUSAL_TEXTS.items():
+        for language in LANGUAGES:  # a seat text says only what the engine's error carries
+            assert set(_fields(texts[language])) <= set(_fields(REFUSALS[code].en)), code
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("code", sorted(REFUSALS))
+def test_every_refusal_fits_the_notice_lines_with_the_longest_params(code: str,
+                                                                     language: str) -> None:
+    for text in refusal_renderings(code, language):
+        lines = wrap(text)
+        assert all(len(line) <= WIDTH for line in lines), lines
+        assert len(lines) <= 2 and lines[-1].endswith(f"L{LONGEST_LAW}"), lines
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_coded_refusal_shows_in_the_seats_language(language: str) -> None:
+    notice = Notice("law", {"code": "must_follow_suit", "reason": "W must follow suit in H",
+                            "params": {"seat": "W", "suit": "H"}}, "44C")
+    shown = seat_lines._notice_lines(notice, language)
+    assert shown == [{"en": "Follow suit: ♥ L44C", "es": "Asista a ♥ L44C"}[language]]
+    # a code this table does not know (a newer engine's) says the law's own text
+    unknown = Notice("law", {"code": "a_newer_code", "params": {}}, "44C")
+    assert seat_lines._notice_lines(unknown, language) == [i18n.law_text("44C", language)]

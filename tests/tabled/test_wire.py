@@ -16,6 +16,7 @@ from tablemodel.wire import (
     Command,
     Event,
     WireError,
+    message_of,
     parse_topic,
     table_topic,
 )
@@ -50,11 +51,13 @@ EVENT_DATA: dict[str, dict[str, Any]] = {
     "claim_answer": {"seat": "E", "agree": False},
     "result": {"contract": "4HX", "declarer": "S", "tricks": 10, "score_ns": 590},
     "confirm": {"seat": "E"},
-    "director": {"seat": None, "reason": "revoke", "law": "61", "detail": "W revoked"},
+    "director": {"seat": None, "reason": "revoke", "law": "61", "detail": "W revoked",
+                 "code": "revoke", "params": {"seat": "W", "number": 3, "card": "SQ"}},
     "ruling": {"cmd": "c-2", "kind": "take_back", "calls": 3, "law": "25"},
     "option": {"kind": "penalty_card", "by": "W", "seat": "W", "card": "SQ", "major": "major"},
     "roster": {"cmd": "c-4", "players": {"5001": "Begoña Ibáñez"}},
-    "refused": {"cmd": "c-3", "reason": "no board on the table"},
+    "refused": {"cmd": "c-3", "reason": "no board on the table", "code": "no_board",
+                "params": {}},
 }
 
 
@@ -196,6 +199,26 @@ def with_data(**changes: Any) -> dict[str, Any]:
      "at most 32 characters"),
     (event_payload(type="ruling", data={"cmd": "c", "kind": "claim", "suit": "Z"}),
      "not a suit"),
+    # a message's code and params (laws/messages.py): names, plain values, eight
+    (event_payload(type="director", data={"seat": None, "reason": "revoke", "code": "Revoke"}),
+     "not a message code"),
+    (event_payload(type="director", data={"seat": None, "reason": "revoke", "code": 1}),
+     "not a message code"),
+    (event_payload(type="refused", data={"cmd": "c", "reason": "x", "params": []}),
+     "not a map of at most 8 names"),
+    (event_payload(type="refused", data={"cmd": "c", "reason": "x",
+                                         "params": {str(i): 1 for i in range(9)}}),
+     "not a map of at most 8 names"),
+    (event_payload(type="refused", data={"cmd": "c", "reason": "x", "params": {"Seat": "N"}}),
+     "is not a name"),
+    (event_payload(type="refused", data={"cmd": "c", "reason": "x", "params": {"seat": None}}),
+     "not a number or a text"),
+    (event_payload(type="refused", data={"cmd": "c", "reason": "x", "params": {"seat": True}}),
+     "not a number or a text"),
+    (event_payload(type="refused", data={"cmd": "c", "reason": "x",
+                                         "params": {"seat": [1]}}), "not a number or a text"),
+    (event_payload(type="refused", data={"cmd": "c", "reason": "x",
+                                         "params": {"seat": "x" * 201}}), "at most 200"),
 ])
 def test_malformed_event_is_refused_with_a_reason(payload: str | bytes, reason: str) -> None:
     with pytest.raises(WireError) as raised:
@@ -421,3 +444,9 @@ def test_an_event_is_decoded_into_its_type() -> None:
     with pytest.raises(WireError, match="unknown type 'dance'"):
         Event.from_payload(json.dumps({"v": 1, "seq": 1, "type": "dance", "ts": 1.0,
                                        "board": None, "data": {}}))
+
+
+def test_a_message_is_read_from_a_director_call_or_a_refusal() -> None:
+    data = EVENT_DATA["director"]
+    assert message_of(data) == ("revoke", {"seat": "W", "number": 3, "card": "SQ"})
+    assert message_of({"seat": None, "reason": "player"}) is None  # an old journal's

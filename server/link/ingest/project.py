@@ -23,6 +23,8 @@ from server.scoring.fieldscore import parse_adjusted
 from server.setup import player_register as register
 from server.setup.session import capture_deal
 from server.storage import schema as s
+from tablemodel.rulings import KINDS as RULING_KINDS
+from tablemodel.rulings import Effect
 from tablemodel.wire import (
     Assign,
     CardPlayed,
@@ -53,6 +55,13 @@ def project(ctx: Context, conn: Connection, table: int, event: Event, outcome: O
     derive = DERIVE[event.type]
     if derive is not None:
         derive(ctx, conn, table, event, outcome, batch)
+
+
+def _effect(kind: object) -> Effect:
+    """What the server does with a ruling of ``kind`` once applied; nothing for a kind this
+    server does not know (the wire refuses those before they get here)."""
+    found = RULING_KINDS.get(kind) if isinstance(kind, str) else None
+    return Effect.NONE if found is None else found.effect
 
 
 def _allowed_board(ctx: Context, table: int, event: Event, outcome: Outcome,
@@ -233,7 +242,7 @@ def _on_director(ctx: Context, conn: Connection, table: int, event: Event, outco
         s.events.c.type == "ruling", s.events.c.seq > event.seq)).all()
     for text, ts in acks:
         ack = _stored(EventType.RULING, text, RulingData)
-        if ack.kind == "director_ack" and ack.call in (None, event.seq):
+        if _effect(ack.kind) is Effect.ACKNOWLEDGE and ack.call in (None, event.seq):
             conn.execute(update(s.director_calls).where(
                 s.director_calls.c.event == ctx.event,
                 s.director_calls.c.table_no == table, s.director_calls.c.seq == event.seq)
@@ -281,9 +290,10 @@ def _on_ruling(ctx: Context, conn: Connection, table: int, event: Event, outcome
                batch: Statuses) -> None:
     data = event.value(RulingData)
     _answer(ctx, conn, table, event, data.cmd, outcome)
-    if data.kind == "score" and event.board is not None:
+    effect = _effect(data.kind)  # each kind says its effect (tablemodel/rulings.py)
+    if effect is Effect.SCORE and event.board is not None:
         _scored_by_ruling(ctx, conn, table, event, data, outcome)
-    if data.kind == "director_ack":  # the table has taken the director's answer
+    if effect is Effect.ACKNOWLEDGE:  # the table has taken the director's answer
         which = data.call
         query = update(s.director_calls).where(
             s.director_calls.c.event == ctx.event, s.director_calls.c.table_no == table,
@@ -301,7 +311,7 @@ def _scored_by_ruling(ctx: Context, conn: Connection, table: int, event: Event, 
     board = int(event.board or 0)
     command = None if ruling.cmd is None else _sent(ctx, conn, table, ruling.cmd, "ruling")
     sent = None if command is None else command.value(RulingData)
-    if sent is None or sent.kind != "score":
+    if sent is None or _effect(sent.kind) is not Effect.SCORE:
         outcome.rejected = (f"table {table} event {event.seq}: a score ruling the server "
                             f"never sent ({ruling.cmd!r})")
         return

@@ -44,7 +44,7 @@ PAGES.add({
     "hands_dealer": Words(es="Reparte {seat}", en="Dealer {seat}"),
     "hands_help": Words(
         es="La subasta y el carteo de cada mesa, baza a baza. Tras cada carta, las bazas que "
-           "el bando del declarante podía hacer aún con el mejor carteo de todos (doble "
+           "el bando del carteador podía hacer aún con el mejor carteo de todos (doble "
            "muerto, contando las ya hechas); una carta marcada regaló bazas.",
         en="Every table's auction and play, trick by trick. After each card, the tricks "
            "declarer's side could still take with best play by everyone (double dummy, those "
@@ -54,7 +54,7 @@ PAGES.add({
     "hands_tricks": Words(es="{n} bazas", en="{n} tricks"),
     "hands_score": Words(es="NS {score}", en="NS {score}"),
     "hands_given": Words(
-        es="Bazas regaladas en el carteo: declarante {declarer}, defensa {defence}",
+        es="Bazas regaladas en el carteo: carteador {declarer}, defensa {defence}",
         en="Tricks given away in play: declarer {declarer}, defence {defence}"),
     "hands_not_analysed": Words(es="El análisis de este carteo aún no está hecho.",
                                 en="This play is not analysed yet."),
@@ -63,7 +63,7 @@ PAGES.add({
     "hands_gave_away_n": Words(es="regaló {n} baza(s)", en="gave away {n} trick(s)"),
     "hands_trick": Words(es="Baza", en="Trick"),
     "hands_start": Words(es="Antes de la salida", en="Before the opening lead"),
-    "hands_can_take": Words(es="El bando del declarante puede hacer",
+    "hands_can_take": Words(es="El bando del carteador puede hacer",
                             en="Declarer's side can take"),
     "hands_gave_away": Words(es="Esta carta regaló", en="This card gave away"),
     "hands_first": Words(es="Al principio", en="To the start"),
@@ -76,10 +76,10 @@ PAGES.add({
                                  en="Tricks given away in play"),
     "hands_summary_help": Words(
         es="Por pareja, en los tableros analizados: las bazas que regalaron sus cartas "
-           "como declarante (y muerto) y en defensa, según el análisis a doble muerto.",
+           "como carteador (y muerto) y en defensa, según el análisis a doble muerto.",
         en="By pair, over the boards analysed: the tricks its cards gave away as declarer "
            "(and dummy) and in defence, by the double-dummy analysis."),
-    "hands_as_declarer": Words(es="Como declarante", en="As declarer"),
+    "hands_as_declarer": Words(es="Como carteador", en="As declarer"),
     "hands_in_defence": Words(es="En defensa", en="In defence"),
     "hands_boards_analysed": Words(es="Tableros analizados", en="Boards analysed"),
     "hands_none_yet": Words(es="Aún no hay carteos analizados.",
