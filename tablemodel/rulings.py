@@ -52,7 +52,6 @@ from .table import (
     given,
 )
 from .table import RulingData as RulingData  # re-exported: a ruling's typed data
-from .table import play_action as play_action  # re-exported: tabled.control.play tries one
 from .texts import Words
 
 

@@ -267,11 +267,9 @@ class Recorded:
 SEEN_PLAYED = frozenset({"57A", "50B", "60B"})
 
 
-def play_action(play: Play, action: RulingData | Mapping[str, Any]) -> tuple[Seat, Card] | None:
+def play_action(play: Play, data: RulingData) -> tuple[Seat, Card] | None:
     """Apply one of the play's irregularities to ``play``; the card the option makes a
-    correct lead, which is then played (Laws 53A, 54A), or None. (``action`` as a mapping:
-    the controller's form, tabled.control.play, until it reads the typed value.)"""
-    data = action if isinstance(action, RulingData) else RulingData(**action)
+    correct lead, which is then played (Laws 53A, 54A), or None."""
     kind = data.kind
     if kind == "penalty_card":  # Laws 49, 50B
         play.expose(Seat.from_str(given(data.seat)), Card.from_str(given(data.card)),

@@ -10,7 +10,15 @@ from typing import Any
 from laws import IllegalActionError, RulesError, Seat
 from tablemodel.rulings import KINDS
 from tablemodel.state import Phase
-from tablemodel.wire import Command, Event, EventType, WireError
+from tablemodel.wire import (
+    Command,
+    Event,
+    EventType,
+    Resend,
+    RosterAdded,
+    RulingData,
+    WireError,
+)
 
 from .context import Context, board_number
 from .outcome import Notice, Outcome, Proposed
@@ -34,7 +42,8 @@ def answer_command(ctx: Context, command: Command) -> Outcome:
     except WireError as error:
         return _answer_refused(ctx, command, (str(error)[:200], {}))
     if command.type == "resend":
-        return Outcome(resend=(command.data["since"], command.data.get("until")))
+        resend = command.value(Resend)
+        return Outcome(resend=(resend.since, resend.until))
     if command.type == "assign":
         busy = state.board is not None and state.phase is not Phase.RESULT
         if busy:
@@ -52,13 +61,14 @@ def answer_command(ctx: Context, command: Command) -> Outcome:
         # (it changes only who may sit down); the seats still to sign in are told.
         waiting = [seat for seat in Seat if seat not in state.players]
         return Outcome([Proposed("roster", None, {"cmd": command.id, **command.data})]).tell(
-            waiting, Notice("roster", {"count": len(command.data["players"])},
+            waiting, Notice("roster", {"count": len(command.value(RosterAdded).players)},
                             error=False))
-    reason = _why_ruling_refused(ctx, command.data)
+    ruling = command.value(RulingData)
+    reason = _why_ruling_refused(ctx, ruling, command.data)
     if reason is not None:
         return _answer_refused(ctx, command, reason)
-    said = {"kind": command.data["kind"]}
-    if command.data.get("bids_allowed"):
+    said: dict[str, Any] = {"kind": ruling.kind}
+    if ruling.bids_allowed:
         said["bids_allowed"] = True  # Law 30B2(b): the seat may bid, not double
     return Outcome([Proposed("ruling", board_number(ctx),
                              {"cmd": command.id, **command.data})]).tell(
@@ -83,10 +93,11 @@ def _why_not_applied(ctx: Context, proposed: Proposed) -> Refusal | None:
     return None
 
 
-def _why_ruling_refused(ctx: Context, data: Mapping[str, Any]) -> Refusal | None:
-    """Why this ruling cannot be applied now, or None. A trial copy takes it first.
-    When a kind may be applied is its own (tablemodel.rulings)."""
-    kind = KINDS[data["kind"]]
+def _why_ruling_refused(ctx: Context, ruling: RulingData,
+                        data: Mapping[str, Any]) -> Refusal | None:
+    """Why this ruling (``data``: as the wire carries it) cannot be applied now, or None. A
+    trial copy takes it first. When a kind may be applied is its own (tablemodel.rulings)."""
+    kind = KINDS[ruling.kind]
     if not kind.needs_board:
         return None
     board = ctx.state.board

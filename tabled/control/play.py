@@ -18,8 +18,8 @@ from laws import (
 )
 from laws.messages import text as message
 from laws.penalty import LEAD_OPTIONS, LeadOption, PenaltyLeadOption, PrematureOption
-from tablemodel.rulings import play_action
 from tablemodel.state import BoardState
+from tablemodel.table import RulingData, play_action
 from tablemodel.wire import Event, EventType
 
 from .auction import call_key
@@ -118,7 +118,7 @@ def _chosen_option(ctx: Context, board: BoardState, seat: Seat,
     assert board.play is not None
     trial = copy.deepcopy(board.play)
     try:
-        play_action(trial, data)
+        play_action(trial, RulingData(**data))
     except IllegalActionError as error:
         return Outcome().tell([seat], refusal(error))
     return Outcome([Proposed("option", board.number, {**data, "by": str(seat)})])
