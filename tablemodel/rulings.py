@@ -756,7 +756,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         Words(es="Voz sobre una voz cambiada", en="Call over a changed call"),
         Words(es="voz encima", en="call over"),
         (_SEAT,
-         Field("lho_call", "choice", Words(es="El contrario de la izquierda",
+         Field("lho_call", "choice", Words(es="El oponente de la izquierda",
                                            en="Left-hand opponent"),
                required=True, choices=(
                    Choice("withdraw", Words(es="La retira (información solo para su bando, "
@@ -769,7 +769,7 @@ KINDS: dict[str, RulingKind] = {kind.name: kind for kind in (
         "change_of_call", "25B, 16D",
         Words(es="Cambio de voz con pausa", en="Change of call after a pause"),
         Words(es="cambio voz", en="call change"),
-        (Field("change", "choice", Words(es="El contrario de la izquierda",
+        (Field("change", "choice", Words(es="El oponente de la izquierda",
                                          en="Left-hand opponent"),
                required=True, choices=(
                    Choice("accept", Words(es="Acepta la segunda voz (25B1)",
