@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
@@ -50,6 +51,9 @@ Forward = Callable[[frozenset[str], frozenset[int] | None], None]
 class Hub:
     def __init__(self, history: int = 256, max_streams: int = 64) -> None:
         self.version = 0
+        # When the last change was recorded here (the server's clock): a page built before it
+        # fetches its live parts again when its stream says hello (console.js).
+        self.changed_at = 0.0
         # Each open stream holds a web thread: a cap keeps threads for the console and the
         # pages' own requests however many phones in the room open the results.
         self._slots = threading.BoundedSemaphore(max_streams)
@@ -78,6 +82,7 @@ class Hub:
             return self.version
         with self._changed:
             self.version += 1
+            self.changed_at = time.time()
             self._kinds[self.version] = kinds
             if "tables" in kinds:
                 self._tables[self.version] = None if tables is None else frozenset(tables)
@@ -130,7 +135,8 @@ class Hub:
 
     def _stream(self, wanted: frozenset[str], heartbeat: float) -> Iterator[str]:
         seen = self.version
-        yield f"retry: 2000\nevent: hello\ndata: {json.dumps({'version': seen})}\n\n"
+        hello = {"version": seen, "changed_at": self.changed_at}
+        yield f"retry: 2000\nevent: hello\ndata: {json.dumps(hello)}\n\n"
         while not self.closed:
             change = self.wait(seen, heartbeat)
             seen = change.version

@@ -94,6 +94,15 @@ def rows_max() -> dict[str, Any]:
     return {"rows_max": MAX_TABLES, "clock_text": DISPLAY_HELPERS["clock_text"]}
 
 
+@bp.before_app_request
+def page_started() -> None:
+    """When this request began (the server's clock), before it read anything: a console page
+    built from what it read tells console.js, whose stream's hello says when the last change
+    was; a change between the two (one the stream, opened after it, would not tell) makes the
+    page fetch its live parts again."""
+    g.page_started = time.time()
+
+
 @bp.app_context_processor
 def clock_words() -> dict[str, Any]:
     """The round clock's words, for every page built on the console's layout (the scoring

@@ -167,9 +167,12 @@
   if (!sections.length || !window.EventSource) { return; }
   let opened = false;
   const source = new EventSource(script.dataset.streamUrl);
-  source.addEventListener("hello", () => {
+  source.addEventListener("hello", (event) => {
     if (lost) { lost.hidden = true; }
-    if (opened) { changed(null); } // back after a break: anything may have changed
+    // Back after a break, or a change since the page was built (before the stream opened,
+    // so the stream will not tell it): fetch every live part again.
+    const hello = JSON.parse(event.data);
+    if (opened || hello.changed_at >= Number(script.dataset.pageStarted)) { changed(null); }
     opened = true;
   });
   source.addEventListener("change", (event) => changed(JSON.parse(event.data)));

@@ -5,6 +5,7 @@ director's console."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -100,3 +101,28 @@ def test_the_console_keeps_the_directors_search(page: Any, app: Flask) -> None:
     redrawn_after_a_change(page, app, box)
     assert shown(page, box) == wanted  # the fragment fetched with the page's query
     assert page.locator(f"{box} .ranking-count").inner_text() == "40 de 120 parejas coinciden"
+
+
+def test_a_change_before_the_consoles_stream_opens_is_not_missed(page: Any, app: Flask) -> None:
+    """The results change after the page was built but before its stream opened (held here
+    until then): the stream cannot tell that change, so its hello makes the page fetch its
+    live parts again."""
+    held: list[Any] = []
+    page.route("**/console/stream", lambda route: held.append(route))
+    page.goto("/console/login")
+    page.fill("input[name=username]", "director")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/console/**")
+    held.clear()  # the pages before: their streams are gone with them
+    page.goto("/console/results?section=C")
+    box = "[data-fragment=rankings]"
+    page.evaluate(WATCH, box)
+    deadline = time.monotonic() + TIMEOUT
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # lets the page's requests reach the route
+    assert held, "the console opened no stream"
+    services(app).hub.notify({"results"})  # the change, with the stream not open yet
+    held[-1].continue_()
+    page.wait_for_function("() => window.__redrawn > 0", timeout=TIMEOUT * 1000)
+    assert len(shown(page, box)) == 40

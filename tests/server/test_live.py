@@ -4,6 +4,7 @@ fetches those rows alone; "all of them" (None) whenever the hub cannot be sure."
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 
 import paho.mqtt.client as mqtt
@@ -48,6 +49,22 @@ def test_a_waiter_too_far_behind_is_told_all_the_tables() -> None:
     behind = hub.wait(0, 0)
     assert (behind.version, behind.kinds, behind.tables) == (6, {"tables"}, None)
     assert hub.wait(hub.version - 3, 0).tables == {4, 5, 6}  # still within the history
+
+
+def test_a_streams_hello_says_when_the_last_change_was() -> None:
+    """A page built before a change its stream opened too late to tell fetches its live parts
+    again: the hello carries when the last change was recorded, by the server's clock."""
+    hub = Hub()
+    first = next(hub.stream(frozenset({"results"})))
+    assert json.loads(first.split("data: ")[1])["changed_at"] == 0.0  # no change yet
+    before = time.time()
+    hub.notify({"results"})
+    hello = json.loads(next(hub.stream(frozenset({"results"}))).split("data: ")[1])
+    assert before <= hello["changed_at"] <= time.time()
+    assert hello["version"] == 1
+    hub.record(set())  # nothing changed: the time stays
+    assert hub.changed_at == hello["changed_at"]
+    hub.close()
 
 
 def test_a_timeout_says_nothing_changed() -> None:
