@@ -8,6 +8,7 @@ results display). ``bidbox server`` serves it with waitress.
 
 from __future__ import annotations
 
+import io
 import os
 import secrets
 import time
@@ -30,8 +31,6 @@ class _Request(Request):
     def _get_file_stream(self, total_content_length: int | None, content_type: str | None,
                          filename: str | None = None,
                          content_length: int | None = None) -> Any:
-        import io
-
         return io.BytesIO()
 
 

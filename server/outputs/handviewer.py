@@ -24,6 +24,7 @@ from laws.records import Record
 from server.outputs import playanalysis
 from server.outputs.exports import table_records
 from server.outputs.playanalysis import PlayAnalysis
+from server.outputs.report import environment as printouts
 from server.outputs.report import texts  # noqa: F401 (the viewer's words)
 from server.scoring.standings import ResultRow
 from server.setup.session import Session, board_conditions, deals_of, participants_of
@@ -120,8 +121,6 @@ def board_plays(db: Database, session: Session, board: int, rows: list[ResultRow
 def environment(lang: str) -> jinja2.Environment:
     """The printouts' environment (server/outputs/report: t, suit, contract, seat in ``lang``) with
     the viewer's templates first, and a card's markup."""
-    from server.outputs.report import environment as printouts
-
     env = printouts(lang)
     loader = env.loader
     assert loader is not None

@@ -22,9 +22,10 @@ from sqlalchemy import delete, insert, select
 
 from laws import Card, Contract, Seat, Strain, parse_contract
 from laws.records import Record
+from server.outputs.exports import table_records
 from server.scoring.analysis import _SOLVER_LOCK, AnalysisError, denominations, solver
-from server.scoring.standings import ResultRow
-from server.setup.session import Session
+from server.scoring.standings import ResultRow, all_results
+from server.setup.session import Session, deals_of
 from server.storage import schema as s
 from server.storage.db import Database
 
@@ -142,10 +143,6 @@ def solve(payload: str) -> PlayAnalysis:
 def jobs(db: Database, session: Session, boards: Iterable[int]) -> list[tuple[int, int, str]]:
     """The released boards' table plays that have no analysis of this very play yet:
     (table, board, job), read from the tables' events as the exports read them."""
-    from server.outputs.exports import table_records
-    from server.scoring.standings import all_results
-    from server.setup.session import deals_of
-
     wanted = set(boards)
     deals = deals_of(db, session)
     with db.read() as conn:

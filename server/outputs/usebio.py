@@ -40,6 +40,7 @@ from server.outputs.exports import (
 from server.scoring.adjusted import rules_of
 from server.scoring.fieldscore import Standing, parse_adjusted
 from server.scoring.standings import ResultRow
+from server.scoring.swiss import Match, swiss_of
 from server.setup import player_register as register
 from server.setup.movements import Plays, Sectioned
 from server.setup.scorings import Method
@@ -274,8 +275,6 @@ def _side_players(data: _Session, number: int) -> list[register.Member]:
 def _teams(event: ET.Element, db: Database, session: Session, data: _Session,
            lines: _Lines) -> None:
     """PARTICIPANTS of TEAMs, then a MATCH for each match of each round with its boards."""
-    from server.scoring.swiss import Match, swiss_of
-
     swiss = swiss_of(db, session, public=False) if session.kind.paired else None
     participants = ET.SubElement(event, "PARTICIPANTS")
     if swiss is not None:
