@@ -59,7 +59,7 @@ def live_app(broker: Broker, broker_users: BrokerUsers,
     """The app ingesting the broker's event, subscribed before the test goes on."""
     creds = broker_users.server
     app = create_app({
-        "TESTING": True, "DATABASE": str(tmp_path / "server.storage.db"), "EVENT": EVENT,
+        "TESTING": True, "DATABASE": str(tmp_path / "server.db"), "EVENT": EVENT,
         "SECRET_KEY": "browser-test", "DIRECTOR_PASSWORD": DIRECTOR_PASSWORD,
         "ANALYSIS": False,
         "BROKER_URL": f"mqtt://{creds.username}:{creds.password}@127.0.0.1:{broker.port}"})

@@ -86,7 +86,7 @@ def _server(folder: Path, place: ProvisionedBroker) -> Any:
 
     creds = place.done.users.server
     app = create_app({
-        "DATABASE": str(folder / "server.storage.db"), "EVENT": EVENT, "SECRET_KEY": "faults",
+        "DATABASE": str(folder / "server.db"), "EVENT": EVENT, "SECRET_KEY": "faults",
         "DIRECTOR_PASSWORD": "faults", "ANALYSIS": False, "LANGUAGE": "en",
         "BROKER_URL": f"mqtt://{creds.username}:{creds.password}@127.0.0.1:"
                       f"{place.broker.port}"})
@@ -113,7 +113,7 @@ def test_a_tables_login_cannot_take_the_servers_connection(
             wait_until(lambda: 0 in intruder.connacks, WAIT, "the intruder to connect")
             tables.wait_done()
             final = tables.journalled()
-            wait_until(lambda: all(len(server_rows(tmp_path / "server.storage.db", n)) >= final[n]
+            wait_until(lambda: all(len(server_rows(tmp_path / "server.db", n)) >= final[n]
                                    for n in final), WAIT, "the server to store every event")
             assert intruder.connacks.count(0) == 1 and not intruder.disconnects, \
                 "the intruder was dropped: its id was another connection's"
@@ -124,7 +124,7 @@ def test_a_tables_login_cannot_take_the_servers_connection(
         for number in final:
             lost, duplicated, changed = compare(
                 journal_rows(tables.tables[number].journal.path),
-                server_rows(tmp_path / "server.storage.db", number))
+                server_rows(tmp_path / "server.db", number))
             assert (lost, duplicated, changed) == ([], [], []), number
     finally:
         tables.close()
@@ -191,7 +191,7 @@ def test_a_message_larger_than_any_bidbox_message_is_refused_unread(
     with Intruder(place.table(3), "table-3") as table:
         wait_until(lambda: 0 in table.connacks, WAIT, "table 3 to connect again")
         table.paho.publish(topic, event.to_payload(), qos=1)
-        wait_until(lambda: len(server_rows(tmp_path / "server.storage.db", 3)) == 1, WAIT,
+        wait_until(lambda: len(server_rows(tmp_path / "server.db", 3)) == 1, WAIT,
                    "the ordinary event to be stored")
     try:
         with services(app).db.read() as conn:

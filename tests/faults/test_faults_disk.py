@@ -108,7 +108,7 @@ def test_a_full_disk_is_said_on_every_display_and_loses_nothing_accepted(
         tmp_path: Path, fault_broker: Broker) -> None:
     base = seed()
     began = time.monotonic()
-    db = tmp_path / "server.storage.db"
+    db = tmp_path / "server.db"
     app = start_server(db, fault_broker)
     creds = users_of(fault_broker).table(TABLE)
     screens = {seat: SeatScreen() for seat in Seat}

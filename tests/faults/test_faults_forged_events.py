@@ -38,7 +38,7 @@ def test_events_published_ahead_of_the_table_are_the_directors_to_settle(
         tmp_path: Path, provisioned_broker: ProvisionedBroker) -> None:
     place = provisioned_broker
     app = _server(tmp_path, place)
-    db = tmp_path / "server.storage.db"
+    db = tmp_path / "server.db"
     client = app.test_client()
     client.post("/console/login", data={"username": "director", "password": "faults",
                                         "csrf": _csrf(client)})

@@ -264,12 +264,12 @@ def test_tables_killed_at_a_hundred_moments_resume_and_the_server_has_every_even
         tmp_path: Path, fault_broker: Broker) -> None:
     base = seed()
     began = time.monotonic()
-    app = start_server(tmp_path / "server.storage.db", fault_broker)
+    app = start_server(tmp_path / "server.db", fault_broker)
     users = users_of(fault_broker)
     proxies = {n: LinkProxy((fault_broker.host, fault_broker.port)) for n in TABLES}
     tables = {n: TableUnderFire(n, tmp_path, fault_broker.port, proxies[n], base * 10 + n,
                                 users.table(n).username, users.table(n).password,
-                                tmp_path / "server.storage.db")
+                                tmp_path / "server.db")
               for n in TABLES}
 
     def fire(table: TableUnderFire) -> int:
@@ -292,8 +292,8 @@ def test_tables_killed_at_a_hundred_moments_resume_and_the_server_has_every_even
             assert len(rows) == totals[number]
             played_as_meant(rows, table.seed)
             lost[number], duplicated[number], changed[number] = compare(
-                rows, server_rows(tmp_path / "server.storage.db", number))
-        assert duplicates_in(tmp_path / "server.storage.db") == 0
+                rows, server_rows(tmp_path / "server.db", number))
+        assert duplicates_in(tmp_path / "server.db") == 0
     finally:
         services(app).close()
         for proxy in proxies.values():

@@ -55,16 +55,34 @@ WAIT = 60.0            # real seconds any one wait may take
 
 
 class SimulatedClock:
-    """People's pace without waiting: a player's pause moves the clock on."""
+    """People's pace without waiting: a player's pause moves the clock on. ``hold_when`` stops
+    the players at their next pause once it holds, until ``release``: a fault is then made
+    at the point the test names, however far the players (which wait for nothing) would
+    have run meanwhile."""
 
     def __init__(self) -> None:
         self.now = time.time()
         self._lock = threading.Lock()
+        self._hold: Any = None
+        self._released = threading.Event()
+        self.held = threading.Event()
 
     def __call__(self) -> float:
         return self.now
 
+    def hold_when(self, condition: Any) -> None:
+        self._released.clear()
+        self._hold = condition
+
+    def release(self) -> None:
+        self._hold = None
+        self._released.set()
+
     def sleep(self, seconds: float) -> None:
+        hold = self._hold
+        if hold is not None and hold():
+            self.held.set()
+            self._released.wait(WAIT)
         with self._lock:
             self.now += seconds
 
@@ -145,7 +163,7 @@ def test_broker_and_server_restart_and_a_table_cut_off_for_ten_minutes_lose_noth
         tmp_path: Path, fault_broker: Broker) -> None:
     base = seed()
     began = time.monotonic()
-    db = tmp_path / "server.storage.db"
+    db = tmp_path / "server.db"
     http_port = free_port()
     app = start_server(db, fault_broker)
     served: Served = serve(app, port=http_port, threads=8)
@@ -182,10 +200,12 @@ def test_broker_and_server_restart_and_a_table_cut_off_for_ten_minutes_lose_noth
 
             # Table 1 is cut off; the server restarts meanwhile.
             one = tables[1]
-            wait_until(lambda: alive() and one.journal.last_seq >= 80, WAIT,
+            clocks[1].hold_when(lambda: one.journal.last_seq >= 80)
+            wait_until(lambda: alive() and clocks[1].held.is_set(), WAIT,
                        "table 1 in its first board")
             proxies[1].cut()
             cut_at, cut_seq = clocks[1](), one.journal.last_seq
+            clocks[1].release()  # its players go on, cut off, with most of the round to play
             served.stop()
             app = start_server(db, fault_broker)
             served = serve(app, port=http_port, threads=8)

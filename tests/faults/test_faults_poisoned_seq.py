@@ -47,7 +47,7 @@ def test_a_sequence_number_that_cannot_be_right_poisons_nothing(
         tmp_path: Path, provisioned_broker: ProvisionedBroker) -> None:
     place = provisioned_broker
     app = _server(tmp_path, place)
-    db = tmp_path / "server.storage.db"
+    db = tmp_path / "server.db"
     tables = TablesAtPlay(tmp_path / "tables", {TABLE: place.table(TABLE)}, boards=4,
                           seed=seed(), wait=WAIT)
     tables.limit = 1

@@ -47,7 +47,7 @@ def test_a_full_disk_at_the_server_holds_ingest_and_it_catches_up_by_itself(
     began = time.monotonic()
     users = users_of(fault_broker)
     with tmpfs(tmp_path / "srv", SIZE) as disk:
-        db = disk / "server.storage.db"
+        db = disk / "server.db"
         app = start_server(db, fault_broker)
         bus = services(app).bus
         tables = TablesAtPlay(tmp_path / "tables", {

@@ -43,7 +43,7 @@ def start_server(broker: Broker, broker_users: BrokerUsers,
 
     def start(**config: Any) -> Flask:
         app = create_app({
-            "TESTING": True, "DATABASE": str(tmp_path / "server.storage.db"), "EVENT": EVENT,
+            "TESTING": True, "DATABASE": str(tmp_path / "server.db"), "EVENT": EVENT,
             "SECRET_KEY": "test", "DIRECTOR_PASSWORD": "pw", "ANALYSIS": False,
             "BROKER_URL": f"mqtt://{creds.username}:{creds.password}@{broker.host}:"
                           f"{broker.port}", **config})
