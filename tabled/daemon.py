@@ -21,11 +21,11 @@ from hardware.events import CardEvent, KeyEvent, ReaderMessage, ReaderStatus
 from hardware.feedback import Feedback
 from laws import Seat
 from tablemodel import afterboard
-from tablemodel.afterboard import AfterBoard, Browsing
+from tablemodel.afterboard import Browsing
 from tablemodel.roundclock import RoundClock
 from tablemodel.running import RunningSession
 from tablemodel.state import TableState
-from tablemodel.wire import Command, Event, EventType, Phase, WireError
+from tablemodel.wire import AfterBoard, Command, Event, EventType, Phase, WireError
 
 from .control import Controller, Notice, Outcome, Proposed
 from .following import SessionJournals

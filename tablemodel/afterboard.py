@@ -37,9 +37,7 @@ from laws import RulesError, Strain, parse_contract
 
 from .state import Phase, Result, TableState
 from .texts import Words, table
-from .wire import AfterBoard as AfterBoard  # re-exported: the wire decodes into them
-from .wire import Line as Line
-from .wire import Shown as Shown
+from .wire import AfterBoard, Line, Shown
 from .words import contract_pieces, plain, seat_letter, strain_pieces
 
 WIDTH = 20

@@ -1222,8 +1222,7 @@ class AfterBoard:
 
 
 def afterboard_from_payload(payload: bytes | str) -> AfterBoard:
-    """The server's word to a table after its boards, validated, as a
-    ``tablemodel.afterboard.AfterBoard``."""
+    """The server's word to a table after its boards, validated, as an :class:`AfterBoard`."""
     value = _load(payload, "afterboard")
     del value["v"]
     data = AFTERBOARD.validate("afterboard", value)

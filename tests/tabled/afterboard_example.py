@@ -4,9 +4,9 @@ of a club's Tuesday, released, at table 1 (pairs 1 and 3), in both languages."""
 from __future__ import annotations
 
 from tablemodel import afterboard
-from tablemodel.afterboard import AfterBoard, Browsing
+from tablemodel.afterboard import Browsing
 from tablemodel.state import TableState
-from tablemodel.wire import afterboard_from_payload, afterboard_payload
+from tablemodel.wire import AfterBoard, afterboard_from_payload, afterboard_payload
 
 MESSAGE = {
     "table": 1, "show": {"score": True, "traveller": True, "record": True},

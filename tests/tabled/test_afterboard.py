@@ -10,9 +10,9 @@ import pytest
 
 from laws import Seat
 from tablemodel import afterboard
-from tablemodel.afterboard import AfterBoard, Browsing, Line
+from tablemodel.afterboard import Browsing
 from tablemodel.state import Phase, TableState
-from tablemodel.wire import WireError, afterboard_from_payload, afterboard_payload
+from tablemodel.wire import AfterBoard, Line, WireError, afterboard_from_payload, afterboard_payload
 from tests.tabled.afterboard_example import MESSAGE, block, example, screens
 from tests.tabled.helpers import Table, reach
 
