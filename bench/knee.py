@@ -1,10 +1,12 @@
 """The knee: the most tables for which the server's part of a key press's way (at the broker
--> on the director's page) stays under 250 ms at p99, with nothing lost or stored twice, at
+-> on the director's page, for the tables the page shows; at the broker -> stored, for every
+table) stays under 250 ms at p99, with nothing lost or stored twice, at
 a club's pace, from a recording of real simulated tables replayed (``bidbox loadtest
 --replay``: the tables cost the machine almost nothing).
 
     python3 -m bench.knee --replay club.json.gz [--tables 1000,2000,3000,4000,5000]
-        [--db sqlite | --db postgresql://ADMIN-URL] [--workers 1] [--seconds 150] [--json]
+        [--db sqlite | --db postgresql://ADMIN-URL] [--workers 1] [--share tables]
+        [--seconds 150] [--json]
 
 Each size is one ``bidbox loadtest --replay`` run (broker, server, replayer, bare subscriber
 and director's browser, all on loopback), cut at ``--seconds`` from its start: the start-up,
@@ -61,7 +63,7 @@ def _drop(admin: str | None, url: str | None) -> None:
 
 
 def one(replay: Path, tables: int, admin: str | None, workers: int,
-        seconds: float, replayers: int) -> dict[str, Any]:
+        seconds: float, replayers: int, share: str = "tables") -> dict[str, Any]:
     from bidbox.loadtest import LoadSettings, LoadTestError, run
     from bidbox.loadtest_replay import read_recording
 
@@ -72,8 +74,8 @@ def one(replay: Path, tables: int, admin: str | None, workers: int,
         settings = LoadSettings(
             tables=tables, boards=recording["boards"], speed=recording["speed"],
             seed=recording["seed"], section_tables=recording["section_tables"],
-            seconds=seconds, workers=workers, db=url, replay=replay, replayers=replayers,
-            drain_s=60.0)
+            seconds=seconds, workers=workers, share=share, db=url, replay=replay,
+            replayers=replayers, drain_s=60.0)
         started = time.monotonic()
         try:
             f = run(settings).figures
@@ -84,12 +86,18 @@ def one(replay: Path, tables: int, admin: str | None, workers: int,
     finally:
         _drop(admin, url)
     served = f["served_ms_p99"]
-    met = (served is not None and served < AIM_MS and f["lost"] == 0
-           and f["duplicated"] == 0 and f["stored"] > 0)
+    ingested = f["ingested_ms_p99"]
+    # Within the aim: the events of the tables on the director's page reach it, and every
+    # table's reach the database, within AIM_MS at p99; nothing lost, nothing twice.
+    met = (served is not None and served < AIM_MS and ingested is not None
+           and ingested < AIM_MS and f["lost"] == 0 and f["duplicated"] == 0
+           and f["stored"] > 0)
     return {"tables": tables, "met": met, "load_before": before, "load_after": _load(),
             **{k: f[k] for k in (
                 "stored", "lost", "duplicated", "events_per_s", "bare_events_per_s",
-                "ingest_ratio", "served_ms_p50", "served_ms_p99", "brought_ms_p50",
+                "ingest_ratio", "served_ms_p50", "served_ms_p99", "served_n",
+                "ingested_ms_p50", "ingested_ms_p99", "page_tables", "seated_fetches",
+                "seated_fetch_ms_p50", "brought_ms_p50",
                 "brought_ms_p99", "page_latency_ms_p99", "replay_late_ms_p99",
                 "carried_ms_p50", "carried_ms_p99", "shown_ms_p50", "shown_ms_p99",
                 "assign_wait_ms_p99",
@@ -108,7 +116,9 @@ def line(r: dict[str, Any]) -> str:
             f"ev/s against the bare subscriber's {r['bare_events_per_s']} (ratio "
             f"{r['ingest_ratio']}; busiest 10 s {r['peak_events_per_s']} against "
             f"{r['bare_peak_events_per_s']} ev/s); server's part p50/p99 {r['served_ms_p50']} / "
-            f"{r['served_ms_p99']} ms (of which stored -> page p50/p99 {r['shown_ms_p50']} / "
+            f"{r['served_ms_p99']} ms on the page's {r['page_tables']} tables, at the broker ->"
+            f" stored p50/p99 {r['ingested_ms_p50']} / {r['ingested_ms_p99']} ms on every "
+            f"table (of which stored -> page p50/p99 {r['shown_ms_p50']} / "
             f"{r['shown_ms_p99']} ms; accepted -> stored p50/p99 {r['carried_ms_p50']} / "
             f"{r['carried_ms_p99']} ms); tables' part (baseline) p50/p99 {r['brought_ms_p50']}"
             f" / {r['brought_ms_p99']} ms, replayer late p99 {r['replay_late_ms_p99']} ms; "
@@ -128,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="'sqlite' (a fresh file each run) or a PostgreSQL admin URL "
                              "allowed to create and drop databases")
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--share", choices=("tables", "subscription"), default="tables",
+                        help="how the workers share the stream (bidbox loadtest --share)")
     parser.add_argument("--replayers", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=150.0,
                         help="each run's limit, start-up included (default %(default)s)")
@@ -140,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.workers} worker(s), {os.cpu_count()} cores, load {_load()}", flush=True)
     results = []
     for tables in sizes:
-        result = one(args.replay, tables, admin, args.workers, args.seconds, args.replayers)
+        result = one(args.replay, tables, admin, args.workers, args.seconds, args.replayers,
+                     args.share)
         results.append(result)
         print(line(result), flush=True)
         if not result["met"] and not args.all:
@@ -148,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     met = [r["tables"] for r in results if r["met"]]
     knee = max(met, default=None)
     print(f"knee: {knee if knee is not None else 'below ' + str(sizes[0])} tables "
-          f"(server's part p99 < {AIM_MS:.0f} ms, nothing lost or doubled)")
+          f"(server's part p99 < {AIM_MS:.0f} ms to the director's page and to the database,"
+          f" nothing lost or doubled)")
     if args.json:
         print(json.dumps({"knee": knee, "runs": results}))
     return 0 if all(r.get("lost", 1) == 0 and r.get("duplicated", 1) == 0

@@ -5,8 +5,9 @@ Processes, each started here and stopped here by its own PID (docs/loadtest.md):
 - a private Mosquitto (``bidbox.broker``) on a free loopback port, a user and an ACL per table;
 - the server (``create_app``, waitress, the MQTT ingest worker ``server.link.bus.Bus`` with
   ``server.link.ingest.Ingest``) on a SQLite file or ``--db postgresql://...``; with
-  ``--workers K``, K-1 more ingest workers on the same database, all K sharing the stream
-  through one MQTT v5 shared subscription (``$share/loadtest/...``);
+  ``--workers K``, K-1 more ingest workers on the same database, each subscribed to its own
+  tables (``server.link.bus.split_tables``), or with ``--share subscription`` all K on one
+  MQTT v5 shared subscription (``$share/loadtest/...``);
 - ``--shards`` processes of simulated tables: the real table daemon on simulated keypads
   (gpiozero MockFactory) and card reader (pyserial ``loop://``), played by the demo's simulated
   players; the first shard holds exactly one table, whose process's memory is the table
@@ -75,6 +76,9 @@ class LoadSettings:
     seconds: float = 300.0  # the whole run, from the first process started
     shards: int | None = None
     workers: int = 1
+    # How K workers share the stream: "tables" (each its own tables' topics, every table's
+    # stream whole at one worker) or "subscription" (one MQTT v5 shared subscription).
+    share: str = "tables"
     db: str | None = None
     folder: Path | None = None
     seed: int = 2026
@@ -270,18 +274,26 @@ def shown_events(html: str) -> dict[int, int]:
 
 
 class DirectorBrowser:
-    """What the director's browser does on the console (console.js): sign in, listen to
-    ``/console/stream``, and on each change of the tables fetch the rows of the tables it
-    names, ``/console/fragment/tables?only=3,17``, or the whole fragment when it names none
-    or one not on the page yet. One fetch at a time; changes meanwhile make one more, their
-    tables merged. ``seen[table]`` lists (events shown, instant) each time a table's count
-    grew."""
+    """What the director's browser does on the console's first page (console.js): sign in,
+    listen to ``/console/stream``, and on each change of the tables fetch the rows of the
+    tables it names that the page shows, ``/console/fragment/tables?only=3,17``, or the whole
+    fragment when it names none or one of its tables not on the page yet; and the same of the
+    seated players' list below the grid (``/console/fragment/seated``), as its own section.
+    The page shows the field's first page of tables (``server.pages.tableview``: the first
+    ``PAGE_TABLES``; all of a club's); a change of the tables past it fetches nothing, as on
+    the page. One fetch at a time a section; changes meanwhile make one more, their tables
+    merged. ``seen[table]`` lists (events shown, instant) each time a table's count grew."""
 
-    def __init__(self, address: str, password: str) -> None:
+    SECTIONS = ("tables", "seated")
+
+    def __init__(self, address: str, password: str, tables: int | None = None) -> None:
         from server.link.live import MAX_TABLES
+        from server.pages.tableview import PAGE_TABLES
 
         self.address = address
         self.password = password
+        # The tables the first page shows: the first PAGE_TABLES (None: every table named).
+        self.last = None if tables is None else min(tables, PAGE_TABLES)
         self.jar = http.cookiejar.CookieJar()
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
         self.seen: dict[int, list[tuple[int, float]]] = {}
@@ -294,6 +306,11 @@ class DirectorBrowser:
         self.fetches = 0
         self.full_fetches = 0
         self.fetch_s: list[float] = []
+        # The seated players' section: its own fetches, as console.js makes them.
+        self.seated_rows: set[int] = set()
+        self.seated_dirty = False
+        self.seated_named: set[int] | None = set()
+        self.seated_fetch_s: list[float] = []
         self.error: str | None = None
         self.hello = threading.Event()
         self.closed = False
@@ -310,6 +327,7 @@ class DirectorBrowser:
         self.opener.open(login, data=form, timeout=30).read()
         threading.Thread(target=self._listen, name="sse", daemon=True).start()
         threading.Thread(target=self._refresh, name="fragment", daemon=True).start()
+        threading.Thread(target=self._refresh_seated, name="seated", daemon=True).start()
         if not self.hello.wait(30.0):
             raise LoadTestError(f"the console's stream did not open: {self.error}")
         return self
@@ -348,24 +366,29 @@ class DirectorBrowser:
             self.hello.set()
 
     def _mark(self, tables: list[int] | None) -> None:
-        """The tables a change names (None: any may have changed), merged into what the next
-        fetch takes."""
+        """The tables a change names (None: any may have changed) that the page shows,
+        merged into what each section's next fetch takes."""
+        if tables is not None and self.last is not None:
+            tables = [table for table in tables if table <= self.last]
         if tables is not None and not tables:
             return
         with self.changed:
-            self.dirty = True
-            if tables is None or self.named is None:
-                self.named = None
-            else:
-                self.named.update(tables)
-                if len(self.named) > self.most:
-                    self.named = None
+            self.dirty = self.seated_dirty = True
+            self.named = self._merge(self.named, tables)
+            self.seated_named = self._merge(self.seated_named, tables)
             self.changed.notify_all()
 
-    def _url(self, named: set[int] | None) -> str:
-        """The rows named when the page shows them all; else the whole grid."""
-        url = f"{self.address}/console/fragment/tables"
-        if named is None or not named <= self.rows:
+    def _merge(self, named: set[int] | None, tables: list[int] | None) -> set[int] | None:
+        if tables is None or named is None:
+            return None
+        named.update(tables)
+        return None if len(named) > self.most else named
+
+    def _url(self, named: set[int] | None, fragment: str = "tables",
+             rows: set[int] | None = None) -> str:
+        """The rows named when the page shows them all; else the whole fragment."""
+        url = f"{self.address}/console/fragment/{fragment}"
+        if named is None or not named <= (self.rows if rows is None else rows):
             return url
         return f"{url}?only={','.join(str(table) for table in sorted(named))}"
 
@@ -397,8 +420,33 @@ class DirectorBrowser:
                         self.seen.setdefault(table, []).append((count, now))
                 self.changed.notify_all()
 
+    def _refresh_seated(self) -> None:
+        """The seated players' section: fetched as the grid is, its rows kept apart (a
+        table shows there once a player sits; until then its change fetches it whole)."""
+        while True:
+            with self.changed:
+                self.changed.wait_for(lambda: self.seated_dirty or self.closed)
+                if self.closed:
+                    return
+                self.seated_dirty = False
+                named, self.seated_named = self.seated_named, set()
+                url = self._url(named, "seated", self.seated_rows)
+            begun = clock()
+            try:
+                html = self.opener.open(url, timeout=60).read().decode()
+            except Exception as error:
+                self.error = f"{type(error).__name__}: {error}"
+                continue
+            rows = {int(number) for number, _row in ROW.findall(html)}
+            with self.changed:
+                self.seated_fetch_s.append(clock() - begun)
+                self.seated_rows |= rows
+
     def wait_shown(self, target: dict[int, int], deadline: float) -> bool:
-        """Until every table's count on the page reaches ``target``, or the deadline."""
+        """Until every table's count on the page reaches ``target`` (of the tables the page
+        shows), or the deadline."""
+        if self.last is not None:
+            target = {t: n for t, n in target.items() if t <= self.last}
         with self.changed:
             return self.changed.wait_for(
                 lambda: all(self.shown.get(t, 0) >= n for t, n in target.items()),
@@ -519,11 +567,14 @@ class Report:
             f"page p50 {f['shown_ms_p50']} p99 {f['shown_ms_p99']} ms",
             f"  the tables' part, key press -> at the broker p50 {f['brought_ms_p50']} p99 "
             f"{f['brought_ms_p99']} ms; the server's, at the broker -> page p50 "
-            f"{f['served_ms_p50']} p99 {f['served_ms_p99']} ms",
+            f"{f['served_ms_p50']} p99 {f['served_ms_p99']} ms (the {f['page_tables']} "
+            f"tables the page shows); at the broker -> stored p50 {f['ingested_ms_p50']} p99 "
+            f"{f['ingested_ms_p99']} ms (every table)",
             f"  key press -> director's console page p50 {f['page_latency_ms_p50']} p99 "
             f"{f['page_latency_ms_p99']} ms (n={f['page_latency_n']}, "
             f"{f['page_fetches']} fragment fetches, {f['page_full_fetches']} of the whole "
-            f"grid, p50 {f['page_fetch_ms_p50']} ms each)",
+            f"grid, p50 {f['page_fetch_ms_p50']} ms each; {f['seated_fetches']} of the seated "
+            f"players, p50 {f['seated_fetch_ms_p50']} ms)",
             f"  server: CPU {f['server']['cpu_percent']} %, RSS {f['server']['rss_mb']} MB "
             f"(peak {f['server']['peak_rss_mb']}); broker: CPU {f['broker']['cpu_percent']} %, "
             f"RSS {f['broker']['rss_mb']} MB; table shards: CPU "
@@ -652,7 +703,12 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
         server_broker = {"host": "127.0.0.1", "port": broker.port,
                          "username": users.server.username, "password": users.server.password}
         password = secrets.token_urlsafe(12)
-        shared = SHARED_GROUP if settings.workers > 1 else None
+        shared = (SHARED_GROUP if settings.workers > 1 and settings.share == "subscription"
+                  else None)
+        from server.link.bus import split_tables
+
+        own = (split_tables(range(1, settings.tables + 1), settings.workers)
+               if settings.workers > 1 and shared is None else None)
         servers: list[Child] = []
         ready = []
         startup = min(deadline, clock() + STARTUP_S)
@@ -664,6 +720,7 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
                 "web": k == 0, "db": url, "event": event, "password": password,
                 "analysis": settings.analysis, "broker": server_broker,
                 "client_id": f"bidbox-server-{event}-{k + 1}", "shared_group": shared,
+                "tables": None if own is None else own[k],
                 "linger": settings.linger,
                 "out": str(folder / f"server-{k + 1}.out.json")}, folder))
         children += servers
@@ -676,7 +733,7 @@ def _run(settings: LoadSettings, note: Callable[[str], None], started: float, de
         bare.expect("ready", startup)
         address = ready[0]["address"]
         note(f"broker on 127.0.0.1:{broker.port}, server on {address}, database {url}")
-        browser = DirectorBrowser(address, password).start()
+        browser = DirectorBrowser(address, password, settings.tables).start()
 
         numbers = list(range(1, settings.tables + 1))
         count = settings.shard_count()
@@ -859,6 +916,9 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
     served = [shown_at - arrived[(t, s)] for t, s, _, _ in presses
               if (t, s) in arrived and (shown_at := browser.shown_at(t, s)) is not None]
     brought = [arrived[(t, s)] - p for t, s, p, _ in presses if (t, s) in arrived]
+    # Every table's, on the page or not: at the broker -> stored.
+    ingested = [commits[(t, s)] - arrived[(t, s)] for t, s, _, _ in presses
+                if (t, s) in arrived and (t, s) in commits]
     lone = shard_out[0]["memory"]
     others = [out["memory"] for out in shard_out[1:]]
     per_table = (round(sum(m["VmHWM"] for m in others) / max(1, settings.tables - 1), 2)
@@ -911,6 +971,14 @@ def _figures(settings: LoadSettings, tables: list[dict[str, Any]],
         "brought_ms_p50": ms(percentile(brought, 50)),
         "brought_ms_p99": ms(percentile(brought, 99)),
         "served_ms_p50": ms(percentile(served, 50)), "served_ms_p99": ms(percentile(served, 99)),
+        "served_n": len(served),
+        "ingested_ms_p50": ms(percentile(ingested, 50)),
+        "ingested_ms_p99": ms(percentile(ingested, 99)), "ingested_n": len(ingested),
+        # The tables the director's page shows (its first page), whose events reach it.
+        "page_tables": settings.tables if browser.last is None else browser.last,
+        "seated_fetches": len(browser.seated_fetch_s),
+        "seated_fetch_ms_p50": ms(percentile(browser.seated_fetch_s, 50)),
+        "seated_fetch_ms_p99": ms(percentile(browser.seated_fetch_s, 99)),
         "page_latency_ms_p50": ms(percentile(page, 50)),
         "page_latency_ms_p99": ms(percentile(page, 99)),
         "page_latency_ms_max": ms(max(page, default=None)), "page_latency_n": len(page),

@@ -31,8 +31,11 @@ def add_parser(commands: Any) -> None:
                         help="table processes (default: one for a lone table, then one per "
                              "25 tables; never more than 160 tables in one)")
     parser.add_argument("--workers", type=int, default=1,
-                        help="ingest workers sharing the stream (MQTT v5 shared "
-                             "subscription); above 1 needs --db postgresql://")
+                        help="ingest workers sharing the stream, each on its own tables; "
+                             "above 1 needs --db postgresql://")
+    parser.add_argument("--share", choices=("tables", "subscription"), default="tables",
+                        help="how --workers share the stream: each its own tables (default), "
+                             "or one MQTT v5 shared subscription")
     parser.add_argument("--compare-workers", action="store_true",
                         help="run twice, with 1 and then --workers (default 2) workers, "
                              "and show how the rate grows")
@@ -112,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
                             drain_s=args.drain, linger=args.linger,
                             journals=args.journals, section_tables=args.section_tables,
                             table_cpus=cores, record=args.record, replay=args.replay,
-                            replayers=args.replayers)
+                            replayers=args.replayers, share=args.share)
 
     def note(text: str) -> None:
         print(text, file=sys.stderr if args.json else sys.stdout, flush=True)

@@ -3,7 +3,8 @@
 
 - ``server``: the real server (``create_app``, waitress, the MQTT ingest worker), which also
   starts the session's first round when told ``go``;
-- ``ingest``: one more ingest worker on the same database and MQTT v5 shared subscription;
+- ``ingest``: one more ingest worker on the same database, on its own tables or an MQTT v5
+  shared subscription;
 - ``shard``: a share of the simulated tables (the real daemon on simulated keypads and card
   reader, played by the demo's simulated players), one thread each;
 - ``bare``: a bare paho subscriber to the same stream, the baseline.
@@ -120,6 +121,7 @@ def server(config: dict[str, Any]) -> int:
     services = app.extensions["bidbox"]
     bus = timed_bus(Bus)(services.ingest, services.hub, BrokerSettings(**config["broker"]),
                          client_id=config["client_id"], shared_group=config["shared_group"],
+                         tables=config.get("tables"),
                          **({} if config.get("linger") is None else {"linger": config["linger"]}))
     services.bus = bus
     bus.start()

@@ -360,7 +360,7 @@ class Bus:
                                   1 if previous is None else previous.tries + 1, waiting)
         news = previous is None or previous.reason != found.reason
         if news:
-            self.hub.notify({"tables"}, tables=frozenset())  # the console's status line
+            self.hub.notify({"status"}, tables=frozenset())  # the console's status line
         if news or now - self._said_at >= SAY_AGAIN:
             self._said_at = now
             log.error("results not being stored: %s (%s); %d messages wait, unacknowledged; "
@@ -373,7 +373,7 @@ class Bus:
         fault, self.fault = self.fault, None
         log.warning("results stored again, after %.0f s and %d refused tries (%s)",
                     self.clock() - fault.since, fault.tries, fault.reason)
-        self.hub.notify({"tables"}, tables=frozenset())
+        self.hub.notify({"status"}, tables=frozenset())
 
     def _handle(self, items: list[Any]) -> None:
         """Store a batch and acknowledge it; then what follows (commands, the pages). Raises

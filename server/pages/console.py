@@ -51,7 +51,7 @@ from server.link import (
 from server.link.live import MAX_TABLES
 from server.link.tables import TableRow, table_grid
 from server.outputs import exports, publish
-from server.pages import rankview, vugraph
+from server.pages import rankview, tableview, vugraph
 from server.pages.auth import login_required
 from server.pages.display import HELPERS as DISPLAY_HELPERS
 from server.pages.display import group_key, read_session, section_of_group, table_name
@@ -118,7 +118,7 @@ def _clock_texts() -> Markup:
                   .replace("&", "\\u0026"))
 
 
-STREAM_KINDS = frozenset({"tables", "results", "calls", "commands"})
+STREAM_KINDS = frozenset({"tables", "results", "calls", "commands", "status", "conflicts"})
 EXPORTS = publish.FORMATS  # each export format defined once (server/outputs/publish.py)
 PAGES.add({f"console_export_{name}": form.words for name, form in EXPORTS.items()})
 
@@ -242,14 +242,27 @@ def chosen_session() -> Session:
 
 # -- the live fragments ----------------------------------------------------------------------
 
+def tables_shown(found: Session | None) -> tuple[tableview.TablesView, str | None]:
+    """The part of the field the request's ``section`` and ``page`` ask the grid to show
+    (server/pages/tableview.py), and the refusal of a bad one (the first page then)."""
+    try:
+        return tableview.tables_view(found, request.args), None
+    except tableview.QueryError as error:
+        return tableview.default_view(found), str(error)
+
+
 def _tables(found: Session | None, only: frozenset[int] | None = None) -> dict[str, Any]:
-    """The tables grid; the rows of the tables in ``only`` alone when given. A session's
-    table that has not spoken yet is there, offline."""
+    """The tables grid, the page of it the request asks for; the rows of the tables in
+    ``only`` alone when given. A session's table that has not spoken yet is there, offline."""
+    view, error = tables_shown(found)
+    if only is None and view.paged:  # a page of a large field: its tables alone
+        only = frozenset(view.tables)
     rows = {row.table: row for row in table_grid(services().db, services().event, only)}
     for number in range(1, (found.tables if found else 0) + 1):
         if only is None or number in only:
             rows.setdefault(number, TableRow(number, False, None, None, None, 0, 0, None, 0))
-    return {"tables": [rows[n] for n in sorted(rows)], "now": time.time()}
+    return {"tables": [rows[n] for n in sorted(rows)], "now": time.time(),
+            "tables_view": view, "tables_view_error": error}
 
 
 def _calls(found: Session | None) -> dict[str, Any]:
@@ -349,6 +362,12 @@ FRAGMENTS: dict[str, Callable[[Session | None], dict[str, Any]]] = {
     "rankings": _rankings, "history": _history,
 }
 
+#: The fragments whose rows console.js fetches alone (``?only=3,17``): the data of the rows
+#: of the tables named, and the template that draws those rows alone.
+ROWS: dict[str, tuple[Callable[[Session | None, frozenset[int]], dict[str, Any]], str]] = {
+    "tables": (_tables, "console/_table_rows.html"),
+}
+
 
 def _page(template: str, found: Session | None, parts: tuple[str, ...],
           **extra: Any) -> str:
@@ -387,15 +406,17 @@ def fragment(name: str) -> Any:
 
 
 def _rows(name: str, found: Session | None, only: str) -> Any:
-    """``/console/fragment/tables?only=3,17``: those tables' rows alone, for console.js to
-    put in place of the ones it shows when the stream names them."""
+    """``/console/fragment/tables?only=3,17`` (or ``seated``): those tables' rows alone, for
+    console.js to put in place of the ones it shows when the stream names them."""
     try:
-        if name != "tables":
-            raise ValueError(f"only= picks rows of the tables fragment, not of {name!r}")
+        if name not in ROWS:
+            raise ValueError(f"only= picks rows of the {' and '.join(sorted(ROWS))} "
+                             f"fragments, not of {name!r}")
         wanted = _only(only)
     except ValueError as error:
         return Response(f"{error}\n", status=400, mimetype="text/plain")
-    return render_template("console/_table_rows.html", current=found, **_tables(found, wanted))
+    rows, template = ROWS[name]
+    return render_template(template, current=found, **rows(found, wanted))
 
 
 _TABLE_NUMBER = re.compile(r"[0-9]{1,6}")  # tablemodel.wire's table numbers; ASCII digits only
@@ -431,7 +452,7 @@ def index() -> Any:
     if found is None:
         return _setup_page(request.form)
     return _page("console/index.html", found,
-                 ("tables", "calls", "clock", "storage", "conflicts"))
+                 ("tables", "calls", "clock", "storage", "conflicts", "seated"))
 
 
 def _section_rows(form: Any) -> list[tuple[int, str]]:
@@ -767,7 +788,7 @@ def resolve_conflict(table: int) -> Any:
         flash(t("console_conflict_kept", n=done, table=table_name(table)))
     else:
         abort(400)
-    services().hub.notify({"tables", "results", "calls", "commands"})
+    services().hub.notify({"tables", "results", "calls", "commands", "conflicts"})
     return redirect(url_for("console.index"))
 
 

@@ -34,13 +34,17 @@ def not_kept(response: Response) -> Response:
     return response
 
 
-def seated(found: Session | None) -> dict[str, Any]:
-    """Who sits at each table now, by the session's register: the ``seated`` fragment."""
+def seated(found: Session | None, only: frozenset[int] | None = None) -> dict[str, Any]:
+    """Who sits at each table now, by the session's register: the ``seated`` fragment, of
+    the tables the grid shows (its page of a large field), or of those in ``only``."""
     if found is None:
         return {"seated": [], "seats": list(Seat)}
+    view, _error = console.tables_shown(found)
+    if only is None and view.paged:
+        only = frozenset(view.tables)
     db = services().db
     players = register.session_members(db, found)
-    now, _boards = register.seated(db, found.event)
+    now, _boards = register.seated(db, found.event, tables=only)
     lines = []
     for table in sorted(now):
         seats = now[table]
@@ -59,6 +63,7 @@ def seated(found: Session | None) -> dict[str, Any]:
 
 # The console's live fragments: the page's section fetches it again when the tables change.
 console.FRAGMENTS["seated"] = seated
+console.ROWS["seated"] = (seated, "console/_seated_rows.html")
 
 
 def _player_number() -> int:

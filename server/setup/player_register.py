@@ -22,7 +22,7 @@ import json
 import re
 import time
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -467,16 +467,20 @@ def roster(conn: Connection, session_id: int) -> dict[str, str] | None:
 Seats = dict[Seat, int | None]
 
 
-def seated(db: Database, event: str, table: int | None = None
+def seated(db: Database, event: str, table: int | None = None, *,
+           tables: Collection[int] | None = None
            ) -> tuple[dict[int, Seats], dict[tuple[int, int], Seats]]:
     """The numbers the players typed, from the tables' stored events: each table's seats
     now, and each (table, board)'s seats when the board was played. An assignment starts a
-    round with nobody seated."""
+    round with nobody seated. Of ``table`` alone, or of ``tables`` (a page of the console's
+    grid: a field of thousands of tables is not read whole for it), when given."""
     query = select(s.events.c.table_no, s.events.c.type, s.events.c.board,
                    s.events.c.data).where(s.events.c.event == event,
                                           s.events.c.type.in_(("assign", "player", "board")))
     if table is not None:
         query = query.where(s.events.c.table_no == table)
+    if tables is not None:
+        query = query.where(s.events.c.table_no.in_(sorted(tables)))
     with db.read() as conn:
         rows = conn.execute(query.order_by(s.events.c.table_no, s.events.c.seq)).all()
     now: dict[int, Seats] = {}

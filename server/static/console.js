@@ -30,13 +30,14 @@
   // The rows of `tables` put in place of the ones shown; the whole fragment for null, or
   // when a table has no row here yet (it has just appeared).
   function load(section, tables) {
-    // A section that follows the page's query (the rankings' search and page) asks with it.
-    const url = fragmentUrl(section.dataset.fragment)
-      + (section.dataset.query ? window.location.search : "");
+    // A section that follows the page's query (the rankings' search and page, the tables
+    // grid's page or section) asks with it.
+    const base = fragmentUrl(section.dataset.fragment);
+    const url = base + (section.dataset.query ? window.location.search : "");
     if (tables === null || tables.some((table) => rowOf(section, table) === null)) {
       return fetchText(url).then((html) => { section.innerHTML = html; });
     }
-    return fetchText(`${url}?only=${tables.join(",")}`).then((html) => {
+    return fetchText(`${base}?only=${tables.join(",")}`).then((html) => {
       const fetched = document.createElement("template"); // parses a bare <tr>
       fetched.innerHTML = html;
       for (const row of Array.from(fetched.content.querySelectorAll("tr[data-table]"))) {
@@ -91,11 +92,17 @@
       });
   }
 
-  // The tables a change names for this section, or null: fetch all of it.
+  // The tables a change names for this section, or null: fetch all of it. A section that
+  // shows part of a large field (data-first, data-last: a page of the grid) leaves the
+  // tables outside it; the page's own tables without a row yet make it fetch all of it.
   function named(section, kinds, message) {
     const rows = section.dataset.rows !== undefined && Array.isArray(message.tables)
       && kinds.every((kind) => kind === "tables");
-    return rows ? message.tables : null;
+    if (!rows) { return null; }
+    if (section.dataset.first === undefined) { return message.tables; }
+    const first = Number(section.dataset.first);
+    const last = Number(section.dataset.last);
+    return message.tables.filter((table) => table >= first && table <= last);
   }
 
   function changed(message) { // null: back after a break, anything may have changed

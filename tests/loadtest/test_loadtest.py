@@ -164,6 +164,26 @@ def test_the_directors_browser_asks_for_the_rows_named_as_console_js_does() -> N
     assert browser.named is None
 
 
+def test_the_directors_browser_follows_the_first_page_of_a_large_field() -> None:
+    from server.pages.tableview import PAGE_TABLES
+
+    browser = DirectorBrowser("http://127.0.0.1:1", "unused", tables=3 * PAGE_TABLES)
+    assert browser.last == PAGE_TABLES
+    browser.rows = set(range(1, PAGE_TABLES + 1))
+    browser.seated_rows = {2}
+    browser.named, browser.seated_named = set(), set()
+    browser._mark([PAGE_TABLES + 5])  # a table of the second page: nothing to fetch
+    assert browser.named == set() and not browser.dirty
+    browser._mark([2, PAGE_TABLES + 5])
+    assert browser.named == {2} and browser.seated_named == {2}
+    assert browser._url(browser.seated_named, "seated", browser.seated_rows).endswith(
+        "/console/fragment/seated?only=2")
+    browser._mark([3])  # no seated row for table 3 yet: the seated list whole
+    assert browser._url(browser.seated_named, "seated", browser.seated_rows).endswith(
+        "/console/fragment/seated")
+    assert DirectorBrowser("http://127.0.0.1:1", "unused", tables=10).last == 10
+
+
 @pytest.mark.parametrize(("tables", "shards", "expected"), [
     (1, None, 1), (4, None, 2), (26, None, 2), (27, None, 3), (200, None, 9),
     (1000, None, 41), (4, 3, 3), (1000, 2, 8), (1000, 12, 12)])

@@ -122,7 +122,7 @@ def store_events(ctx: Context, conn: Connection, events: list[tuple[int, int, Ev
         if known != said:
             outcomes[index].rejected = (f"table {key[0]} event {key[1]}: already stored "
                                         f"with other content (a replayed or forged event)")
-            outcomes[index].changed.add("tables")
+            outcomes[index].changed |= {"tables", "conflicts"}
             kind, board, ts, data = said
             conflicts[key] = {"event": ctx.event, "table_no": key[0], "seq": key[1],
                               "type": kind, "board": board, "ts": ts, "data": data,
