@@ -281,8 +281,9 @@ class DirectorBrowser:
     seated players' list below the grid (``/console/fragment/seated``), as its own section.
     The page shows the field's first page of tables (``server.pages.tableview``: the first
     ``PAGE_TABLES``; all of a club's); a change of the tables past it fetches nothing, as on
-    the page. One fetch at a time a section; changes meanwhile make one more, their tables
-    merged. ``seen[table]`` lists (events shown, instant) each time a table's count grew."""
+    the page; the seated list fetches only on a change that says someone sat down or a round
+    began (kind ``seated``). One fetch at a time a section; changes meanwhile make one more,
+    their tables merged. ``seen[table]`` lists (events shown, instant) each time a table's count grew."""
 
     SECTIONS = ("tables", "seated")
 
@@ -358,24 +359,27 @@ class DirectorBrowser:
                 elif text.startswith("data:") and kind == "change":
                     change = json.loads(text[5:])
                     if "tables" in change["kinds"]:
-                        self._mark(change.get("tables"))
+                        self._mark(change.get("tables"), seated="seated" in change["kinds"])
         except Exception as error:
             if not self.closed:
                 self.error = f"{type(error).__name__}: {error}"
         finally:
             self.hello.set()
 
-    def _mark(self, tables: list[int] | None) -> None:
+    def _mark(self, tables: list[int] | None, *, seated: bool = True) -> None:
         """The tables a change names (None: any may have changed) that the page shows,
-        merged into what each section's next fetch takes."""
+        merged into what each section's next fetch takes; the seated players' section
+        only when the change says someone sat down or a round began (``seated``)."""
         if tables is not None and self.last is not None:
             tables = [table for table in tables if table <= self.last]
         if tables is not None and not tables:
             return
         with self.changed:
-            self.dirty = self.seated_dirty = True
+            self.dirty = True
             self.named = self._merge(self.named, tables)
-            self.seated_named = self._merge(self.seated_named, tables)
+            if seated or tables is None:
+                self.seated_dirty = True
+                self.seated_named = self._merge(self.seated_named, tables)
             self.changed.notify_all()
 
     def _merge(self, named: set[int] | None, tables: list[int] | None) -> set[int] | None:

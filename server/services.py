@@ -167,7 +167,7 @@ class Services:
                 self._draining[before] = (old, time.monotonic())
                 self._drain(keep=DRAINING)
             log.info("the server runs session %s now", event)
-        self.hub.notify({"session", "tables", "results", "calls", "commands"})
+        self.hub.notify({"session", "tables", "results", "calls", "commands", "seated"})
         return True
 
     def _follow_sessions(self) -> None:

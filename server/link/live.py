@@ -29,11 +29,12 @@ grid 66.9), so up to about 800 rows are cheaper than the whole grid. At 200, dur
 of 1,000 tables a change named more than that often enough that the page fetched the whole
 grid 38 times in five minutes, each holding up the fetches after it."""
 KINDS = frozenset({"tables", "results", "calls", "commands", "analysis", "session", "status",
-                   "conflicts"})
+                   "conflicts", "seated"})
 """Every kind a page streams: a hub that may have missed changes says all of these changed.
 "status" is the ingest's storage line (a refusal began or ended), "conflicts" a table's events
-that came twice with different content: the console fetches those two parts on their own kind,
-not on every change of a table (at thousands of tables, every few milliseconds)."""
+that came twice with different content, "seated" a table's assignment or a player sitting
+down (always with "tables", for the same table): the console fetches those parts on their own
+kind, not on every change of a table (at thousands of tables, every few milliseconds)."""
 
 
 class Change(NamedTuple):

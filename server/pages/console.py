@@ -118,7 +118,8 @@ def _clock_texts() -> Markup:
                   .replace("&", "\\u0026"))
 
 
-STREAM_KINDS = frozenset({"tables", "results", "calls", "commands", "status", "conflicts"})
+STREAM_KINDS = frozenset({"tables", "results", "calls", "commands", "status", "conflicts",
+                          "seated"})
 EXPORTS = publish.FORMATS  # each export format defined once (server/outputs/publish.py)
 PAGES.add({f"console_export_{name}": form.words for name, form in EXPORTS.items()})
 
@@ -788,7 +789,7 @@ def resolve_conflict(table: int) -> Any:
         flash(t("console_conflict_kept", n=done, table=table_name(table)))
     else:
         abort(400)
-    services().hub.notify({"tables", "results", "calls", "commands", "conflicts"})
+    services().hub.notify({"tables", "results", "calls", "commands", "conflicts", "seated"})
     return redirect(url_for("console.index"))
 
 

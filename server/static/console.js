@@ -96,8 +96,9 @@
   // shows part of a large field (data-first, data-last: a page of the grid) leaves the
   // tables outside it; the page's own tables without a row yet make it fetch all of it.
   function named(section, kinds, message) {
+    // "seated" always comes with "tables" for the same tables: the rows named cover it.
     const rows = section.dataset.rows !== undefined && Array.isArray(message.tables)
-      && kinds.every((kind) => kind === "tables");
+      && kinds.every((kind) => kind === "tables" || kind === "seated");
     if (!rows) { return null; }
     if (section.dataset.first === undefined) { return message.tables; }
     const first = Number(section.dataset.first);

@@ -178,6 +178,8 @@ def test_the_directors_browser_follows_the_first_page_of_a_large_field() -> None
     assert browser.named == {2} and browser.seated_named == {2}
     assert browser._url(browser.seated_named, "seated", browser.seated_rows).endswith(
         "/console/fragment/seated?only=2")
+    browser._mark([4], seated=False)  # a card played: the grid's row, not the seated list
+    assert browser.named == {2, 4} and browser.seated_named == {2}
     browser._mark([3])  # no seated row for table 3 yet: the seated list whole
     assert browser._url(browser.seated_named, "seated", browser.seated_rows).endswith(
         "/console/fragment/seated")

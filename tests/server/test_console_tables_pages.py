@@ -115,3 +115,16 @@ def test_the_storage_line_and_the_conflicts_fetch_on_their_own_kinds(
         table_topic(EVENT, 1, "events"),
         Event(2, "player", 1.7e9 + 9, None, {"seat": "E", "number": 7}).to_payload())
     assert outcome.rejected is not None and "conflicts" in outcome.changed
+
+
+def test_a_player_sitting_down_tells_the_seated_list_and_a_board_does_not(
+        app: Flask, field: Any) -> None:
+    ingest = services(app).ingest
+    sat = ingest(table_topic(EVENT, 2, "events"), Event(
+        1, "assign", 1.7e9, None, {"cmd": f"assign-{EVENT}-r1-t2", "round": 1,
+                                    **_assignment(field, 2)}).to_payload())
+    assert {"tables", "seated"} <= sat.changed
+    board = ingest(table_topic(EVENT, 2, "events"), Event(
+        2, "board", 1.7e9 + 1, 2, {"board": 2, "dealer": "E", "vul": "NS"}).to_payload())
+    assert board.rejected is None and "tables" in board.changed
+    assert "seated" not in board.changed

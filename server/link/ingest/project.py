@@ -49,9 +49,16 @@ log = logging.getLogger(__name__)
 _P = TypeVar("_P")
 
 
+SEATING = frozenset({EventType.ASSIGN, EventType.PLAYER})
+"""The events that change who sits at a table (server/setup/player_register.py ``seated``):
+the console's seated list fetches on them, not on every card."""
+
+
 def project(ctx: Context, conn: Connection, table: int, event: Event, outcome: Outcome,
              batch: Statuses) -> None:
     """The rows ``event``, newly stored, derives (most types derive none)."""
+    if event.type in SEATING:  # who sits at the table: the console's seated list
+        outcome.changed.add("seated")
     derive = DERIVE[event.type]
     if derive is not None:
         derive(ctx, conn, table, event, outcome, batch)
