@@ -283,9 +283,8 @@ class DirectorBrowser:
     ``PAGE_TABLES``; all of a club's); a change of the tables past it fetches nothing, as on
     the page; the seated list fetches only on a change that says someone sat down or a round
     began (kind ``seated``). One fetch at a time a section; changes meanwhile make one more,
-    their tables merged. ``seen[table]`` lists (events shown, instant) each time a table's count grew."""
-
-    SECTIONS = ("tables", "seated")
+    their tables merged. ``seen[table]`` lists (events shown, instant) each time a table's
+    count grew."""
 
     def __init__(self, address: str, password: str, tables: int | None = None) -> None:
         from server.link.live import MAX_TABLES
