@@ -27,6 +27,13 @@ PAGES.add({
     "display_results": Words(es="Tableros terminados", en="Finished boards"),
     "display_board": Words(es="Tablero {number}", en="Board {number}"),
     "display_board_word": Words(es="Tablero", en="Board"),
+    "display_board_trimmed": Words(
+        es="{shown} de los {total} resultados: los mejores y los peores para Norte-Sur. "
+           "Todos, en la página del tablero",
+        en="{shown} of the {total} results: the best and the worst for North-South. "
+           "All of them on the board's page"),
+    "display_vugraph_go": Words(es="Ver", en="Show"),
+    "display_vugraph_no_table": Words(es="No hay mesa «{table}».", en="No table \"{table}\"."),
     "display_no_results": Words(es="Aún no hay resultados publicados.",
                                 en="No results published yet."),
     "display_release_rule": Words(
