@@ -12,27 +12,31 @@ from typing import Any
 
 from flask import Blueprint, Response, g, jsonify, request
 
+from laws import Side
 from server.link.round_times import server_now
 from server.link.tables import table_grid
 from server.pages import rankview, vugraph
 from server.pages.display import (
     group_key,
     localised,
+    progress_shown,
     recent_boards,
     section_of_group,
     shown_result,
     vugraph_delay,
     vugraph_now,
 )
-from server.pages.progress import session_progress
+from server.pages.progress import STAGES, session_progress
 from server.scoring import standings
 from server.scoring.swiss import swiss_of
 from server.services import services
 from server.setup.session import participants_of
 from server.texts.i18n import language
+from tablemodel import words
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 PUBLIC_TABLE_FIELDS = ("table", "online", "round", "board")
+STAGE_NAMES = frozenset(STAGES.values()) | {"offline"}
 
 
 def _no_session() -> Response:
@@ -119,7 +123,9 @@ def results() -> Any:
                                most=per_board or len(rows) + 1, only=boards)
         rows = [row for board in chosen for row in board.rows]
         counts = {str(board.board): board.total for board in chosen}
-    labels = {n: localised(p.label) for n, p in participants_of(services().db, found).items()}
+    east_west = words.side(Side.EW, language())
+    labels = {n: localised(p.label, east_west)
+              for n, p in participants_of(services().db, found).items()}
     # Each row also as the room says it ("shown", in the asker's language: ?lang= or the
     # cookie), so that display.js draws it without spelling a bridge word itself.
     return jsonify({"event": found.event, "released": sorted(released), "language": language(),
@@ -144,6 +150,7 @@ def rankings() -> Any:
     swiss = (swiss_of(services().db, found, public=True, scored_field=scored).to_json()
              if found.kind.paired else None)  # a Swiss's VP standings and matches
     rows, view = scored.standings, None
+    east_west = words.side(Side.EW, language())
     if query is not None:
         page = rankview.select(rows, query, labels={
             n: (p.label, p.names) for n, p in participants.items()}, order=group_key,
@@ -154,7 +161,7 @@ def rankings() -> Any:
                     "view": view, "rankings": [
         {"participant": st.participant, "label": participants[st.participant].label
          if st.participant in participants else str(st.participant),
-         "shown": localised(participants[st.participant].label)
+         "shown": localised(participants[st.participant].label, east_west)
          if st.participant in participants else str(st.participant),
          "names": participants[st.participant].names if st.participant in participants
          else "", "group": st.group, "boards": st.boards, "score": round(st.score, 2),
@@ -180,13 +187,24 @@ def tables() -> Any:
 @bp.get("/progress")
 def progress() -> Any:
     """Where the session is (server/pages/progress.py): public, and nothing the release rule
-    hides."""
+    hides. ``?section=B`` and ``?stage=offline`` list those tables alone, ``?limit=N`` the
+    first N of them (``tables_matched``: how many before it); the summary stays the
+    field's."""
     found = services().session
     if found is None:
         return _no_session()
+    try:  # ?section=B, ?stage=offline, ?limit=60: those tables alone (a big field's page)
+        section, stage = _section(), request.args.get("stage", "").strip()
+        if stage and stage not in STAGE_NAMES:
+            raise BadQuery(f"stage {stage[:12]!r}: one of {', '.join(sorted(STAGE_NAMES))}")
+        limit = _count("limit", 1, 100_000)
+    except BadQuery as error:
+        return _refused(error)
     db = services().db
-    shown = session_progress(db, found, len(services().scored(found).released), server_now())
-    progress = shown.to_json()
+    shown, matched = progress_shown(
+        session_progress(db, found, len(services().scored(found).released), server_now()),
+        found, section, stage, limit)
+    progress = {**shown.to_json(), "tables_matched": matched}
     for row in progress["tables"]:  # each table as the room names it ("B3")
         row["name"] = found.table_label(row["table"])
     return jsonify({"event": found.event, **progress})

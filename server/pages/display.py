@@ -18,7 +18,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import (
@@ -38,7 +38,7 @@ from markupsafe import Markup, escape
 from laws import Card, Deal, RulesError, Seat, Side, Strain, Suit, Vulnerability
 from server.link.round_times import server_now
 from server.pages import rankview, vugraph
-from server.pages.progress import session_progress
+from server.pages.progress import Progress, session_progress
 from server.scoring.analysis import Analysis, AnalysisError
 from server.scoring.fieldscore import Scored, parse_adjusted
 from server.scoring.standings import ResultRow
@@ -72,6 +72,10 @@ BOARD_ROWS = 20
 field's board, the results at the tables of the section the page shows, else the ten best
 and the ten worst for North-South, and a link to the board's page, which has them all. At
 5,000 tables the six newest boards held 1,200 rows, most of the page's weight."""
+PROGRESS_TABLES = 60
+"""The most tables whose stage the live page lists one by one: past it (a field of sections),
+the tables of the section the page shows, else only the tables offline; the summary line
+counts the whole field. 5,000 tables' lines were half the page and most of its drawing."""
 VUGRAPH_LINKS = 60
 """The most tables the live page links to the vugraph of, one link each: past it (a field of
 sections), the tables of the section the page shows, and a box to ask for any table by name;
@@ -115,6 +119,10 @@ def index() -> Any:
     view, error = ranking_view(scored.standings, labels, request.args)
     section = view.query.section
     boards = recent_boards(scores.shown, scored, section=section)
+    asked = progress_query(session, section)
+    progress, matched = progress_shown(
+        session_progress(db, session, len(scores.released), server_now()), session,
+        section, asked.get("stage", ""), int(asked["limit"]) if "limit" in asked else None)
     shown = ({row.participant for row in view.rows}
              | {pair for board in boards for row in board.rows
                 for pair in (row.ns_pair, row.ew_pair)})
@@ -125,8 +133,8 @@ def index() -> Any:
                    released=sorted(scores.released), board_rows=BOARD_ROWS,
                    vugraph_tables=vugraph_links(session, section),
                    texts=_script_texts({n: labels[n] for n in shown if n in labels},
-                                       session, version),
-                   progress=session_progress(db, session, len(scores.released), server_now()))
+                                       session, version, section),
+                   progress=progress, progress_matched=matched, progress_query=asked)
 
 
 @bp.get("/board/<int:number>")
@@ -246,14 +254,17 @@ class Label:
 
 def labels_of(session: Session) -> dict[int, Label]:
     """Each participant's label in the visitor's language and names."""
-    return {number: Label(localised(p.label), p.names)
+    east_west = words.side(Side.EW, language())
+    return {number: Label(localised(p.label, east_west), p.names)
             for number, p in participants_of(services().db, session).items()}
 
 
-def localised(label: str) -> str:
-    # The movement labels a Mitchell's pairs "3 NS" and "3 EW"; Spanish says Este-Oeste.
+def localised(label: str, east_west: str | None = None) -> str:
+    """A pair's label in the visitor's language: the movement labels a Mitchell's pairs
+    "3 NS" and "3 EW"; Spanish says Este-Oeste (``east_west``: that word, when the caller
+    has it already)."""
     if label.endswith(" EW"):
-        return label[:-2] + words.side(Side.EW, language())
+        return label[:-2] + (east_west or words.side(Side.EW, language()))
     return label
 
 
@@ -363,6 +374,30 @@ def recent_boards(rows: Iterable[ResultRow], scored: Any = None, *,
             found = ordered[:most - most // 2] + ordered[len(ordered) - most // 2:]
         recent.append(RecentBoard(number, found, len(by_board[number])))
     return recent
+
+
+def progress_query(session: Session, section: str = "") -> dict[str, str]:
+    """Which tables' progress the live page lists, as ``/api/v1/progress`` arguments: every
+    table of a field up to ``PROGRESS_TABLES``; of a bigger one, the tables of ``section``,
+    or without one the first ``PROGRESS_TABLES`` tables offline."""
+    if session.tables <= PROGRESS_TABLES:
+        return {}
+    if section:
+        return {"section": section}
+    return {"stage": "offline", "limit": str(PROGRESS_TABLES)}
+
+
+def progress_shown(progress: Progress, session: Session, section: str = "",
+                   stage: str = "", limit: int | None = None) -> tuple[Progress, int]:
+    """``progress`` with the tables of ``section`` alone, of those at ``stage`` alone
+    (each when given), the first ``limit`` of them; and how many there were before the
+    limit. The summary stays the field's."""
+    if not section and not stage and limit is None:
+        return progress, len(progress.tables)
+    kept = [row for row in progress.tables
+            if (not section or session.section_of_table(row.table) == section)
+            and (not stage or row.stage == stage)]
+    return replace(progress, tables=kept[:limit]), len(kept)
 
 
 def vugraph_links(session: Session, section: str = "") -> list[int]:
@@ -617,7 +652,7 @@ SCRIPT_TEXTS = (
     "display_percent", "display_penalty", "display_ns", "display_ew", "display_contract",
     "display_declarer", "display_lead", "display_tricks", "display_score_ns",
     "display_score_ew", "display_live", "display_updated", "display_offline",
-    "display_progress_round", "display_progress_not_started",
+    "display_progress_round", "display_progress_not_started", "display_progress_more",
     "display_progress_boards", "display_progress_round_boards", "display_stage_waiting",
     "display_stage_seating", "display_stage_between", "display_stage_playing",
     "display_stage_done", "display_stage_offline", "display_table_boards", "display_table",
@@ -629,7 +664,8 @@ def script_texts(session: Session) -> Markup:
     return _script_texts({}, session, None)
 
 
-def _script_texts(labels: dict[int, Label], session: Session, version: int | None) -> Markup:
+def _script_texts(labels: dict[int, Label], session: Session, version: int | None,
+                  section: str = "") -> Markup:
     """What display.js needs in the page's language, as JSON safe inside <script>; the live
     hub's ``version`` when the page's data was read: display.js fetches nothing again on
     connecting if the stream says that version still. ``labels``: those of the pairs the page
@@ -643,6 +679,7 @@ def _script_texts(labels: dict[int, Label], session: Session, version: int | Non
     texts["groups"] = {group: group_caption(group) for group in named}
     texts["group_order"] = named
     texts["labels"] = {str(number): label.text for number, label in labels.items()}
+    texts["progress_query"] = progress_query(session, section)
     texts["recent"] = RECENT_BOARDS
     texts["board_rows"] = BOARD_ROWS
     text = json.dumps(texts, ensure_ascii=False)

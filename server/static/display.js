@@ -224,6 +224,10 @@
         row.scheduled ? el("span", {class: "table-boards"}, t("display_table_boards",
           {finished: row.finished, scheduled: row.scheduled})) : null));
     }
+    if (data.tables_matched > data.tables.length) {
+      list.append(el("li", {class: "more"},
+        t("display_progress_more", {count: data.tables_matched - data.tables.length})));
+    }
     const clock = data.clock ? el("p", {class: "round-clock stage-" + data.clock.stage,
       "data-left": data.clock.left, "data-warning": data.clock.warning,
       "data-round": data.clock.round}) : null;
@@ -271,7 +275,9 @@
   async function refreshProgress() {
     if (progressTimer !== null) { clearTimeout(progressTimer); progressTimer = null; }
     progressAt = Date.now();
-    renderProgress(await fetchJson("/api/v1/progress"));
+    // A big field's page lists some tables only (a section's, or those offline).
+    const query = new URLSearchParams(texts.progress_query || {}).toString();
+    renderProgress(await fetchJson("/api/v1/progress" + (query ? "?" + query : "")));
   }
 
   function progressSoon() {

@@ -32,6 +32,12 @@ PAGES.add({
            "Todos, en la página del tablero",
         en="{shown} of the {total} results: the best and the worst for North-South. "
            "All of them on the board's page"),
+    "display_progress_section": Words(
+        es="Las mesas de la sección {section}.", en="The tables of section {section}."),
+    "display_progress_offline": Words(
+        es="Las mesas sin conexión; elija una sección para ver cada mesa.",
+        en="The tables offline; choose a section to see each table."),
+    "display_progress_more": Words(es="y {count} más", en="and {count} more"),
     "display_vugraph_go": Words(es="Ver", en="Show"),
     "display_vugraph_no_table": Words(es="No hay mesa «{table}».", en="No table \"{table}\"."),
     "display_no_results": Words(es="Aún no hay resultados publicados.",
