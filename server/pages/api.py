@@ -110,16 +110,15 @@ def results() -> Any:
     except BadQuery as error:
         return _refused(error)
     everything = _director() and request.args.get("all") == "1"
-    scored = None
     if everything:  # as stored, scored or not: the director's view may not score yet
         rows = standings.all_results(services().db, found)
         released = standings.released_boards(services().db, found, rows)
     else:
         scores = services().scored(found)
-        rows, released, scored = scores.shown, scores.released, scores.field
+        rows, released = scores.shown, scores.released
     counts: dict[str, int] | None = None
     if recent is not None or boards is not None or section or per_board is not None:
-        chosen = recent_boards(rows, scored, boards=recent, section=section,
+        chosen = recent_boards(rows, boards=recent, section=section,
                                most=per_board or len(rows) + 1, only=boards)
         rows = [row for board in chosen for row in board.rows]
         counts = {str(board.board): board.total for board in chosen}

@@ -118,7 +118,7 @@ def index() -> Any:
              if session.kind.paired else None)
     view, error = ranking_view(scored.standings, labels, request.args)
     section = view.query.section
-    boards = recent_boards(scores.shown, scored, section=section)
+    boards = recent_boards(scores.shown, section=section)
     asked = progress_query(session, section)
     progress, matched = progress_shown(
         session_progress(db, session, len(scores.released), server_now()), session,
@@ -341,21 +341,14 @@ class RecentBoard:
         return len(self.rows) < self.total
 
 
-def ns_order(row: ResultRow, scored: Scored | None = None) -> tuple[float, int]:
-    """Best for North-South first: by the field's score when there is one, else by points."""
-    if scored is not None:
-        return (-scored.ns, row.table)
-    return (-(row.score_ns or 0), row.table)
-
-
-def recent_boards(rows: Iterable[ResultRow], scored: Any = None, *,
-                  boards: int | None = RECENT_BOARDS, section: str = "", most: int = BOARD_ROWS,
+def recent_boards(rows: Iterable[ResultRow], *, boards: int | None = RECENT_BOARDS,
+                  section: str = "", most: int = BOARD_ROWS,
                   only: Iterable[int] | None = None) -> list[RecentBoard]:
     """The ``boards`` highest-numbered boards of ``rows`` (None: all; of those ``only`` names
-    when given), each
-    with its results at the tables of ``section`` ("": all), at most ``most`` of them
-    (``BOARD_ROWS``): past it, half the best and half the worst for North-South by the
-    field's scores in ``scored`` (a ``standings.Field``; None: by points)."""
+    when given), each with its results at the tables of ``section`` ("": all), at most
+    ``most`` of them (``BOARD_ROWS``): past it, half the best and half the worst for
+    North-South by points (the field's scores of sections scored apart do not compare), the
+    artificial scores, which have no points, left to the board's page."""
     wanted = None if only is None else set(only)
     by_board: dict[int, list[ResultRow]] = {}
     for row in rows:
@@ -368,10 +361,10 @@ def recent_boards(rows: Iterable[ResultRow], scored: Any = None, *,
     for number in chosen:
         found = sorted(by_board[number], key=lambda r: r.table)
         if len(found) > most:
-            field_scores = ({} if scored is None else
-                            {item.result.table: item for item in scored.scored.get(number, [])})
-            ordered = sorted(found, key=lambda r: ns_order(r, field_scores.get(r.table)))
-            found = ordered[:most - most // 2] + ordered[len(ordered) - most // 2:]
+            ordered = sorted((r for r in found if r.score_ns is not None),
+                             key=lambda r: (-(r.score_ns or 0), r.table))
+            found = ordered[:most - most // 2] + ordered[max(most - most // 2,
+                                                             len(ordered) - most // 2):]
         recent.append(RecentBoard(number, found, len(by_board[number])))
     return recent
 
