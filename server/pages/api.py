@@ -110,6 +110,7 @@ def results() -> Any:
     except BadQuery as error:
         return _refused(error)
     everything = _director() and request.args.get("all") == "1"
+    released: set[int] | frozenset[int]
     if everything:  # as stored, scored or not: the director's view may not score yet
         rows = standings.all_results(services().db, found)
         released = standings.released_boards(services().db, found, rows)
@@ -130,8 +131,12 @@ def results() -> Any:
     return jsonify({"event": found.event, "released": sorted(released), "language": language(),
                     "counts": counts,
                     "results": [{**row.to_json(), "shown": {
-                        **shown_result(row), "ns": labels.get(row.ns_pair, ""),
-                        "ew": labels.get(row.ew_pair, "")}} for row in rows]})
+                        **shown_result(row), "ns": _label(labels, row.ns_pair),
+                        "ew": _label(labels, row.ew_pair)}} for row in rows]})
+
+
+def _label(labels: dict[int, str], pair: int | None) -> str:
+    return "" if pair is None else labels.get(pair, "")
 
 
 @bp.get("/rankings")
