@@ -334,3 +334,29 @@ def test_a_change_relayed_from_another_process_counts(
         change = hub.wait(seen, WAIT)
     assert "results" in change.kinds
     assert hub.version_of(SCORING_KINDS) == change.version
+
+
+def test_the_fingerprint_reads_on_both_databases(db: Any) -> None:
+    """One aggregate query on SQLite and PostgreSQL alike; a result, a release, a penalty and
+    the session's figures each change it."""
+    from server.services import scoring_fingerprint
+    session = create_session(db, event=EVENT, title="Martes", kind="mitchell", participants=6,
+                             boards_per_round=2, seed=1)
+    seen = [scoring_fingerprint(db, session)]
+    seat = session.plan.schedule(1)[0]
+    writes = [
+        insert(s.results).values(event=EVENT, table_no=seat.table, board=1, round=1,
+                                 ns=seat.ns, ew=seat.ew, contract="3NT", declarer="N",
+                                 tricks=9, score_ns=400, source_seq=2, finished_at=1.8e9),
+        update(s.results).where(s.results.c.event == EVENT).values(lead="SQ"),
+        insert(s.releases).values(event=EVENT, board=2, released_at=1.8e9, released_by="x"),
+        insert(s.penalties).values(session_id=session.id, participant=1, law="90", unit="mp",
+                                   amount=1.0, note="x", given_by="x", given_at=1.8e9),
+        insert(s.scoring_rules).values(session_id=session.id, avg_plus=70, avg=50,
+                                       avg_minus=30)]
+    for write in writes:
+        with db.write() as conn:
+            conn.execute(write)
+        seen.append(scoring_fingerprint(db, session))
+    assert len(set(seen)) == len(seen)
+    assert scoring_fingerprint(db, session) == seen[-1]  # nothing written: the same
