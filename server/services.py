@@ -10,12 +10,13 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Mapping
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, current_app
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from werkzeug.security import generate_password_hash
 
 from laws import Board, Seat, Vulnerability
@@ -27,8 +28,9 @@ from server.link.ingest import Ingest, Seated
 from server.link.live import Hub
 from server.link.relay import Relay
 from server.outputs import playanalysis
+from server.scoring import standings
 from server.scoring.analysis import Analyser, Analysis
-from server.scoring.standings import released_boards
+from server.scoring.standings import Field, ResultRow, released_boards
 from server.setup.running import running_event
 from server.setup.session import Session, board_conditions, current
 from server.storage import schema as s
@@ -48,6 +50,149 @@ released board a second later at most, and a stream of results costs one computa
 WATCHER_JOIN = 30.0
 """Seconds close() waits for each watcher to end its pass (a big field's after-board pages
 take seconds) before it releases the database under it."""
+SCORED_KEPT = 4
+"""The most scorings of the field kept at once: the public view and the director's, of the
+running session and of one more (a console looking at another session); each holds every
+result and ranking of its field (a few megabytes at 5,000 tables)."""
+SCORING_KINDS = frozenset({"results", "session"})
+"""The live hub's kinds of change that move the field's scores: a result stored, corrected or
+released, a penalty, an adjusted score or the session's figures (``results``), another
+session or its settings (``session``)."""
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The field as one reading saw it: every result, the released boards, and the scores
+    and rankings, of the public view (released boards only) or of the director's."""
+
+    rows: tuple[ResultRow, ...]   # every result, released or not, by board and table
+    released: frozenset[int]
+    field: Field
+    public: bool
+
+    @property
+    def shown(self) -> list[ResultRow]:
+        """The results the view shows: the released boards' for the public, all for the
+        director."""
+        if not self.public:
+            return list(self.rows)
+        return [row for row in self.rows if row.board in self.released]
+
+
+def scoring_fingerprint(db: Database, session: Session) -> tuple[Any, ...]:
+    """A cheap summary of everything the field's scores read, which a write changes even when
+    it does not tell the live hub (a script, a tool on the database, a process whose relay was
+    down): one aggregate query, a few milliseconds at 5,000 results.
+
+    What each write changes here:
+    - results: ingest inserts rows and updates them (a later result: ``source_seq``; the lead,
+      the seating, the contract played beside a director's score; a correction of the
+      console's form: contract, tricks, score, adjusted, ``corrected_by``); a conflict deletes
+      them. The count and the sums over every column the pages read cover them; a write that
+      keeps every sum the same (two scores swapped between tables) is not seen here, and
+      counts on the hub (every writer in the project tells it, ``results``).
+    - releases: only inserted (the count).
+    - penalties: given (count, sum of amounts) and withdrawn (count of ``withdrawn_at``).
+    - assigned adjusted scores: replaced by a delete and an insert (count, newest
+      ``given_at``).
+    - scoring rules: the figures themselves and when they were set.
+    - participants: the groups the rankings are made in (count, the groups' lengths); the
+      names and labels are read afresh by every page, not kept here.
+    - the session's settings, sections and Swiss pairings are in the ``Session`` value, which
+      is part of the key (server/setup/session.py ``current``)."""
+    r, rel, pen, adj = s.results.c, s.releases.c, s.penalties.c, s.assigned_scores.c
+    rules, part = s.scoring_rules.c, s.participants.c
+
+    def zero(column: Any) -> Any:
+        return func.coalesce(column, 0)
+
+    def length(column: Any) -> Any:
+        return func.sum(func.length(func.coalesce(column, "")))
+
+    results = select(
+        func.count(), func.sum(r.source_seq), func.sum(zero(r.score_ns)),
+        func.sum(zero(r.tricks)), func.sum(zero(r.ns) * r.table_no),
+        func.sum(zero(r.ew) * r.board), func.sum(zero(r.round)), func.count(r.contract),
+        length(r.contract), func.count(r.lead), length(r.lead), func.count(r.adjusted),
+        length(r.adjusted), func.count(r.corrected_by), length(r.declarer),
+        func.max(r.finished_at)).where(r.event == session.event)
+    with db.read() as conn:
+        return (
+            tuple(conn.execute(results).one()),
+            tuple(conn.execute(select(func.count(), func.max(rel.released_at)).where(
+                rel.event == session.event)).one()),
+            tuple(conn.execute(select(
+                func.count(), func.count(pen.withdrawn_at), func.sum(pen.amount),
+                func.max(pen.given_at), func.max(pen.withdrawn_at)).where(
+                pen.session_id == session.id)).one()),
+            tuple(conn.execute(select(func.count(), func.max(adj.given_at)).where(
+                adj.event == session.event)).one()),
+            tuple(conn.execute(select(rules.avg_plus, rules.avg, rules.avg_minus,
+                                      rules.session_percent, rules.set_at).where(
+                rules.session_id == session.id)).all()),
+            tuple(conn.execute(select(func.count(), func.sum(func.length(part.grp))).where(
+                part.session_id == session.id)).one()))
+
+
+class FieldScores:
+    """The field scored once per change for every reader: the live page, the API, the room's
+    page and the console ask here, not each of them the scorer (about 0.7 s at 5,000 tables,
+    and every open page asks after every change).
+
+    Kept by a key read before the scoring: the session (its ``Session`` value: a change of
+    settings gives another), the view (public or the director's), the live hub's version of
+    the last change that moves scores (``SCORING_KINDS``, relayed ones from other processes
+    included), and ``scoring_fingerprint`` (a write that told no hub). A scoring that raced a
+    change is stored under the key read before it, which the change has made old, so the next
+    reader scores again. Two readers of the same key at once score once: the second waits for
+    the first."""
+
+    def __init__(self, db: Database, hub: Hub, kept: int = SCORED_KEPT) -> None:
+        self.db, self.hub, self.kept = db, hub, kept
+        self._lock = threading.Lock()
+        self._kept: OrderedDict[Hashable, Scores] = OrderedDict()
+        self._scoring: dict[Hashable, threading.Lock] = {}
+
+    def key(self, session: Session, public: bool) -> Hashable:
+        # The hub's version first: a change told after it gives a later version, and the
+        # fingerprint read after it sees at least what the version says.
+        version = self.hub.version_of(SCORING_KINDS)
+        return (session, public, version, scoring_fingerprint(self.db, session))
+
+    def get(self, session: Session, *, public: bool) -> Scores:
+        """The field's scores as they stand; the public view counts released boards only.
+        The director's view raises ValueError for a field the laws cannot score yet."""
+        key = self.key(session, public)
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+            scoring = self._scoring.setdefault(key, threading.Lock())
+        with scoring:
+            with self._lock:
+                found = self._kept.get(key)
+                if found is not None:
+                    return found
+            try:
+                scores = self._score(session, public)
+            finally:
+                with self._lock:
+                    self._scoring.pop(key, None)
+            with self._lock:
+                self._kept[key] = scores
+                while len(self._kept) > self.kept:
+                    self._kept.popitem(last=False)
+            return scores
+
+    def _score(self, session: Session, public: bool) -> Scores:
+        rows = standings.all_results(self.db, session)
+        released = standings.released_boards(self.db, session, rows)
+        if public:
+            scored = standings.public_field(self.db, session, rows)
+        else:
+            scored = standings.field(self.db, session, public=False, results=rows)
+        return Scores(tuple(rows), frozenset(released), scored, public)
 
 
 @dataclass
@@ -71,9 +216,16 @@ class Services:
     # The watchers' threads, which close() waits for before it lets the database go.
     _watchers: list[threading.Thread] = field(default_factory=list)
     ingest: Ingest = field(init=False)  # the running session's (ingest_for)
+    scores: FieldScores = field(init=False)  # the field scored once per change
 
     def __post_init__(self) -> None:
         self.ingest = self.ingest_for(self.event)
+        self.scores = FieldScores(self.db, self.hub)
+
+    def scored(self, session: Session, *, public: bool = True) -> Scores:
+        """The field's scores for a page or the API (``FieldScores``): scored once per
+        change, whoever asks. Exports and printouts score afresh."""
+        return self.scores.get(session, public=public)
 
     @property
     def event(self) -> str:

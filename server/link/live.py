@@ -64,6 +64,7 @@ class Hub:
         self._slots = threading.BoundedSemaphore(max_streams)
         self._kinds: dict[int, frozenset[str]] = {}
         self._tables: dict[int, frozenset[int] | None] = {}  # for each version with "tables"
+        self._last: dict[str, int] = {}  # each kind's newest version (kept past the history)
         self._history = history
         self._changed = threading.Condition()
         self.closed = False
@@ -89,6 +90,8 @@ class Hub:
             self.version += 1
             self.changed_at = time.time()
             self._kinds[self.version] = kinds
+            for kind in kinds:
+                self._last[kind] = self.version
             if "tables" in kinds:
                 self._tables[self.version] = None if tables is None else frozenset(tables)
             gone = self.version - self._history
@@ -96,6 +99,13 @@ class Hub:
             self._tables.pop(gone, None)
             self._changed.notify_all()
             return self.version
+
+    def version_of(self, kinds: Iterable[str]) -> int:
+        """The version of the newest change of any of ``kinds`` recorded here, made in this
+        process or relayed from another (0: none yet). What is kept by it (the field's scores,
+        server/services.py) is current while this stays the same."""
+        with self._changed:
+            return max((self._last.get(kind, 0) for kind in kinds), default=0)
 
     def wait(self, after: int, timeout: float) -> Change:
         """The newest version and every change after ``after`` (no kinds on timeout)."""

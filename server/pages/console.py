@@ -271,10 +271,26 @@ def _calls(found: Session | None) -> dict[str, Any]:
 
 
 def _results(found: Session | None) -> dict[str, Any]:
+    """The results grid: of a big field a section or a page of tables at a time, as the
+    request's ``section`` and ``grid`` ask (server/pages/rankview.py ``grid_page``)."""
     if found is None:
-        return {"boards": [], "table_numbers": [], "cells": {}}
-    rows = standings.all_results(services().db, found)
-    return {"boards": found.plan.boards(), "table_numbers": list(range(1, found.tables + 1)),
+        return {"boards": [], "table_numbers": [], "cells": {}, "grid": None,
+                "correct_tables": []}
+    sections: dict[str, list[int]] = {}
+    if len(found.sections) > 1:
+        for table in range(1, found.tables + 1):
+            sections.setdefault(found.section_of_table(table), []).append(table)
+    grid = rankview.grid_page(found.tables, list(sections.items()), request.args)
+    shown = set(grid.tables)
+    rows = [row for row in standings.all_results(services().db, found) if row.table in shown]
+    boards = (found.plan.boards() if len(shown) == found.tables else sorted(
+        {board for seat in found.plan.seatings if seat.table in shown for board in seat.boards}
+        | {row.board for row in rows}))
+    # The correction form offers the tables of the grid, and the one a cell's link named.
+    asked = request.args.get("table", type=int)
+    extra = [asked] if asked and 1 <= asked <= found.tables and asked not in shown else []
+    return {"boards": boards, "table_numbers": grid.tables, "grid": grid,
+            "correct_tables": sorted(shown | set(extra)),
             "cells": {(row.board, row.table): row for row in rows}}
 
 
@@ -319,7 +335,8 @@ def _rankings(found: Session | None) -> dict[str, Any]:
     if found is None:
         return nothing
     try:
-        scored = standings.field(services().db, found, public=False)
+        # Scored once per change for every reader (server/services.py FieldScores).
+        scored = services().scored(found, public=False).field
     except ValueError as error:  # e.g. a pair with two results on a board: fix it first
         return {**nothing, "error": str(error)}
     participants = sessions.participants_of(services().db, found)

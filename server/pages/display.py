@@ -18,7 +18,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from flask import (
@@ -27,6 +27,7 @@ from flask import (
     abort,
     current_app,
     g,
+    redirect,
     render_template,
     request,
     stream_with_context,
@@ -37,8 +38,7 @@ from markupsafe import Markup, escape
 from laws import Card, Deal, RulesError, Seat, Side, Strain, Suit, Vulnerability
 from server.link.round_times import server_now
 from server.pages import rankview, vugraph
-from server.pages.progress import session_progress
-from server.scoring import standings
+from server.pages.progress import Progress, session_progress
 from server.scoring.analysis import Analysis, AnalysisError
 from server.scoring.fieldscore import Scored, parse_adjusted
 from server.scoring.standings import ResultRow
@@ -67,6 +67,19 @@ table that moved on (the session's progress)."""
 RECENT_BOARDS = 6
 """Released boards whose results the live page shows, the highest numbers first; every
 released board is a link there to its own page."""
+BOARD_ROWS = 20
+"""The most results of one board the live page shows: a club's traveller whole; of a big
+field's board, the results at the tables of the section the page shows, else the ten best
+and the ten worst for North-South, and a link to the board's page, which has them all. At
+5,000 tables the six newest boards held 1,200 rows, most of the page's weight."""
+PROGRESS_TABLES = 60
+"""The most tables whose stage the live page lists one by one: past it (a field of sections),
+the tables of the section the page shows, else only the tables offline; the summary line
+counts the whole field. 5,000 tables' lines were half the page and most of its drawing."""
+VUGRAPH_LINKS = 60
+"""The most tables the live page links to the vugraph of, one link each: past it (a field of
+sections), the tables of the section the page shows, and a box to ask for any table by name;
+5,000 links were a page's weight that nobody reads through."""
 
 
 @bp.record_once
@@ -98,21 +111,30 @@ def index() -> Any:
         return _render("display/empty.html")
     version = services().hub.version  # read before the data: a change after it is told
     db = services().db
-    rows = standings.public_results(db, session)
-    released = standings.released_boards(db, session)
-    scored = standings.public_field(db, session)
+    scores = services().scored(session)
+    scored = scores.field
     labels = labels_of(session)
     swiss = (swiss_of(db, session, public=True, scored_field=scored)
              if session.kind.paired else None)
     view, error = ranking_view(scored.standings, labels, request.args)
+    section = view.query.section
+    boards = recent_boards(scores.shown, section=section)
+    asked = progress_query(session, section)
+    progress, matched = progress_shown(
+        session_progress(db, session, len(scores.released), server_now()), session,
+        section, asked.get("stage", ""), int(asked["limit"]) if "limit" in asked else None)
+    shown = ({row.participant for row in view.rows}
+             | {pair for board in boards for row in board.rows
+                for pair in (row.ns_pair, row.ew_pair)})
     return _render("display/index.html", session=session, method=scored.method,
                    groups=ranking_groups(view.rows), labels=labels, swiss=swiss,
                    view=view, query_error=error, ranking_endpoint="display.index",
-                   search_action=url_for("display.index"),
-                   boards=_boards_newest_first(rows)[:RECENT_BOARDS],
-                   released=sorted(released),
-                   texts=_script_texts(labels, session, version),
-                   progress=session_progress(db, session, len(released), server_now()))
+                   search_action=url_for("display.index"), boards=boards,
+                   released=sorted(scores.released), board_rows=BOARD_ROWS,
+                   vugraph_tables=vugraph_links(session, section),
+                   texts=_script_texts({n: labels[n] for n in shown if n in labels},
+                                       session, version, section),
+                   progress=progress, progress_matched=matched, progress_query=asked)
 
 
 @bp.get("/board/<int:number>")
@@ -120,15 +142,15 @@ def board(number: int) -> Any:
     session = services().session
     if session is None:
         return _not_shown(number, "display_no_session")
-    db = services().db
     if number not in session.plan.boards():
         return _not_shown(number, "display_no_board")
-    released = standings.released_boards(db, session)
+    version = services().hub.version
+    scores = services().scored(session)
+    released = scores.released
     if number not in released:
         return _not_shown(number, "display_not_released")
-    version = services().hub.version
-    rows = [r for r in standings.public_results(db, session) if r.board == number]
-    scored = standings.public_field(db, session)
+    rows = [r for r in scores.rows if r.board == number]
+    scored = scores.field
     lines = traveller(rows, scored.scored.get(number, []))
     record = hand_record(session, number)
     if record is not None and record.analysis is None and not record.analysis_failed:
@@ -139,10 +161,23 @@ def board(number: int) -> Any:
     return _render(
         "display/board.html", session=session, number=number, method=scored.method,
         lines=lines, labels=labels, chart=frequency_chart(number, rows),
-        texts=_script_texts(labels, session, version),
+        texts=_script_texts({}, session, version),
         record=record, analysing=services().analyser is not None,
         previous=ordered[at - 1] if at > 0 else None,
         following=ordered[at + 1] if at + 1 < len(ordered) else None)
+
+
+@bp.get("/vugraph")
+def vugraph_find() -> Any:
+    """``/vugraph?table=B3``: the vugraph of the table of that name (the live page's box for a
+    field too big to link every table); back to the live page when there is none."""
+    session = services().session
+    asked = " ".join(request.args.get("table", "").split()).upper()
+    if session is not None and asked:
+        found = table_of_name(session, asked)
+        if found is not None:
+            return redirect(url_for("display.vugraph_page", table=found))
+    return redirect(url_for("display.index", vugraph=asked[:8] or None) + "#vugraph-tables")
 
 
 @bp.get("/vugraph/<int:table>")
@@ -219,14 +254,17 @@ class Label:
 
 def labels_of(session: Session) -> dict[int, Label]:
     """Each participant's label in the visitor's language and names."""
-    return {number: Label(_localised(p.label), p.names)
+    east_west = words.side(Side.EW, language())
+    return {number: Label(localised(p.label, east_west), p.names)
             for number, p in participants_of(services().db, session).items()}
 
 
-def _localised(label: str) -> str:
-    # The movement labels a Mitchell's pairs "3 NS" and "3 EW"; Spanish says Este-Oeste.
+def localised(label: str, east_west: str | None = None) -> str:
+    """A pair's label in the visitor's language: the movement labels a Mitchell's pairs
+    "3 NS" and "3 EW"; Spanish says Este-Oeste (``east_west``: that word, when the caller
+    has it already)."""
     if label.endswith(" EW"):
-        return label[:-2] + words.side(Side.EW, language())
+        return label[:-2] + (east_west or words.side(Side.EW, language()))
     return label
 
 
@@ -289,12 +327,94 @@ def ranking_groups(rows: Sequence[Any]) -> list[tuple[str, list[Any]]]:
     return sorted(groups.items(), key=lambda item: group_key(item[0]))
 
 
-def _boards_newest_first(rows: Iterable[ResultRow]) -> list[tuple[int, list[ResultRow]]]:
+@dataclass(frozen=True)
+class RecentBoard:
+    """A released board's results as the live page shows them: ``rows`` all of ``total``
+    (in table order), or, trimmed, the best and the worst for North-South (in that order)."""
+
+    board: int
+    rows: list[ResultRow]
+    total: int  # the board's results in the part of the field shown (a section, or all)
+
+    @property
+    def trimmed(self) -> bool:
+        return len(self.rows) < self.total
+
+
+def recent_boards(rows: Iterable[ResultRow], *, boards: int | None = RECENT_BOARDS,
+                  section: str = "", most: int = BOARD_ROWS,
+                  only: Iterable[int] | None = None) -> list[RecentBoard]:
+    """The ``boards`` highest-numbered boards of ``rows`` (None: all; of those ``only`` names
+    when given), each with its results at the tables of ``section`` ("": all), at most
+    ``most`` of them (``BOARD_ROWS``): past it, half the best and half the worst for
+    North-South by points (the field's scores of sections scored apart do not compare), the
+    artificial scores, which have no points, left to the board's page."""
+    wanted = None if only is None else set(only)
     by_board: dict[int, list[ResultRow]] = {}
     for row in rows:
-        by_board.setdefault(row.board, []).append(row)
-    return [(board, sorted(by_board[board], key=lambda r: r.table))
-            for board in sorted(by_board, reverse=True)]
+        if (wanted is None or row.board in wanted) and (not section or row.section == section):
+            by_board.setdefault(row.board, []).append(row)
+    chosen = sorted(by_board, reverse=True)
+    if boards is not None:
+        chosen = chosen[:boards]
+    recent = []
+    for number in chosen:
+        found = sorted(by_board[number], key=lambda r: r.table)
+        if len(found) > most:
+            ordered = sorted((r for r in found if r.score_ns is not None),
+                             key=lambda r: (-(r.score_ns or 0), r.table))
+            found = ordered[:most - most // 2] + ordered[max(most - most // 2,
+                                                             len(ordered) - most // 2):]
+        recent.append(RecentBoard(number, found, len(by_board[number])))
+    return recent
+
+
+def progress_query(session: Session, section: str = "") -> dict[str, str]:
+    """Which tables' progress the live page lists, as ``/api/v1/progress`` arguments: every
+    table of a field up to ``PROGRESS_TABLES``; of a bigger one, the tables of ``section``,
+    or without one the first ``PROGRESS_TABLES`` tables offline."""
+    if session.tables <= PROGRESS_TABLES:
+        return {}
+    if section:
+        return {"section": section}
+    return {"stage": "offline", "limit": str(PROGRESS_TABLES)}
+
+
+def progress_shown(progress: Progress, session: Session, section: str = "",
+                   stage: str = "", limit: int | None = None) -> tuple[Progress, int]:
+    """``progress`` with the tables of ``section`` alone, of those at ``stage`` alone
+    (each when given), the first ``limit`` of them; and how many there were before the
+    limit. The summary stays the field's."""
+    if not section and not stage and limit is None:
+        return progress, len(progress.tables)
+    kept = [row for row in progress.tables
+            if (not section or session.section_of_table(row.table) == section)
+            and (not stage or row.stage == stage)]
+    return replace(progress, tables=kept[:limit]), len(kept)
+
+
+def vugraph_links(session: Session, section: str = "") -> list[int]:
+    """The tables the live page links to the vugraph of: every table of a field up to
+    ``VUGRAPH_LINKS``; of a bigger one, the tables of ``section`` (none without one: the
+    page's box asks for a table by name)."""
+    if session.vugraph == "off":
+        return []
+    tables = range(1, session.tables + 1)
+    if session.tables <= VUGRAPH_LINKS:
+        return list(tables)
+    if not section:
+        return []
+    return [table for table in tables if session.section_of_table(table) == section]
+
+
+def table_of_name(session: Session, name: str) -> int | None:
+    """The table a person names: "B3" in a session of sections (or its number), else its
+    number; None for no table of the session."""
+    if not session.sections or name.isdigit():
+        number = int(name) if name.isdigit() else 0
+        return number if 1 <= number <= session.tables else None
+    return next((table for table in range(1, session.tables + 1)
+                 if session.table_label(table).upper() == name), None)
 
 
 @dataclass(frozen=True)
@@ -519,12 +639,13 @@ HELPERS: dict[str, Any] = {
 SCRIPT_TEXTS = (
     "rankings_count", "rankings_count_filtered", "rankings_none", "rankings_page",
     "rankings_previous", "rankings_next", "rankings_pages",
-    "display_board", "display_no_results", "display_no_rankings", "display_rank", "display_pair",
+    "display_board", "display_board_trimmed", "display_no_results", "display_no_rankings",
+    "display_rank", "display_pair",
     "display_names", "display_score_mp", "display_score_imps", "display_score_points",
     "display_percent", "display_penalty", "display_ns", "display_ew", "display_contract",
     "display_declarer", "display_lead", "display_tricks", "display_score_ns",
     "display_score_ew", "display_live", "display_updated", "display_offline",
-    "display_progress_round", "display_progress_not_started",
+    "display_progress_round", "display_progress_not_started", "display_progress_more",
     "display_progress_boards", "display_progress_round_boards", "display_stage_waiting",
     "display_stage_seating", "display_stage_between", "display_stage_playing",
     "display_stage_done", "display_stage_offline", "display_table_boards", "display_table",
@@ -533,22 +654,26 @@ SCRIPT_TEXTS = (
 
 def script_texts(session: Session) -> Markup:
     """What display.js needs on a page of its own (the room's, for the round clock)."""
-    return _script_texts(labels_of(session), session, None)
+    return _script_texts({}, session, None)
 
 
-def _script_texts(labels: dict[int, Label], session: Session, version: int | None) -> Markup:
+def _script_texts(labels: dict[int, Label], session: Session, version: int | None,
+                  section: str = "") -> Markup:
     """What display.js needs in the page's language, as JSON safe inside <script>; the live
     hub's ``version`` when the page's data was read: display.js fetches nothing again on
-    connecting if the stream says that version still."""
+    connecting if the stream says that version still. ``labels``: those of the pairs the page
+    shows (the API names the others, localised, as it sends them); the tables' names come
+    with the progress the API sends, not here (5,000 tables' names and 10,000 pairs' labels
+    were a third of the live page of a national simultaneous)."""
     texts: dict[str, Any] = {key: t(key) for key in SCRIPT_TEXTS}
     texts["version"] = version
     texts["language"] = language()
     named = sorted({p.group for p in session.plan.participants}, key=group_key)
     texts["groups"] = {group: group_caption(group) for group in named}
     texts["group_order"] = named
-    texts["tables"] = {str(n): session.table_label(n) for n in range(1, session.tables + 1)
-                       } if session.sections else {}
     texts["labels"] = {str(number): label.text for number, label in labels.items()}
+    texts["progress_query"] = progress_query(session, section)
     texts["recent"] = RECENT_BOARDS
+    texts["board_rows"] = BOARD_ROWS
     text = json.dumps(texts, ensure_ascii=False)
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))

@@ -1,5 +1,6 @@
 """The rankings of a large field as a person reads them: a page at a time, filtered by
-section, and searched by a pair's number or label or a player's name (docs/display.md).
+section, and searched by a pair's number or label or a player's name (docs/display.md); and
+the console's results grid, a section or a page of tables at a time (``grid_page``).
 
 A national simultaneous of 5,000 tables ranks 10,000 pairs in hundreds of groups: the whole
 list is megabytes of page that nobody reads through. The public page, its API and the
@@ -119,3 +120,48 @@ def select(standings: Sequence[Any], query: RankingQuery, *,
     start = (page - 1) * PAGE_ROWS
     return RankingPage(kept[start:start + PAGE_ROWS], query, page, pages, len(kept),
                        len(ordered), sections, start + 1)
+
+
+# -- the console's results grid ------------------------------------------------------------
+
+GRID_TABLES = 50
+"""The most tables (columns) the console's results grid shows at once: a club's whole room;
+of a bigger field, one section (``?section=``, the rankings' own), or a page of tables
+(``?grid=``) when it has no sections. At 5,000 tables the whole grid was 8 MB of page."""
+
+
+@dataclass(frozen=True)
+class GridPage:
+    tables: list[int]       # the tables shown, in order
+    page: int               # the page of tables (a field without sections)
+    pages: int              # pages of tables (1 for a field shown whole or by section)
+    section: str            # the section shown, "" for all or none
+    sections: list[str]     # the field's sections, when it is shown by section
+
+    def args(self, **changes: Any) -> dict[str, Any]:
+        """The grid's place as URL arguments, with ``changes``; the defaults left out."""
+        values = {"section": self.section, "grid": self.page, **changes}
+        return {k: v for k, v in values.items()
+                if v not in ("", None) and not (k == "grid" and v == 1)}
+
+
+def grid_page(tables: int, sections: Sequence[tuple[str, Sequence[int]]],
+              args: Mapping[str, str]) -> GridPage:
+    """The tables of the results grid the request's ``section`` and ``grid`` ask for, of a
+    field of ``tables`` tables in ``sections`` ((letter, its tables); empty: none). The
+    whole field up to ``GRID_TABLES``; else the section asked for (the first when none or
+    one the field does not have), or, without sections, the page of tables asked for (the
+    last when past it)."""
+    every = list(range(1, tables + 1))
+    if tables <= GRID_TABLES:
+        return GridPage(every, 1, 1, "", [])
+    if len(sections) > 1:
+        letters = [letter for letter, _ in sections]
+        asked = str(args.get("section", "")).strip().upper()
+        letter = asked if asked in letters else letters[0]
+        return GridPage(list(dict(sections)[letter]), 1, 1, letter, letters)
+    pages = math.ceil(tables / GRID_TABLES)
+    raw = str(args.get("grid", "1")).strip()
+    page = min(int(raw), pages) if raw.isascii() and raw.isdigit() and int(raw) >= 1 else 1
+    start = (page - 1) * GRID_TABLES
+    return GridPage(every[start:start + GRID_TABLES], page, pages, "", [])

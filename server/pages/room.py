@@ -126,9 +126,9 @@ def _shown(template: str) -> Any:
 def _parts(session: Session, choice: Choice) -> dict[str, Any]:
     db = services().db
     display.read_session(session)
-    rows = standings.public_results(db, session)
-    scored = standings.public_field(db, session)
-    boards = newest_first(rows)
+    scores = services().scored(session)  # scored once per change for every reader
+    scored = scores.field
+    boards = newest_first(scores.shown)
     if choice.boards is not None:
         boards = boards[:choice.boards]
     swiss = (swiss_of(db, session, public=True, scored_field=scored)
@@ -137,8 +137,7 @@ def _parts(session: Session, choice: Choice) -> dict[str, Any]:
             "groups": display.ranking_groups(scored.standings),
             "boards": [(board, display.traveller(lines, scored.scored.get(board, [])))
                        for board, lines in boards],
-            "progress": session_progress(db, session, len(standings.released_boards(
-                db, session, rows)), server_now())}
+            "progress": session_progress(db, session, len(scores.released), server_now())}
 
 
 def newest_first(rows: list[standings.ResultRow]) -> list[tuple[int, list[Any]]]:

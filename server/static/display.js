@@ -2,7 +2,9 @@
 //
 // On the live page each `change` (and each `hello`, on connecting and reconnecting, since
 // changes may have been missed meanwhile) fetches /api/v1/rankings and /api/v1/results,
-// which hold released boards only, and redraws them with the markup the server renders.
+// which hold released boards only, and redraws them with the markup the server renders:
+// of the rankings the page's page, of the results the newest boards' (a big field's trimmed
+// as the page has them: the section's, or the best and the worst), nothing more.
 // On a board's page a change fetches the page again and swaps its content (an analysis
 // finished, a result corrected). Data is set as text, never as HTML.
 "use strict";
@@ -51,26 +53,41 @@
     return out;
   }
 
-  function tableName(table) {
-    // A session of sections names its tables "B3"; otherwise the number.
-    return (texts.tables || {})[String(table)] || String(table);
+  function tableName(row) {
+    // A session of sections names its tables "B3" (the API's "name"); otherwise the number.
+    return row.name || String(row.table);
   }
 
-  function label(pair) {
+  function label(pair, shown) {
     if (pair === null || pair === undefined) return "";
-    return (texts.labels || {})[pair] || String(pair);
+    return shown || (texts.labels || {})[pair] || String(pair);
+  }
+
+  // The query the server took for the rankings (a refused one shows the first page of all).
+  function askedQuery() {
+    const shown = document.querySelector("#ranking-pages .ranking-pages");
+    return shown ? shown.dataset : {};
   }
 
   // The page of the rankings this address asks for (?q= ?section= ?page=, server/pages/rankview.py):
   // the API gives those rows alone, and where they stand among the matched.
   // The query is the one the server took (a refused one shows the first page of all).
   function rankingsUrl() {
-    const shown = document.querySelector("#ranking-pages .ranking-pages");
-    const asked = shown ? shown.dataset : {};
-    const query = new URLSearchParams({page: asked.page || "1"});
+    const asked = askedQuery();
+    const query = new URLSearchParams({page: asked.page || "1", lang: texts.language || ""});
     if (asked.q) query.set("q", asked.q);
     if (asked.section) query.set("section", asked.section);
     return "/api/v1/rankings?" + query.toString();
+  }
+
+  // The results the page draws, and no more: the newest boards, at most board_rows of each,
+  // of the section the page shows when it shows one.
+  function resultsUrl() {
+    const query = new URLSearchParams({lang: texts.language || "", recent: texts.recent || 6,
+                                       per_board: texts.board_rows || 20});
+    const asked = askedQuery();
+    if (asked.section) query.set("section", asked.section);
+    return "/api/v1/results?" + query.toString();
   }
 
   function pageLink(view, page, rel, text) {
@@ -131,7 +148,7 @@
       for (const row of rows) {
         body.append(el("tr", {"data-participant": row.participant},
           el("td", {class: "rank"}, row.rank_label),
-          el("td", {class: "pair"}, (texts.labels || {})[row.participant] || row.label),
+          el("td", {class: "pair"}, row.shown || (texts.labels || {})[row.participant] || row.label),
           el("td", {class: "names"}, row.names),
           el("td", {class: "score"}, number(row.score)),
           mp ? el("td", {class: "percent"}, number(row.percent)) : null,
@@ -150,17 +167,21 @@
       if (!byBoard.has(row.board)) byBoard.set(row.board, []);
       byBoard.get(row.board).push(row);
     }
+    // The API sends each board's rows in the page's order (by table; a trimmed board's best
+    // and worst for North-South) and how many it has in all (counts).
     const boards = [...byBoard.keys()].sort((a, b) => b - a).slice(0, texts.recent || 6);
+    const counts = data.counts || {};
     const out = document.createDocumentFragment();
     if (boards.length === 0) out.append(el("p", {class: "empty"}, texts.display_no_results));
     for (const board of boards) {
-      const rows = byBoard.get(board).sort((a, b) => a.table - b.table);
+      const rows = byBoard.get(board);
+      const total = counts[String(board)] || rows.length;
       const body = el("tbody");
       for (const row of rows) {
         const score = row.score_ns;
         body.append(el("tr", {"data-table": row.table},
-          el("td", {class: "pair"}, label(row.ns_pair)),
-          el("td", {class: "pair"}, label(row.ew_pair)),
+          el("td", {class: "pair"}, label(row.ns_pair, row.shown.ns)),
+          el("td", {class: "pair"}, label(row.ew_pair, row.shown.ew)),
           el("td", {class: "contract"}, pieces(row.shown.contract)),
           el("td", {class: "declarer"}, row.shown.declarer),
           el("td", {class: "lead"}, pieces(row.shown.lead)),
@@ -174,7 +195,9 @@
         el("th", {scope: "col", class: classes[i]}, texts["display_" + key])));
       out.append(el("article", {class: "board", id: "board-" + board, "data-board": board},
         el("h3", {}, el("a", {href: "/board/" + board}, t("display_board", {number: board}))),
-        el("table", {class: "traveller cols-8"}, el("thead", {}, head), body)));
+        el("table", {class: "traveller cols-8"}, el("thead", {}, head), body),
+        total > rows.length ? el("p", {class: "board-trimmed"}, el("a", {href: "/board/" + board},
+          t("display_board_trimmed", {shown: rows.length, total: total}))) : null));
     }
     document.getElementById("results").replaceChildren(out);
     const released = document.getElementById("released");
@@ -196,10 +219,14 @@
     const list = el("ul", {class: "tables-progress"});
     for (const row of data.tables) {
       list.append(el("li", {class: "stage-" + row.stage, "data-table": row.table},
-        el("span", {class: "table-name"}, texts.display_table + " " + tableName(row.table)),
+        el("span", {class: "table-name"}, texts.display_table + " " + tableName(row)),
         el("span", {class: "stage"}, t("display_stage_" + row.stage, {board: row.board})),
         row.scheduled ? el("span", {class: "table-boards"}, t("display_table_boards",
           {finished: row.finished, scheduled: row.scheduled})) : null));
+    }
+    if (data.tables_matched > data.tables.length) {
+      list.append(el("li", {class: "more"},
+        t("display_progress_more", {count: data.tables_matched - data.tables.length})));
     }
     const clock = data.clock ? el("p", {class: "round-clock stage-" + data.clock.stage,
       "data-left": data.clock.left, "data-warning": data.clock.warning,
@@ -248,7 +275,9 @@
   async function refreshProgress() {
     if (progressTimer !== null) { clearTimeout(progressTimer); progressTimer = null; }
     progressAt = Date.now();
-    renderProgress(await fetchJson("/api/v1/progress"));
+    // A big field's page lists some tables only (a section's, or those offline).
+    const query = new URLSearchParams(texts.progress_query || {}).toString();
+    renderProgress(await fetchJson("/api/v1/progress" + (query ? "?" + query : "")));
   }
 
   function progressSoon() {
@@ -264,8 +293,7 @@
     const all = kinds === undefined || kinds.has("hello");
     const fetches = [];
     if (all || kinds.has("results") || kinds.has("analysis")) {
-      const results = "/api/v1/results?lang=" + encodeURIComponent(texts.language || "");
-      fetches.push(Promise.all([fetchJson(rankingsUrl()), fetchJson(results)])
+      fetches.push(Promise.all([fetchJson(rankingsUrl()), fetchJson(resultsUrl())])
         .then(([rankings, results]) => { renderRankings(rankings); renderResults(results); }));
       if (swissPart !== null) fetches.push(refreshSwiss());
     }

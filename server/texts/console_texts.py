@@ -465,6 +465,12 @@ PAGES.add({
     "console_in_page": Words(es="En esta página", en="On this page"),
     "console_results_grid": Words(es="Resultados por tablero y mesa",
                                   en="Results by board and table"),
+    "console_grid_section": Words(
+        es="Sección {section}: {tables} mesas. Las demás secciones:",
+        en="Section {section}: {tables} tables. The other sections:"),
+    "console_grid_tables": Words(es="Mesas {first} a {last} de {total}",
+                                 en="Tables {first} to {last} of {total}"),
+    "console_grid_pages": Words(es="Páginas de la cuadrícula", en="Pages of the grid"),
     "console_pair_names": Words(es="Nombres de {participant}", en="Names of {participant}"),
     "console_actions": Words(es="Acciones", en="Actions"),
     "console_member_or_visitor": Words(es="Socio o visitante", en="Member or visitor"),

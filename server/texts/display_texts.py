@@ -27,6 +27,19 @@ PAGES.add({
     "display_results": Words(es="Tableros terminados", en="Finished boards"),
     "display_board": Words(es="Tablero {number}", en="Board {number}"),
     "display_board_word": Words(es="Tablero", en="Board"),
+    "display_board_trimmed": Words(
+        es="{shown} de los {total} resultados: los mejores y los peores para Norte-Sur. "
+           "Todos, en la página del tablero",
+        en="{shown} of the {total} results: the best and the worst for North-South. "
+           "All of them on the board's page"),
+    "display_progress_section": Words(
+        es="Las mesas de la sección {section}.", en="The tables of section {section}."),
+    "display_progress_offline": Words(
+        es="Las mesas sin conexión; elija una sección para ver cada mesa.",
+        en="The tables offline; choose a section to see each table."),
+    "display_progress_more": Words(es="y {count} más", en="and {count} more"),
+    "display_vugraph_go": Words(es="Ver", en="Show"),
+    "display_vugraph_no_table": Words(es="No hay mesa «{table}».", en="No table \"{table}\"."),
     "display_no_results": Words(es="Aún no hay resultados publicados.",
                                 en="No results published yet."),
     "display_release_rule": Words(

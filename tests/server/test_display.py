@@ -341,7 +341,8 @@ def test_the_api_gives_each_result_in_the_language_asked(client: FlaskClient,
     word itself: the same words, suits and seats as the page the server renders."""
     for seat in room.tables(1):
         room.play(seat.table, 1, "3NTX", "W", 9, lead="HT")
-    for lang, nt, hearts, west in (("es", "ST", "corazones", "O"), ("en", "NT", "hearts", "W")):
+    for lang, nt, hearts, west, ew in (("es", "ST", "corazones", "O", "EO"),
+                                       ("en", "NT", "hearts", "W", "EW")):
         response = client.get(f"/api/v1/results?lang={lang}")
         assert "lang=" not in response.headers.get("Set-Cookie", "")  # the API remembers none
         api = response.get_json()
@@ -350,7 +351,9 @@ def test_the_api_gives_each_result_in_the_language_asked(client: FlaskClient,
         assert row["contract"] == "3NTX" and row["declarer"] == "W"  # the data, as before
         assert row["shown"] == {
             "contract": ["3", nt, "X"], "declarer": west,
-            "lead": [{"suit": "H", "symbol": "♥", "name": hearts}, "10"]}
+            "lead": [{"suit": "H", "symbol": "♥", "name": hearts}, "10"],
+            # the pairs' labels as the page says them (display.js holds only the page's own)
+            "ns": "1 NS", "ew": f"1 {ew}"}
         page = text(client, f"/?lang={lang}")
         assert f'<td class="contract">3{nt}X</td>' in page
         assert f'<td class="declarer">{west}</td>' in page

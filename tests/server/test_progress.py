@@ -71,7 +71,7 @@ def test_the_round_each_tables_board_and_the_boards_finished(client: FlaskClient
                                           if 0 not in (seat.ns, seat.ew))
     assert data["released"] == 0
     rows = {row["table"]: row for row in data["tables"]}
-    assert rows[1] == {"table": 1, "online": True, "stage": "playing",
+    assert rows[1] == {"table": 1, "name": "1", "online": True, "stage": "playing",
                        "board": first.boards[1], "finished": 1,
                        "scheduled": len(first.boards)}
     assert rows[2]["stage"] == "seating" and rows[2]["board"] is None
