@@ -105,15 +105,18 @@ def test_the_tables_cores_leave_the_server_at_least_one() -> None:
         table_cores("x", [0])
 
 
-def test_two_workers_share_the_stream_on_postgresql(pg_url: str) -> None:
-    f = loadtest("--workers", "2", "--db", pg_url)
+@pytest.mark.parametrize("share", ["tables", "subscription"])
+def test_two_workers_share_the_stream_on_postgresql(pg_url: str, share: str) -> None:
+    f = loadtest("--workers", "2", "--db", pg_url, "--share", share)
     assert f["workers"] == 2 and f["table_errors"] == 0 and f["finished"]
     assert f["stored"] == f["published"] > 50 * TABLES
     assert f["lost"] == 0 and f["duplicated"] == 0 and f["mismatched"] == 0
     # Both workers stored a share, and no event was stored by both.
     shares = f["stored_per_worker"]
-    assert len(shares) == 2 and all(share > 0 for share in shares), shares
+    assert len(shares) == 2 and all(part > 0 for part in shares), shares
     assert sum(shares) == f["stored"]
+    if share == "tables":  # each table's stream whole at one worker: no gap, no resend
+        assert f["redelivered"] == 0
 
 
 def test_the_console_fragment_is_read_as_the_director_sees_it() -> None:
