@@ -81,8 +81,12 @@ LINGER = 0.02
 transaction (and one wake-up of the live pages) for a few messages costs less than one each;
 alone, a message waits this long at most (see ``FLOWING`` for a stream)."""
 
-FLOWING = 5
-"""While a stream keeps coming, a batch may wait up to this many ``LINGER`` to fill."""
+FLOWING = 1
+"""While a stream keeps coming, a batch may wait up to this many ``LINGER`` to fill. One: a
+batch does not wait for a stream past its first linger, since what comes while one batch is
+stored makes the next one (the socket is not read meanwhile) and a full backlog fills
+``BATCH`` at once. At 5 (up to 100 ms a batch) a replay of 2,000 tables at a club's pace
+stored with p50 188 ms from the broker, at 1, 81 ms (docs/loadtest.md, issue 29)."""
 RETRY = (0.25, 5.0)
 """Seconds before a batch the database refused is tried again: the first pause, doubled at
 each refusal up to the second. Once the disk has room again (or the database is back), what
