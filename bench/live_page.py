@@ -11,15 +11,16 @@ The app on a fresh SQLite file, served by waitress on a loopback port, as ``bidb
 serves it; Debian's Chromium, headless, through Playwright.
 
 For each page (the live page's first page, its section B, a search for a name that a
-tenth of the pairs share, a search for a pair's number, and the console's results page
-signed in):
+tenth of the pairs share, a search for a pair's number, the console's results page signed
+in, and the console's tables page, its first page of the grid):
 
 - **first paint**: the page loaded afresh ``--loads`` times, Chromium's own
   first-contentful-paint (from the navigation's start);
 - **update**: ``--changes`` times, the results change (the live hub says so, as ingest does
   after a batch) and the page fetches and draws again; from the change to the rankings' box
-  replaced in the page (a MutationObserver's instant, ``performance.timeOrigin +
-  performance.now()``, against the same machine's clock).
+  replaced in the page (on the tables page: table 1's change, to its row redrawn; a
+  MutationObserver's instant, ``performance.timeOrigin + performance.now()``, against the
+  same machine's clock).
 
 The baseline, in the same run: the whole rankings as the page fetched them before
 (``/api/v1/rankings`` without a page), and a page of them, each fetched ``--loads`` times by
@@ -114,12 +115,15 @@ WATCH = """(selector) => {
   window.__updates = [];
   const box = document.querySelector(selector);
   new MutationObserver(() => window.__updates.push(performance.timeOrigin + performance.now()))
-    .observe(box, {childList: true});
+    .observe(box, {childList: true, subtree: true});
 }"""
 
 
 def measure(browser: Any, base: str, path: str, box: str, app: Flask, loads: int,
-            changes: int, login: bool = False) -> dict[str, Any]:
+            changes: int, login: bool = False, rows_of: str = "tr[data-participant]",
+            table: int | None = None) -> dict[str, Any]:
+    """``table``: the change is that table's (the console's tables grid redraws its row);
+    else the results changed (the rankings' box is drawn again)."""
     context = browser.new_context(base_url=base, locale="es-ES")
     context.set_default_timeout(120_000)
     tab = context.new_page()
@@ -142,7 +146,7 @@ def measure(browser: Any, base: str, path: str, box: str, app: Flask, loads: int
                 .observe({type: "paint", buffered: true});
             })""")
             paints.append(float(paint))
-        rows = tab.locator(f"{box} tr[data-participant]").count()
+        rows = tab.locator(f"{box} {rows_of}").count()
         # One change at a time; a change before the stream opened is told by its hello.
         tab.evaluate(WATCH, box)
         hub = app.extensions["bidbox"].hub
@@ -150,7 +154,10 @@ def measure(browser: Any, base: str, path: str, box: str, app: Flask, loads: int
         for k in range(changes):
             before = tab.evaluate("() => window.__updates.length")
             changed = time.time() * 1000
-            hub.notify({"results"})
+            if table is None:
+                hub.notify({"results"})
+            else:
+                hub.notify({"tables"}, tables=[table])
             tab.wait_for_function(f"() => window.__updates.length > {before}", timeout=120_000)
             at = tab.evaluate(f"() => window.__updates[{before}]")
             updates.append(float(at) - changed)
@@ -234,6 +241,12 @@ def main(argv: list[str] | None = None) -> int:
                             runs.append(measure(browser, base, path, box, app, args.loads,
                                                 args.changes, login))
                             print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
+                        # The director's tables page: its first page of the grid, a table
+                        # on it changing (its row fetched and redrawn).
+                        runs.append(measure(browser, base, "/console/",
+                                            "[data-fragment=tables]", app, args.loads,
+                                            args.changes, True, "tr[data-table]", table=1))
+                        print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
                     finally:
                         browser.close()
         finally:
