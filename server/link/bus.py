@@ -193,6 +193,26 @@ def split_tables(tables: Iterable[int], workers: int) -> list[list[int]]:
     return [ordered[k::workers] for k in range(workers)]
 
 
+SUBSCRIBE_BYTES = 4096
+"""The most topic filters' bytes one SUBSCRIBE packet carries: well under the broker's
+largest packet (``bidbox.broker.MAX_PACKET``), whatever the event's name."""
+
+
+def subscription_packets(topics: list[tuple[str, int]]) -> list[list[tuple[str, int]]]:
+    """``topics`` in SUBSCRIBE packets of at most ``SUBSCRIBE_BYTES`` of filters each (each
+    filter costs its UTF-8 bytes, two of length and one of options)."""
+    packets: list[list[tuple[str, int]]] = []
+    size = SUBSCRIBE_BYTES
+    for topic, qos in topics:
+        cost = len(topic.encode()) + 3
+        if size + cost > SUBSCRIBE_BYTES:
+            packets.append([])
+            size = 0
+        packets[-1].append((topic, qos))
+        size += cost
+    return packets
+
+
 def changed_tables(outcomes: list[Outcome]) -> set[int] | None:
     """The tables whose rows in the console's grid a batch changed: a message changes only
     its own table's row (its status, its stored events and the calls among them). None if
@@ -232,6 +252,7 @@ class Bus:
         self.inbox = Inbox()
         self.connected = threading.Event()
         self.subscribed = threading.Event()  # the broker granted the subscriptions
+        self._subscribing: set[int] = set()  # SUBSCRIBE packets not yet granted
         self.stored = 0
         self.batches = 0
         if shared_group and tables is not None:
@@ -573,7 +594,14 @@ class Bus:
             return
         # Messages delivered from here on are this connection's: only they are acknowledged.
         self._connected_at = mqtt.time_func()
-        client.subscribe(self.topics)
+        # In packets the broker takes: a worker of its own 2,500 tables has 7,500 filters,
+        # more than one packet may hold (bidbox.broker.MAX_PACKET), and the broker drops a
+        # client that sends a larger one.
+        self._subscribing = set()
+        for part in subscription_packets(self.topics):
+            _result, mid = client.subscribe(part)
+            if mid is not None:
+                self._subscribing.add(mid)
         self.connected.set()
         self.inbox.put(_Connected(True, "session resumed" if flags.session_present
                                   else "connected"))
@@ -581,7 +609,9 @@ class Bus:
     def _on_subscribe(self, client: mqtt.Client, userdata: Any, mid: int, reason_codes: Any,
                       properties: Any) -> None:
         if all(not code.is_failure for code in reason_codes):
-            self.subscribed.set()
+            self._subscribing.discard(mid)
+            if not self._subscribing:
+                self.subscribed.set()
         else:
             log.error("the broker refused a subscription: %s", reason_codes)
 

@@ -15,13 +15,13 @@ from bench.ingest import stream
 from bidbox.broker import Broker, BrokerUsers
 from laws.formats import load_path
 from mqttlink import BrokerSettings
-from server.link.bus import Bus, split_tables
+from server.link.bus import SUBSCRIBE_BYTES, Bus, split_tables, subscription_packets
 from server.link.ingest import Ingest, Outcome
 from server.link.live import Hub
 from server.storage import schema as s
 from server.storage.db import Database
 from sim.recorded import playable
-from tablemodel.wire import table_topic
+from tablemodel.wire import Event, table_topic
 from tests.fixtures.broker import EVENT, TABLES, MqttConnect
 from tests.records import played_pbn
 
@@ -119,3 +119,43 @@ def test_two_workers_store_a_backlog_once_each_its_own_tables(
                                                  s.results.c.board)).all())
     assert marks == {table: EVENTS for table in TABLES}
     assert stored_results == results
+
+
+def test_subscriptions_go_in_packets_the_broker_takes() -> None:
+    topics = [(table_topic(EVENT, t, kind), 1) for t in range(1, 2501)
+              for kind in ("events", "status", "state")]
+    packets = subscription_packets(topics)
+    assert [topic for packet in packets for topic in packet] == topics  # all, in order
+    assert len(packets) > 1
+    assert all(sum(len(t.encode()) + 3 for t, _ in packet) <= SUBSCRIBE_BYTES
+               for packet in packets)
+    assert subscription_packets(topics[:3]) == [topics[:3]]
+
+
+def test_a_worker_of_thousands_of_tables_subscribes_and_stores(
+        db: Database, broker: Broker, broker_users: BrokerUsers,
+        mqtt_connect: MqttConnect) -> None:
+    """2,500 tables of its own: 7,500 topic filters, more than one SUBSCRIBE packet the
+    project's broker takes (it dropped the worker, "oversize packet", at 1,000 tables)."""
+    creds = broker_users.server
+    settings = BrokerSettings(broker.host, broker.port, creds.username, creds.password)
+    hub = Hub()
+    bus = Bus(Ingest(db, EVENT), hub, settings, client_id="worker-big",
+              tables=range(1, 2501))
+    bus.start()
+    try:
+        assert bus.subscribed.wait(TIMEOUT), "the broker never granted the subscriptions"
+        table = TABLES[-1]
+        client = mqtt_connect(broker_users.table(table))
+        client.publish(table_topic(EVENT, table, "events"),
+                       Event(1, "board", 1.7e9, 1, {"board": 1, "dealer": "N",
+                                                    "vul": "None"}).to_payload())
+        deadline = time.monotonic() + TIMEOUT
+        seen = hub.version
+        while bus.stored < 1:
+            left = deadline - time.monotonic()
+            assert left > 0, "the worker stored nothing"
+            seen = hub.wait(seen, left).version
+        assert bus.connected.is_set()
+    finally:
+        bus.stop()
