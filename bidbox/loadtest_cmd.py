@@ -76,7 +76,9 @@ def add_parser(commands: Any) -> None:
                         help="processes publishing the replay (default 1)")
     clubs = parser.add_argument_group(
         "clubs bridged to a centre", "--clubs N: N club brokers bridged to a central one, "
-        "--tables simulated tables in each replaying --records; no server (docs/loadtest.md)")
+        "--tables simulated tables in each replaying --records, and the centre's server "
+        "(bidbox server --centre) on --db with the director's page at the centre "
+        "(docs/loadtest.md, docs/scale.md)")
     clubs.add_argument("--clubs", type=int,
                        help="clubs, each with its own broker bridged to the centre")
     clubs.add_argument("--cut-minutes", type=float, default=0.0,
@@ -91,9 +93,9 @@ def add_parser(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     if args.clubs is not None:
-        if args.table_cores != "all":
-            print("bidbox loadtest: --table-cores is for the one-room run, not --clubs",
-                  file=sys.stderr)
+        if args.table_cores != "all" or args.workers != 1:
+            print("bidbox loadtest: --table-cores and --workers are for the one-room run, "
+                  "not --clubs", file=sys.stderr)
             return 2
         return run_clubs(args)
     from bidbox.loadtest import LoadSettings, LoadTestError, table_cores
@@ -187,7 +189,7 @@ def run_clubs(args: argparse.Namespace) -> int:
                              speed=args.speed, records=args.records or RECORDS,
                              cut_minutes=args.cut_minutes, cut_after=args.cut_after,
                              seconds=seconds, drain_s=max(args.drain, 120.0),
-                             folder=args.folder)
+                             folder=args.folder, db=args.db)
     with stop_on_signals(say=warn) as signals:
         try:
             report = load(settings, say=note, shield=signals.shield)
