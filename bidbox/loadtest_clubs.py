@@ -558,41 +558,54 @@ def _cpu_s(pid: int | None) -> float:
         return 0.0
 
 
-def centre_sections(names: Sequence[str], tables: int, boards: int) -> list[Any]:
+def centre_sections(names: Sequence[str], tables: int, boards: int,
+                    first_board: int) -> list[Any]:
     """The central session's sections, one per club named after it, each with the club's
     tables (docs/scale.md, "3. The central server"): a Mitchell from 3 tables, a Howell of 2.
-    The clubs' tables here replay recorded boards as ``sim.simulation`` deals them, which is
-    no movement: a result on a board the section's plan does not put at that table is stored
-    as an event and refused as a result (``rejected`` in the figures)."""
+
+    The clubs' tables here replay recorded boards as ``sim.simulation`` deals them out, not
+    as a movement moves them: table 1 may play the records' first board, and so may table 3.
+    The whole movement (every round), from the records' first board, puts every board the
+    club's tables play at every table in some round, and the centre, which starts no round,
+    then takes each result as a movement's (``Services.result_allowed``). A result it would
+    not is still stored as an event, and counted in ``rejected``."""
     from server.setup.movements import Section
 
     kind = "mitchell" if tables >= 3 else "howell"
-    return [Section(name, kind, 2 * tables, boards, rounds=1) for name in names]
+    return [Section(name, kind, 2 * tables, boards, first_board=first_board)
+            for name in names]
 
 
-def set_up_centre(url: str, event: str, names: Sequence[str], tables: int,
-                  boards: int) -> dict[tuple[str, int], int]:
+def set_up_centre(url: str, event: str, names: Sequence[str], settings: ClubsSettings
+                  ) -> dict[tuple[str, int], int]:
     """What a federation does at its centre before the evening: the database, and the session
-    of the clubs' sections (server/link/centre.py reads a club's table as its section's).
-    Returns each (club, table)'s number in the central session."""
+    of the clubs' sections with the clubs' boards (server/link/centre.py reads a club's table
+    as its section's). Returns each (club, table)'s number in the central session."""
+    from laws.formats import load_path
     from server.link.rounds import create_session
     from server.setup.movements import Sectioned
     from server.storage.db import Database
+    from sim.recorded import playable
 
+    good, _ = playable(load_path(settings.records), settings.records)
+    played = [item.record.board for item in good[:settings.tables * settings.boards]]
+    first = min((board for board in played if board is not None), default=1)
     db = Database(url)
     try:
         db.upgrade()
         forget(db, event)
+        # The boards are dealt at the tables: the first table to play one gives its deal.
         session = create_session(
             db, event=event, title="bidbox loadtest --clubs", kind="", participants=0,
             boards_per_round=0, scope="field", dealing="table",
-            sections=centre_sections(names, tables, boards))
+            sections=centre_sections(names, settings.tables, settings.boards, first))
     finally:
         db.dispose()
     plan = session.plan
     if not isinstance(plan, Sectioned):
         raise ClubsLoadTestError("the centre's session is not one of the clubs' sections")
-    return {(name, t): plan.table_of(name, t) for name in names for t in range(1, tables + 1)}
+    tables = range(1, settings.tables + 1)
+    return {(name, t): plan.table_of(name, t) for name in names for t in tables}
 
 
 def journalled(folder: Path, club: str, event: str, tables: int) -> dict[Key, str]:
@@ -665,7 +678,7 @@ def _run(settings: ClubsSettings, note: Callable[[str], None],
     browser: DirectorBrowser | None = None
     try:
         federation.start()
-        central = set_up_centre(url, event, names, settings.tables, settings.boards)
+        central = set_up_centre(url, event, names, settings)
         of_central = {number: key for key, number in central.items()}
         # The centre's server as `bidbox server --centre` runs it: its own process, reading
         # the central broker as the user `centre` (docs/scale.md).

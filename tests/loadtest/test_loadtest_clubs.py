@@ -43,6 +43,8 @@ def stored_once(f: dict[str, Any]) -> None:
     assert f["stored"] == f["journalled"]
     assert f["stored_lost"] == 0 and f["stored_duplicated"] == 0
     assert f["foreign"] == 0 and f["mismatched"] == 0
+    # The central session's sections take every result the clubs' tables send.
+    assert f["rejected"] == 0
     for stage in STAGES:
         for p in ("p50", "p99"):
             assert finite(f[f"{stage}_{p}"]), (stage, p, f[f"{stage}_{p}"])
