@@ -23,6 +23,7 @@ import contextlib
 import dataclasses
 import getpass
 import json
+import math
 import os
 import secrets
 import shutil
@@ -490,7 +491,9 @@ class ClubsSettings:
     records: Path = RECORDS
     cut_minutes: float = 0.0  # one club's link cut for this long, from the play's start
     cut_after: float = 5.0  # seconds from the cut club's first event to the cut
-    seconds: float = 900.0  # the play's limit, the cut included
+    # The play's limit, the cut included: then the players stop, each table finishing the
+    # board it is on as fast as it goes; the figures of pace are those before it.
+    seconds: float = 900.0
     drain_s: float = 120.0  # after the play, for the centre to get everything
     folder: Path | None = None
     keepalive: int = 5
@@ -544,6 +547,11 @@ class ClubsReport:
                 f"the restore the first at the centre in {c['reconnect_s']} s (the bridge's "
                 f"retry), the {c['backlog_at_centre']} of the backlog in {c['backlog_s']} s "
                 f"({c['backlog_events_per_s']} ev/s once linked)")
+        if f["stopped_s"] is not None:
+            lines.append(
+                f"  the players stopped at {f['stopped_s']} s (--seconds), each table finishing "
+                f"its board as fast as it goes: {f['boards_played']} of {f['boards_asked']} "
+                f"boards played; the figures of pace are the {f['paced_n']} events before it")
         lines.append(f"  play {f['play_s']} s, elapsed {f['elapsed_s']} s")
         return "\n".join(lines)
 
@@ -720,6 +728,7 @@ def _run(settings: ClubsSettings, note: Callable[[str], None],
                 "event": event, "tables": settings.tables, "boards": settings.boards,
                 "speed": settings.speed, "records": str(settings.records),
                 "folder": str(folder / name / "journals"), "out": str(out),
+                "stop_at": go + settings.seconds,
                 "brokers": {str(t): dataclasses.asdict(club.table_settings(t))
                             for t in range(1, settings.tables + 1)}}))
             with (folder / f"{name}.log").open("w") as log:
@@ -730,15 +739,18 @@ def _run(settings: ClubsSettings, note: Callable[[str], None],
         if settings.cut_minutes > 0:
             cut = _Cut(names[0], federation.clubs[names[0]].proxy, club_taps[names[0]], centre,
                        settings.cut_after, settings.cut_minutes * 60).start(federation, note)
-        deadline = go + settings.seconds
+        # The limit, then the board each table is on, then its outbox (the club role's drain).
+        deadline = go + settings.seconds + settings.drain_s + 60.0
         for child in children:
             try:
                 child.wait(max(1.0, deadline - clock()))
             except subprocess.TimeoutExpired:
-                raise ClubsLoadTestError(f"the tables did not finish their boards in "
-                                         f"{settings.seconds:g} s (--seconds)") from None
+                raise ClubsLoadTestError(f"the tables did not stop in {settings.seconds:g} s "
+                                         f"(--seconds) and {settings.drain_s + 60:g} more") \
+                    from None
         play_end = clock()
         truth: dict[Key, str] = {}
+        played: dict[str, dict[str, Any]] = {}
         for name, out in outs.items():
             if not out.exists():
                 said = (folder / f"{name}.log").read_text()[-1500:]
@@ -746,6 +758,7 @@ def _run(settings: ClubsSettings, note: Callable[[str], None],
             data = json.loads(out.read_text())
             if data.get("errors"):
                 raise ClubsLoadTestError(f"club {name}'s tables: {data['errors']}")
+            played[name] = data
             truth.update(journalled(folder, name, event, settings.tables))
         expected = sorted(truth)
         if cut is not None:
@@ -778,7 +791,7 @@ def _run(settings: ClubsSettings, note: Callable[[str], None],
             rows.append(((club, event, number, seq), kind))
         return _figures(settings, names, event, truth, centre, club_taps, cut, go, play_end,
                         end, started, club_cpu, centre_cpu, stored, of_central, rows, browser,
-                        watch, url)
+                        watch, url, played)
     finally:
         with shield():
             if browser is not None:
@@ -867,7 +880,7 @@ def _figures(settings: ClubsSettings, names: Sequence[str], event: str, truth: d
              play_end: float, end: float, started: float, club_cpu: dict[str, float],
              centre_cpu: float, stored: dict[str, Any], of_central: dict[int, tuple[str, int]],
              rows: list[tuple[Key, str]], browser: DirectorBrowser, watch: ProcessWatch,
-             url: str) -> ClubsReport:
+             url: str, played: dict[str, dict[str, Any]]) -> ClubsReport:
     from sqlalchemy.engine import make_url
 
     wanted = set(truth)
@@ -884,7 +897,12 @@ def _figures(settings: ClubsSettings, names: Sequence[str], event: str, truth: d
     lost = len(wanted - at_centre.keys())
     club_lost = len(wanted - club_first.keys())
     cut_club = cut.club if cut is not None else None
-    steady = [k for k in at_centre if k[0] != cut_club and k in club_first]
+    # At the time limit the tables finish their boards without the players' pauses: the
+    # figures of pace (latencies, rates) are those of the events before it.
+    stops = [p["stopped_at"] for p in played.values() if p.get("stopped_at") is not None]
+    stop = min(stops, default=math.inf)
+    paced = {k: t for k, t in club_first.items() if t < stop}
+    steady = [k for k in at_centre if k[0] != cut_club and k in paced]
     bridge = [at_centre[k] - club_first[k] for k in steady]
     # The centre's server: when each event's transaction committed, by the club's key.
     commits: dict[Key, float] = {}
@@ -907,7 +925,8 @@ def _figures(settings: ClubsSettings, names: Sequence[str], event: str, truth: d
     begin = min((t for k, t in club_first.items() if k in wanted), default=go)
 
     def rate(first: dict[Key, float]) -> float | None:
-        times = [t for k, t in first.items() if k in wanted and k[0] != cut_club]
+        times = [t for k, t in first.items() if k in wanted and k[0] != cut_club
+                 and k in paced]
         if len(times) < 2:
             return None
         return round(len(times) / max(1e-9, max(times) - begin), 1)
@@ -954,9 +973,14 @@ def _figures(settings: ClubsSettings, names: Sequence[str], event: str, truth: d
         "club_brokers_cpu": {n: round(100 * cpu / max(1e-9, end - go), 1)
                              for n, cpu in club_cpu.items()},
         "centre_broker_cpu": round(100 * centre_cpu / max(1e-9, end - go), 1),
+        "boards_asked": len(names) * settings.tables * settings.boards,
+        "boards_played": sum(p.get("boards_played", 0) for p in played.values()),
+        "stopped_s": None if stop == math.inf else round(stop - go, 1),
+        "paced_n": len(paced),
         "play_s": round(play_end - go, 1), "elapsed_s": round(clock() - started, 1),
         "cut": None,
     }
+    f["finished"] = f["boards_played"] == f["boards_asked"]
     if cut is not None and cut.restored is not None and cut.began is not None:
         # The backlog: the cut club's events its broker had before the line came back.
         backlog = [at_centre[k] for k, t in club_first.items()

@@ -77,7 +77,8 @@ def add_parser(commands: Any) -> None:
     clubs = parser.add_argument_group(
         "clubs bridged to a centre", "--clubs N: N club brokers bridged to a central one, "
         "--tables simulated tables in each replaying --records, and the centre's server "
-        "(bidbox server --centre) on --db with the director's page at the centre "
+        "(bidbox server --centre) on --db with the director's page at the centre; at "
+        "--seconds from the play's start the players stop, each table finishing its board "
         "(docs/loadtest.md, docs/scale.md)")
     clubs.add_argument("--clubs", type=int,
                        help="clubs, each with its own broker bridged to the centre")
@@ -183,8 +184,9 @@ def run_clubs(args: argparse.Namespace) -> int:
     def note(text: str) -> None:
         print(text, file=sys.stderr if args.json else sys.stdout, flush=True)
 
-    # The play's limit covers the cut and what follows it.
-    seconds = max(args.seconds, args.cut_after + 60 * args.cut_minutes + 120)
+    # The play's limit covers a cut and what follows it.
+    seconds = args.seconds if args.cut_minutes <= 0 else max(
+        args.seconds, args.cut_after + 60 * args.cut_minutes + 120)
     settings = ClubsSettings(clubs=args.clubs, tables=args.tables, boards=args.boards,
                              speed=args.speed, records=args.records or RECORDS,
                              cut_minutes=args.cut_minutes, cut_after=args.cut_after,

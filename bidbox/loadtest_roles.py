@@ -432,7 +432,10 @@ def shard(config: dict[str, Any]) -> int:
 
 def club(config: dict[str, Any]) -> int:
     """One club's simulated tables replaying recorded boards through the club's broker
-    (``sim.simulation``); writes each table's last seq and any error to ``out``."""
+    (``sim.simulation``); writes each table's last seq and any error to ``out``. At
+    ``stop_at`` (this machine's monotonic clock), if given, the players stop: each table
+    finishes the board it is on without the players' pauses and plays no other, and ``out``
+    says when that was (``stopped_at``) and how many boards were played."""
     from laws.formats import load_path
     from mqttlink import BrokerSettings
     from sim.recorded import playable
@@ -454,8 +457,22 @@ def club(config: dict[str, Any]) -> int:
                             event=config["event"], boards_per_round=boards,
                             speed=config["speed"], broker_for=brokers.__getitem__,
                             drain=config.get("drain_s", 120.0))
+    stopped: list[float] = []
+
+    def stop() -> None:
+        stopped.append(clock())
+        simulation.stopping.set()
+    timer = None
+    if config.get("stop_at") is not None:
+        timer = threading.Timer(max(0.0, config["stop_at"] - clock()), stop)
+        timer.daemon = True
+        timer.start()
     runs = simulation.run()
+    if timer is not None:
+        timer.cancel()
     Path(config["out"]).write_text(json.dumps({
+        "stopped_at": stopped[0] if stopped else None,
+        "boards_played": sum(len(r.outcomes) for r in runs),
         "last_seq": {r.number: r.events for r in runs},
         "unacknowledged": {r.number: r.unacknowledged for r in runs},
         "errors": [f"table {r.number}: {r.error}" for r in runs if r.error]}))
