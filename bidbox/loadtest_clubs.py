@@ -629,8 +629,8 @@ def journalled(folder: Path, club: str, event: str, tables: int) -> dict[Key, st
             continue
         journal = Journal(path)
         try:
-            for event_ in journal.events():
-                found[(club, event, number, event_.seq)] = str(event_.type)
+            for logged in journal.events():
+                found[(club, event, number, logged.seq)] = str(logged.type)
         finally:
             journal.close()
     return found
