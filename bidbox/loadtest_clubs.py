@@ -791,9 +791,9 @@ def _run(settings: ClubsSettings, note: Callable[[str], None],
         for table, seq, kind in stored_rows(url, event):
             club, number = of_central[table]
             rows.append(((club, event, number, seq), kind))
+        server_side = _AtCentre(stored, of_central, rows, browser, watch, url)
         return _figures(settings, names, event, truth, centre, club_taps, cut, go, play_end,
-                        end, started, club_cpu, centre_cpu, stored, of_central, rows, browser,
-                        watch, url, played)
+                        end, started, club_cpu, centre_cpu, server_side, played)
     finally:
         with shield():
             if browser is not None:
@@ -877,14 +877,26 @@ class _Cut:
         self.done.set()
 
 
+@dataclass
+class _AtCentre:
+    """What the centre's server and its page made of a run."""
+
+    stored: dict[str, Any]  # the server's own figures: its commits, redeliveries, refusals
+    of_central: dict[int, tuple[str, int]]  # a table of the central session: (club, table)
+    rows: list[tuple[Key, str]]  # the events in its database, by the clubs' keys, and type
+    browser: DirectorBrowser
+    watch: ProcessWatch
+    url: str
+
+
 def _figures(settings: ClubsSettings, names: Sequence[str], event: str, truth: dict[Key, str],
              centre: EventTap, club_taps: dict[str, EventTap], cut: _Cut | None, go: float,
              play_end: float, end: float, started: float, club_cpu: dict[str, float],
-             centre_cpu: float, stored: dict[str, Any], of_central: dict[int, tuple[str, int]],
-             rows: list[tuple[Key, str]], browser: DirectorBrowser, watch: ProcessWatch,
-             url: str, played: dict[str, dict[str, Any]]) -> ClubsReport:
+             centre_cpu: float, side: _AtCentre, played: dict[str, dict[str, Any]]
+             ) -> ClubsReport:
     from sqlalchemy.engine import make_url
 
+    stored, of_central, rows, browser = side.stored, side.of_central, side.rows, side.browser
     wanted = set(truth)
     with centre.changed:
         at_centre = {k: v for k, v in centre.first.items() if k in wanted}
@@ -941,7 +953,8 @@ def _figures(settings: ClubsSettings, names: Sequence[str], event: str, truth: d
         "clubs": len(names), "tables": settings.tables, "boards": settings.boards,
         "speed": settings.speed, "cpus": os.cpu_count(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
-        "database": make_url(url).render_as_string(hide_password=True) if "://" in url
+        "database": make_url(side.url).render_as_string(hide_password=True)
+        if "://" in side.url
         else "SQLite file",
         "journalled": len(wanted), "club_received": len(club_first), "club_lost": club_lost,
         "centre_received": centre_arrivals, "lost": lost,
@@ -972,7 +985,7 @@ def _figures(settings: ClubsSettings, names: Sequence[str], event: str, truth: d
         "page_fetches": browser.fetches, "page_full_fetches": browser.full_fetches,
         "page_fetch_ms_p50": ms(percentile(browser.fetch_s, 50)),
         "page_fetch_ms_p99": ms(percentile(browser.fetch_s, 99)),
-        "centre_server": watch.figures("centre_server"),
+        "centre_server": side.watch.figures("centre_server"),
         "club_brokers_cpu": {n: round(100 * cpu / max(1e-9, end - go), 1)
                              for n, cpu in club_cpu.items()},
         "centre_broker_cpu": round(100 * centre_cpu / max(1e-9, end - go), 1),
