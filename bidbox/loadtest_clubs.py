@@ -596,7 +596,7 @@ def set_up_centre(url: str, event: str, names: Sequence[str], settings: ClubsSet
     from server.storage.db import Database
     from sim.recorded import playable
 
-    good, _ = playable(load_path(settings.records), settings.records)
+    good, _ = playable(load_path(settings.records), str(settings.records))
     played = [item.record.board for item in good[:settings.tables * settings.boards]]
     first = min((board for board in played if board is not None), default=1)
     db = Database(url)
@@ -787,10 +787,10 @@ def _run(settings: ClubsSettings, note: Callable[[str], None],
         server.send("stop")
         server.expect("done", clock() + 30)
         stored = json.loads((folder / "centre-server.out.json").read_text())
-        rows = []
+        rows: list[tuple[Key, str]] = []
         for table, seq, kind in stored_rows(url, event):
-            club, number = of_central[table]
-            rows.append(((club, event, number, seq), kind))
+            owner, number = of_central[table]
+            rows.append(((owner, event, number, seq), kind))
         server_side = _AtCentre(stored, of_central, rows, browser, watch, url)
         return _figures(settings, names, event, truth, centre, club_taps, cut, go, play_end,
                         end, started, club_cpu, centre_cpu, server_side, played)
