@@ -8,7 +8,11 @@ bridge's fault tests share (docs/scale.md, docs/loadtest.md "Clubs and a centre"
 - :class:`EventTap`: a subscriber to the tables' events, at a club's broker or at the centre,
   keyed by ``(club, event, table, seq)``, which counts what arrives more than once;
 - :func:`run`: the load test itself, simulated tables in each club (``sim.simulation``, one
-  process a club) publishing through their club's broker.
+  process a club) publishing through their club's broker, and at the centre its server
+  (``bidbox server --centre``, the ``server`` role of :mod:`bidbox.loadtest_roles` in its own
+  process) on SQLite or ``--db postgresql://...``, its session the clubs' sections as a
+  federation sets it up, and the director's browser on its console
+  (:class:`bidbox.loadtest.DirectorBrowser`).
 
 Everything is started here and stopped here, by its own PID or socket.
 """
@@ -19,6 +23,7 @@ import contextlib
 import dataclasses
 import getpass
 import json
+import math
 import os
 import secrets
 import shutil
@@ -45,7 +50,19 @@ from bidbox.broker import (
     find_mosquitto,
     free_port,
 )
-from bidbox.loadtest import ms, percentile
+from bidbox.loadtest import (
+    STARTUP_S,
+    Child,
+    DirectorBrowser,
+    LoadTestError,
+    ProcessWatch,
+    busiest,
+    forget,
+    ms,
+    percentile,
+)
+from bidbox.loadtest import _raise_file_limit as raise_file_limit
+from bidbox.loadtest import _stored_rows as stored_rows
 from bidbox.loadtest_roles import status
 from bidbox.provision import (
     Centre,
@@ -474,11 +491,14 @@ class ClubsSettings:
     records: Path = RECORDS
     cut_minutes: float = 0.0  # one club's link cut for this long, from the play's start
     cut_after: float = 5.0  # seconds from the cut club's first event to the cut
-    seconds: float = 900.0  # the play's limit, the cut included
+    # The play's limit, the cut included: then the players stop, each table finishing the
+    # board it is on as fast as it goes; the figures of pace are those before it.
+    seconds: float = 900.0
     drain_s: float = 120.0  # after the play, for the centre to get everything
     folder: Path | None = None
     keepalive: int = 5
     max_queued_messages: int | None = None
+    db: str | None = None  # the centre server's database (default: a SQLite file in folder)
 
 
 @dataclass
@@ -487,20 +507,37 @@ class ClubsReport:
 
     def text(self) -> str:
         f = self.figures
+        s = f["centre_server"]
         lines = [
             f"bidbox loadtest --clubs: {f['clubs']} clubs x {f['tables']} tables x "
-            f"{f['boards']} boards, speed {f['speed']}, {f['cpus']} cores, load average "
-            f"{f['load_average']}",
+            f"{f['boards']} boards, speed {f['speed']}, the centre's server on "
+            f"{f['database']}, {f['cpus']} cores, load average {f['load_average']}",
             f"  events journalled {f['journalled']}; at the clubs' brokers {f['club_received']} "
-            f"(lost {f['club_lost']}); at the centre {f['centre_received']} "
+            f"(lost {f['club_lost']}); at the centre's broker {f['centre_received']} "
             f"(lost {f['lost']}, duplicated {f['duplicated']})",
-            f"  events/s: at the clubs' brokers {f['club_events_per_s']} (baseline: one broker, "
-            f"no bridge), at the centre {f['centre_events_per_s']}; ratio {f['rate_ratio']}",
-            f"  table -> club broker p50 {f['club_ms_p50']} p99 {f['club_ms_p99']} ms "
-            f"(baseline); table -> centre p50 {f['centre_ms_p50']} p99 {f['centre_ms_p99']} "
-            f"ms; club -> centre p50 {f['bridge_ms_p50']} p99 {f['bridge_ms_p99']} ms "
-            f"(clubs not cut, n={f['bridge_n']})",
-            f"  brokers: clubs CPU {f['club_brokers_cpu']} %, centre CPU "
+            f"  stored at the centre {f['stored']} (lost {f['stored_lost']}, duplicated "
+            f"{f['stored_duplicated']}, not journalled {f['foreign']}, of another type "
+            f"{f['mismatched']}; redeliveries met {f['redelivered']}, messages refused "
+            f"{f['rejected']})",
+            f"  events/s: at the clubs' brokers {f['club_events_per_s']}, at the centre's "
+            f"broker {f['centre_events_per_s']} (ratio {f['rate_ratio']}); stored at the "
+            f"centre {f['stored_events_per_s']} against {f['centre_events_per_s']} at the bare "
+            f"subscriber beside it: ratio {f['ingest_ratio']}; busiest 10 s "
+            f"{f['peak_events_per_s']} stored, {f['tap_peak_events_per_s']} at the subscriber",
+            f"  table -> club broker p50 {f['club_ms_p50']} p99 {f['club_ms_p99']} ms; "
+            f"club -> centre broker (the bridge) p50 {f['bridge_ms_p50']} p99 "
+            f"{f['bridge_ms_p99']} ms (clubs not cut, n={f['bridge_n']}); table -> centre "
+            f"broker p50 {f['centre_ms_p50']} p99 {f['centre_ms_p99']} ms",
+            f"  centre broker -> stored p50 {f['stored_ms_p50']} p99 {f['stored_ms_p99']} ms; "
+            f"stored -> page p50 {f['shown_ms_p50']} p99 {f['shown_ms_p99']} ms; the centre "
+            f"server's part, centre broker -> page p50 {f['served_ms_p50']} p99 "
+            f"{f['served_ms_p99']} ms",
+            f"  table -> the centre's console page p50 {f['page_ms_p50']} p99 "
+            f"{f['page_ms_p99']} ms (the {f['page_tables']} tables of its first page, "
+            f"n={f['page_n']}, {f['page_fetches']} fragment fetches, "
+            f"{f['page_full_fetches']} of the whole grid)",
+            f"  centre server: CPU {s['cpu_percent']} %, RSS {s['rss_mb']} MB (peak "
+            f"{s['peak_rss_mb']}); brokers: clubs CPU {f['club_brokers_cpu']} %, centre CPU "
             f"{f['centre_broker_cpu']} %",
         ]
         if f.get("cut") is not None:
@@ -511,6 +548,11 @@ class ClubsReport:
                 f"the restore the first at the centre in {c['reconnect_s']} s (the bridge's "
                 f"retry), the {c['backlog_at_centre']} of the backlog in {c['backlog_s']} s "
                 f"({c['backlog_events_per_s']} ev/s once linked)")
+        if f["stopped_s"] is not None:
+            lines.append(
+                f"  the players stopped at {f['stopped_s']} s (--seconds), each table finishing "
+                f"its board as fast as it goes: {f['boards_played']} of {f['boards_asked']} "
+                f"boards played; the figures of pace are the {f['paced_n']} events before it")
         lines.append(f"  play {f['play_s']} s, elapsed {f['elapsed_s']} s")
         return "\n".join(lines)
 
@@ -525,17 +567,90 @@ def _cpu_s(pid: int | None) -> float:
         return 0.0
 
 
+def centre_sections(names: Sequence[str], tables: int, boards: int,
+                    first_board: int) -> list[Any]:
+    """The central session's sections, one per club named after it, each with the club's
+    tables (docs/scale.md, "3. The central server"): a Mitchell from 3 tables, a Howell of 2.
+
+    The clubs' tables here replay recorded boards as ``sim.simulation`` deals them out, not
+    as a movement moves them: table 1 may play the records' first board, and so may table 3.
+    The whole movement (every round), from the records' first board, puts every board the
+    club's tables play at every table in some round, and the centre, which starts no round,
+    then takes each result as a movement's (``Services.result_allowed``). A result it would
+    not is still stored as an event, and counted in ``rejected``."""
+    from server.setup.movements import Section
+
+    kind = "mitchell" if tables >= 3 else "howell"
+    return [Section(name, kind, 2 * tables, boards, first_board=first_board)
+            for name in names]
+
+
+def set_up_centre(url: str, event: str, names: Sequence[str], settings: ClubsSettings
+                  ) -> dict[tuple[str, int], int]:
+    """What a federation does at its centre before the evening: the database, and the session
+    of the clubs' sections with the clubs' boards (server/link/centre.py reads a club's table
+    as its section's). Returns each (club, table)'s number in the central session."""
+    from laws.formats import load_path
+    from server.link.rounds import create_session
+    from server.setup.movements import Sectioned
+    from server.storage.db import Database
+    from sim.recorded import playable
+
+    good, _ = playable(load_path(settings.records), str(settings.records))
+    played = [item.record.board for item in good[:settings.tables * settings.boards]]
+    first = min((board for board in played if board is not None), default=1)
+    db = Database(url)
+    try:
+        db.upgrade()
+        forget(db, event)
+        # The boards are dealt at the tables: the first table to play one gives its deal.
+        session = create_session(
+            db, event=event, title="bidbox loadtest --clubs", kind="", participants=0,
+            boards_per_round=0, scope="field", dealing="table",
+            sections=centre_sections(names, settings.tables, settings.boards, first))
+    finally:
+        db.dispose()
+    plan = session.plan
+    if not isinstance(plan, Sectioned):
+        raise ClubsLoadTestError("the centre's session is not one of the clubs' sections")
+    tables = range(1, settings.tables + 1)
+    return {(name, t): plan.table_of(name, t) for name in names for t in tables}
+
+
+def journalled(folder: Path, club: str, event: str, tables: int) -> dict[Key, str]:
+    """Every event a club's tables wrote in their journals, and its type: the truth the
+    brokers and the centre's database are checked against."""
+    from tabled.journal import Journal
+
+    found: dict[Key, str] = {}
+    for number in range(1, tables + 1):
+        path = folder / club / "journals" / f"table-{number}.db"
+        if not path.exists():
+            continue
+        journal = Journal(path)
+        try:
+            for logged in journal.events():
+                found[(club, event, number, logged.seq)] = str(logged.type)
+        finally:
+            journal.close()
+    return found
+
+
 def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
         shield: Callable[[], AbstractContextManager[Any]] = contextlib.nullcontext
         ) -> ClubsReport:
-    """One run: start the federation, the taps and one table process a club; cut and restore
-    one club's link if asked; wait for everything at the centre; stop everything (inside
-    ``shield()``: a signal then waits until all of it is stopped)."""
+    """One run: start the federation, the centre's server, the director's browser at the
+    centre, the taps and one table process a club; cut and restore one club's link if asked;
+    wait for everything at the centre and on its page; stop everything (inside ``shield()``:
+    a signal then waits until all of it is stopped)."""
     note = say or (lambda text: None)
-    if not 1 <= settings.clubs <= len(CLUB_NAMES):
-        raise ClubsLoadTestError(f"--clubs from 1 to {len(CLUB_NAMES)}")
-    if settings.tables < 1 or settings.boards < 1:
-        raise ClubsLoadTestError("--tables and --boards must be at least 1")
+    if not 2 <= settings.clubs <= len(CLUB_NAMES):
+        # One section alone is no session of sections: the centre reads none (centre.py).
+        raise ClubsLoadTestError(f"--clubs from 2 to {len(CLUB_NAMES)}")
+    if settings.tables < 2 or settings.boards < 1:
+        # A club's section is at least a Howell of 2 tables.
+        raise ClubsLoadTestError("--tables at least 2 (a club's section at the centre) and "
+                                 "--boards at least 1")
     if settings.cut_minutes < 0:
         raise ClubsLoadTestError("--cut-minutes cannot be negative")
     if find_mosquitto() is None:
@@ -546,19 +661,50 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
             and any(settings.folder.iterdir()):
         raise ClubsLoadTestError(f"--folder {settings.folder} is not empty: each run "
                                  "provisions its federation afresh")
+    try:
+        return _run(settings, note, shield)
+    except LoadTestError as error:  # a process of the centre's (bidbox.loadtest.Child)
+        raise ClubsLoadTestError(str(error)) from None
+
+
+def _run(settings: ClubsSettings, note: Callable[[str], None],
+         shield: Callable[[], AbstractContextManager[Any]]) -> ClubsReport:
+    from server.storage.db import Database
+
     started = clock()
+    raise_file_limit()
     folder = settings.folder or Path(tempfile.mkdtemp(prefix="bidbox-clubs-"))
     folder.mkdir(parents=True, exist_ok=True)
     event = f"simul-{secrets.token_hex(3)}"
     names = CLUB_NAMES[:settings.clubs]
+    url = settings.db or str(folder / "centre.db")
     federation = LoopbackFederation(folder / "federation", names, tables=settings.tables,
                                     event=event, keepalive=settings.keepalive,
                                     max_queued_messages=settings.max_queued_messages)
     taps: list[EventTap] = []
     children: list[subprocess.Popen[str]] = []
+    server: Child | None = None
+    browser: DirectorBrowser | None = None
     try:
         federation.start()
+        central = set_up_centre(url, event, names, settings)
+        of_central = {number: key for key, number in central.items()}
+        # The centre's server as `bidbox server --centre` runs it: its own process, reading
+        # the central broker as the user `centre` (docs/scale.md).
+        login = federation.centre_settings
+        password = secrets.token_urlsafe(12)
+        server = Child("centre-server", "server", {
+            "web": True, "centre": True, "db": url, "event": event, "password": password,
+            "analysis": False, "broker": {"host": login.host, "port": login.port,
+                                          "username": login.username,
+                                          "password": login.password},
+            "client_id": f"bidbox-centre-{event}", "shared_group": None, "linger": None,
+            "out": str(folder / "centre-server.out.json")}, folder)
+        address = server.expect("ready", clock() + STARTUP_S)["address"]
+        # The console's first page: the first tables of the field (all of them up to a page).
+        browser = DirectorBrowser(address, password, len(central)).start()
         pattern = f"{wire.ROOT}/{event}/table/+/events"
+        # The baseline: a bare subscriber at the centre's broker, beside the server.
         centre = EventTap(federation.centre_settings, pattern, client_id="loadtest-centre",
                           centre=True)
         taps.append(centre)
@@ -567,10 +713,13 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
             club_taps[name] = EventTap(club.server_settings(), pattern,
                                        client_id=f"loadtest-{name}", club=name)
             taps.append(club_taps[name])
-        note(f"centre on {HOST}:{federation.centre_broker.port}, clubs "
+        note(f"centre on {HOST}:{federation.centre_broker.port}, its server on {address} "
+             f"({url}), clubs "
              + ", ".join(f"{n} on {c.broker.port}" for n, c in federation.clubs.items()))
         cpu_before = {n: _cpu_s(c.broker.pid) for n, c in federation.clubs.items()}
         centre_cpu_before = _cpu_s(federation.centre_broker.pid)
+        watch = ProcessWatch({"centre_server": [server.pid]})
+        watch.start()
         go = clock()
         outs = {}
         for name, club in federation.clubs.items():
@@ -581,6 +730,7 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
                 "event": event, "tables": settings.tables, "boards": settings.boards,
                 "speed": settings.speed, "records": str(settings.records),
                 "folder": str(folder / name / "journals"), "out": str(out),
+                "stop_at": go + settings.seconds,
                 "brokers": {str(t): dataclasses.asdict(club.table_settings(t))
                             for t in range(1, settings.tables + 1)}}))
             with (folder / f"{name}.log").open("w") as log:
@@ -591,15 +741,18 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
         if settings.cut_minutes > 0:
             cut = _Cut(names[0], federation.clubs[names[0]].proxy, club_taps[names[0]], centre,
                        settings.cut_after, settings.cut_minutes * 60).start(federation, note)
-        deadline = go + settings.seconds
+        # The limit, then the board each table is on, then its outbox (the club role's drain).
+        deadline = go + settings.seconds + settings.drain_s + 60.0
         for child in children:
             try:
                 child.wait(max(1.0, deadline - clock()))
             except subprocess.TimeoutExpired:
-                raise ClubsLoadTestError(f"the tables did not finish their boards in "
-                                         f"{settings.seconds:g} s (--seconds)") from None
+                raise ClubsLoadTestError(f"the tables did not stop in {settings.seconds:g} s "
+                                         f"(--seconds) and {settings.drain_s + 60:g} more") \
+                    from None
         play_end = clock()
-        last_seq: dict[str, dict[int, int]] = {}
+        truth: dict[Key, str] = {}
+        played: dict[str, dict[str, Any]] = {}
         for name, out in outs.items():
             if not out.exists():
                 said = (folder / f"{name}.log").read_text()[-1500:]
@@ -607,23 +760,44 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
             data = json.loads(out.read_text())
             if data.get("errors"):
                 raise ClubsLoadTestError(f"club {name}'s tables: {data['errors']}")
-            last_seq[name] = {int(t): n for t, n in data["last_seq"].items()}
-        expected = [k for n in names for k in expected_keys(n, event, last_seq[n])]
+            played[name] = data
+            truth.update(journalled(folder, name, event, settings.tables))
+        expected = sorted(truth)
         if cut is not None:
             if cut.began is not None:  # the play ended during the cut: wait for its end
                 cut.done.wait(max(0.0, cut.began + cut.seconds - clock()))
             cut.restore()
-        centre.wait(lambda t: not t.missing(expected), settings.drain_s)
+        drained = clock() + settings.drain_s
+        centre.wait(lambda t: not t.missing(expected), max(0.0, drained - clock()))
         for name in names:
-            club_taps[name].wait(_has_all(expected_keys(name, event, last_seq[name])), 30.0)
+            club_taps[name].wait(_has_all([k for k in expected if k[0] == name]), 30.0)
+        # Until the centre's server has stored every event journalled, or the drain is up.
+        server.send("drain")
+        with Child.changed:
+            Child.changed.wait_for(lambda: server is not None and (
+                server.latest.get("stored", 0) >= len(expected) or server.ended),
+                max(0.0, drained - clock()))
+        last = {central[(club, table)]: seq for club, _, table, seq in expected}
+        browser.wait_shown(last, clock() + 10.0)
         end = clock()
+        watch.finish()
         club_cpu = {n: _cpu_s(c.broker.pid) - cpu_before[n]
                     for n, c in federation.clubs.items()}
         centre_cpu = _cpu_s(federation.centre_broker.pid) - centre_cpu_before
-        return _figures(settings, names, expected, centre, club_taps, cut, go, play_end, end,
-                        started, club_cpu, centre_cpu)
+        server.send("stop")
+        server.expect("done", clock() + 30)
+        stored = json.loads((folder / "centre-server.out.json").read_text())
+        rows: list[tuple[Key, str]] = []
+        for table, seq, kind in stored_rows(url, event):
+            owner, number = of_central[table]
+            rows.append(((owner, event, number, seq), kind))
+        server_side = _AtCentre(stored, of_central, rows, browser, watch, url)
+        return _figures(settings, names, event, truth, centre, club_taps, cut, go, play_end,
+                        end, started, club_cpu, centre_cpu, server_side, played)
     finally:
         with shield():
+            if browser is not None:
+                browser.close()
             for child in children:
                 if child.poll() is None:
                     child.terminate()
@@ -632,10 +806,17 @@ def run(settings: ClubsSettings, *, say: Callable[[str], None] | None = None,
                     except subprocess.TimeoutExpired:
                         child.kill()
                         child.wait()
+            if server is not None:
+                server.stop()
             for tap in taps:
                 with contextlib.suppress(Exception):
                     tap.close()
             federation.stop()
+            if settings.db is not None:  # not ours: the run's rows go
+                with contextlib.suppress(Exception):
+                    db = Database(url)
+                    forget(db, event)
+                    db.dispose()
             if settings.folder is None:
                 shutil.rmtree(folder, ignore_errors=True)
 
@@ -696,11 +877,27 @@ class _Cut:
         self.done.set()
 
 
-def _figures(settings: ClubsSettings, names: Sequence[str], expected: list[Key],
+@dataclass
+class _AtCentre:
+    """What the centre's server and its page made of a run."""
+
+    stored: dict[str, Any]  # the server's own figures: its commits, redeliveries, refusals
+    of_central: dict[int, tuple[str, int]]  # a table of the central session: (club, table)
+    rows: list[tuple[Key, str]]  # the events in its database, by the clubs' keys, and type
+    browser: DirectorBrowser
+    watch: ProcessWatch
+    url: str
+
+
+def _figures(settings: ClubsSettings, names: Sequence[str], event: str, truth: dict[Key, str],
              centre: EventTap, club_taps: dict[str, EventTap], cut: _Cut | None, go: float,
              play_end: float, end: float, started: float, club_cpu: dict[str, float],
-             centre_cpu: float) -> ClubsReport:
-    wanted = set(expected)
+             centre_cpu: float, side: _AtCentre, played: dict[str, dict[str, Any]]
+             ) -> ClubsReport:
+    from sqlalchemy.engine import make_url
+
+    stored, of_central, rows, browser = side.stored, side.of_central, side.rows, side.browser
+    wanted = set(truth)
     with centre.changed:
         at_centre = {k: v for k, v in centre.first.items() if k in wanted}
         centre_delay = dict(centre.delay)
@@ -714,40 +911,92 @@ def _figures(settings: ClubsSettings, names: Sequence[str], expected: list[Key],
     lost = len(wanted - at_centre.keys())
     club_lost = len(wanted - club_first.keys())
     cut_club = cut.club if cut is not None else None
-    steady = [k for k in at_centre if k[0] != cut_club and k in club_first]
+    # At the time limit the tables finish their boards without the players' pauses: the
+    # figures of pace (latencies, rates) are those of the events before it.
+    stops = [p["stopped_at"] for p in played.values() if p.get("stopped_at") is not None]
+    stop = min(stops, default=math.inf)
+    paced = {k: t for k, t in club_first.items() if t < stop}
+    steady = [k for k in at_centre if k[0] != cut_club and k in paced]
     bridge = [at_centre[k] - club_first[k] for k in steady]
+    # The centre's server: when each event's transaction committed, by the club's key.
+    commits: dict[Key, float] = {}
+    for table, seq, at in stored["commits"]:
+        club, number = of_central[table]
+        commits.setdefault((club, event, number, seq), at)
+    distinct = {key for key, _ in rows}
 
-    # From the first event at a club's broker, for both: the same start.
+    central_of = {c: n for n, c in of_central.items()}
+    page_at = {k: at for k in steady
+               if (at := browser.shown_at(central_of[(k[0], k[2])], k[3])) is not None}
+    into = [commits[k] - at_centre[k] for k in steady if k in commits]
+    onto = [page_at[k] - commits[k] for k in steady if k in commits and k in page_at]
+    served = [page_at[k] - at_centre[k] for k in steady if k in page_at]
+    # Table -> page: its age at the club's broker (wall clock against the table's ts), then
+    # the monotonic instants from there; one machine, one clock of each kind.
+    whole = [club_delay[k] + page_at[k] - club_first[k] for k in steady if k in page_at]
+
+    # From the first event at a club's broker, for all: the same start.
     begin = min((t for k, t in club_first.items() if k in wanted), default=go)
 
     def rate(first: dict[Key, float]) -> float | None:
-        times = [t for k, t in first.items() if k in wanted and k[0] != cut_club]
+        times = [t for k, t in first.items() if k in wanted and k[0] != cut_club
+                 and k in paced]
         if len(times) < 2:
             return None
         return round(len(times) / max(1e-9, max(times) - begin), 1)
 
-    club_rate, centre_rate = rate(club_first), rate(at_centre)
+    def ratio(a: float | None, b: float | None) -> float | None:
+        return round(a / b, 3) if a and b else None
+
+    club_rate, centre_rate, stored_rate = rate(club_first), rate(at_centre), rate(commits)
     f: dict[str, Any] = {
         "clubs": len(names), "tables": settings.tables, "boards": settings.boards,
         "speed": settings.speed, "cpus": os.cpu_count(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
+        "database": make_url(side.url).render_as_string(hide_password=True)
+        if "://" in side.url
+        else "SQLite file",
         "journalled": len(wanted), "club_received": len(club_first), "club_lost": club_lost,
         "centre_received": centre_arrivals, "lost": lost,
         "duplicated": centre_arrivals - len(centre.first),
+        # The centre's database against the journals: every club's events stored once.
+        "stored": len(distinct), "stored_lost": len(wanted - distinct),
+        "stored_duplicated": len(rows) - len(distinct), "foreign": len(distinct - wanted),
+        "mismatched": sum(1 for key, kind in rows if key in truth and truth[key] != kind),
+        "redelivered": stored["duplicates_met"], "rejected": stored["rejected"],
         "club_events_per_s": club_rate, "centre_events_per_s": centre_rate,
-        "rate_ratio": round(centre_rate / club_rate, 3) if club_rate and centre_rate else None,
+        "rate_ratio": ratio(centre_rate, club_rate),
+        "stored_events_per_s": stored_rate, "ingest_ratio": ratio(stored_rate, centre_rate),
+        "peak_events_per_s": busiest(t for k, t in commits.items() if k in paced),
+        "tap_peak_events_per_s": busiest(t for k, t in at_centre.items() if k in paced),
         "club_ms_p50": ms(percentile([club_delay[k] for k in steady], 50)),
         "club_ms_p99": ms(percentile([club_delay[k] for k in steady], 99)),
         "centre_ms_p50": ms(percentile([centre_delay[k] for k in steady], 50)),
         "centre_ms_p99": ms(percentile([centre_delay[k] for k in steady], 99)),
         "bridge_ms_p50": ms(percentile(bridge, 50)),
         "bridge_ms_p99": ms(percentile(bridge, 99)), "bridge_n": len(bridge),
+        "stored_ms_p50": ms(percentile(into, 50)), "stored_ms_p99": ms(percentile(into, 99)),
+        "stored_n": len(into),
+        "shown_ms_p50": ms(percentile(onto, 50)), "shown_ms_p99": ms(percentile(onto, 99)),
+        "served_ms_p50": ms(percentile(served, 50)), "served_ms_p99": ms(percentile(served, 99)),
+        "page_ms_p50": ms(percentile(whole, 50)), "page_ms_p99": ms(percentile(whole, 99)),
+        "page_ms_max": ms(max(whole, default=None)), "page_n": len(whole),
+        "page_tables": len(of_central) if browser.last is None else browser.last,
+        "page_fetches": browser.fetches, "page_full_fetches": browser.full_fetches,
+        "page_fetch_ms_p50": ms(percentile(browser.fetch_s, 50)),
+        "page_fetch_ms_p99": ms(percentile(browser.fetch_s, 99)),
+        "centre_server": side.watch.figures("centre_server"),
         "club_brokers_cpu": {n: round(100 * cpu / max(1e-9, end - go), 1)
                              for n, cpu in club_cpu.items()},
         "centre_broker_cpu": round(100 * centre_cpu / max(1e-9, end - go), 1),
+        "boards_asked": len(names) * settings.tables * settings.boards,
+        "boards_played": sum(p.get("boards_played", 0) for p in played.values()),
+        "stopped_s": None if stop == math.inf else round(stop - go, 1),
+        "paced_n": len(paced),
         "play_s": round(play_end - go, 1), "elapsed_s": round(clock() - started, 1),
         "cut": None,
     }
+    f["finished"] = f["boards_played"] == f["boards_asked"]
     if cut is not None and cut.restored is not None and cut.began is not None:
         # The backlog: the cut club's events its broker had before the line came back.
         backlog = [at_centre[k] for k, t in club_first.items()

@@ -2,7 +2,9 @@
 ``python -m bidbox.loadtest_roles ROLE CONFIG.json`` by :mod:`bidbox.loadtest`.
 
 - ``server``: the real server (``create_app``, waitress, the MQTT ingest worker), which also
-  starts the session's first round when told ``go``;
+  starts the session's first round when told ``go``; with ``"centre": true`` in its config a
+  simultaneous's centre (``bidbox server --centre``: it reads every club's tables below
+  ``clubs/<club>/`` and sends them nothing, so ``go`` starts no round);
 - ``ingest``: one more ingest worker on the same database, on its own tables or an MQTT v5
   shared subscription;
 - ``shard``: a share of the simulated tables (the real daemon on simulated keypads and card
@@ -70,7 +72,8 @@ def status(pid: int | str = "self") -> dict[str, float]:
 
 def timed_bus(base: type) -> type:
     """``server.link.bus.Bus`` that also notes, for each event it stored, the instant its
-    transaction committed (after ``_store`` returns, as the worker acknowledges)."""
+    transaction committed (after ``_store`` returns, as the worker acknowledges), by the
+    session's table number: at a centre, the club's table as its section's."""
 
     class TimedBus(base):  # type: ignore[valid-type, misc]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -79,13 +82,22 @@ def timed_bus(base: type) -> type:
             self.duplicates = 0
             self.rejected = 0
             self.progress: Callable[[int], None] | None = None
+            self._stored_as: list[tuple[str, bytes]] = []
+
+        def _from_clubs(self, pairs: list[tuple[str, bytes]]) -> Any:
+            # A centre's batch is stored as its refusals first, then the messages kept under
+            # their sections' topics: the outcomes come back in that order.
+            kept, refused = super()._from_clubs(pairs)
+            self._stored_as = [("", b"")] * len(refused) + kept
+            return kept, refused
 
         def _store(self, pairs: list[tuple[str, bytes]]) -> list[Any]:
             from tablemodel.wire import parse_topic
 
+            self._stored_as = pairs
             outcomes = super()._store(pairs)
             now = clock()
-            for (topic, payload), outcome in zip(pairs, outcomes, strict=True):
+            for (topic, payload), outcome in zip(self._stored_as, outcomes, strict=True):
                 if outcome.duplicate:
                     self.duplicates += 1
                 if outcome.rejected is not None:
@@ -108,20 +120,25 @@ def server(config: dict[str, Any]) -> int:
     from mqttlink import BrokerSettings
     from server import create_app
     from server.link.bus import Bus
+    from server.link.centre import ClubTables
     from server.link.rounds import start_round
     from server.serve import serve
     from server.setup.session import current
 
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
-    web = config["web"]
+    web, centre = config["web"], bool(config.get("centre"))
     app = create_app({
         "DATABASE": config["db"], "EVENT": config["event"],
         "DIRECTOR_PASSWORD": config["password"], "SECRET_KEY": secrets.token_hex(32),
-        "LANGUAGE": "en", "ANALYSIS": config["analysis"], "MAX_STREAMS": 16})
+        "LANGUAGE": "en", "ANALYSIS": config["analysis"], "MAX_STREAMS": 16,
+        "CENTRE": centre})
     services = app.extensions["bidbox"]
+    # The bus as server.services makes it for the config (a centre's reads the clubs), timed.
+    clubs = ClubTables(services.db, config["event"]) if centre else None
     bus = timed_bus(Bus)(services.ingest, services.hub, BrokerSettings(**config["broker"]),
                          client_id=config["client_id"], shared_group=config["shared_group"],
                          tables=config.get("tables"),
+                         centre=clubs,
                          **({} if config.get("linger") is None else {"linger": config["linger"]}))
     services.bus = bus
     bus.start()
@@ -133,7 +150,7 @@ def server(config: dict[str, Any]) -> int:
     say(ready=True, address=None if served is None else served.address)
     try:
         while (line := lines.get()) != "stop":
-            if line == "go" and web:
+            if line == "go" and web and not centre:  # the clubs' servers run their rounds
                 session = current(services.db, config["event"])
                 start_round(services.db, session, 1, by="loadtest")
                 services.commands_queued()
@@ -415,7 +432,10 @@ def shard(config: dict[str, Any]) -> int:
 
 def club(config: dict[str, Any]) -> int:
     """One club's simulated tables replaying recorded boards through the club's broker
-    (``sim.simulation``); writes each table's last seq and any error to ``out``."""
+    (``sim.simulation``); writes each table's last seq and any error to ``out``. At
+    ``stop_at`` (this machine's monotonic clock), if given, the players stop: each table
+    finishes the board it is on without the players' pauses and plays no other, and ``out``
+    says when that was (``stopped_at``) and how many boards were played."""
     from laws.formats import load_path
     from mqttlink import BrokerSettings
     from sim.recorded import playable
@@ -437,8 +457,22 @@ def club(config: dict[str, Any]) -> int:
                             event=config["event"], boards_per_round=boards,
                             speed=config["speed"], broker_for=brokers.__getitem__,
                             drain=config.get("drain_s", 120.0))
+    stopped: list[float] = []
+
+    def stop() -> None:
+        stopped.append(clock())
+        simulation.stopping.set()
+    timer = None
+    if config.get("stop_at") is not None:
+        timer = threading.Timer(max(0.0, config["stop_at"] - clock()), stop)
+        timer.daemon = True
+        timer.start()
     runs = simulation.run()
+    if timer is not None:
+        timer.cancel()
     Path(config["out"]).write_text(json.dumps({
+        "stopped_at": stopped[0] if stopped else None,
+        "boards_played": sum(len(r.outcomes) for r in runs),
         "last_seq": {r.number: r.events for r in runs},
         "unacknowledged": {r.number: r.unacknowledged for r in runs},
         "errors": [f"table {r.number}: {r.error}" for r in runs if r.error]}))
