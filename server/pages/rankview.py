@@ -41,6 +41,23 @@ def fold(text: str) -> str:
     return " ".join(plain.casefold().split())
 
 
+def section_arg(args: Mapping[str, str]) -> str:
+    """A request's ``section`` (upper case, "" for none); QueryError for one that is not a
+    section's letters. The rankings' and the console's tables grid's alike."""
+    section = str(args.get("section", "")).strip().upper()
+    if section and not _SECTION.fullmatch(section):
+        raise QueryError(f"section {section[:8]!r}: a section's letters, such as A or AB")
+    return section
+
+
+def page_arg(args: Mapping[str, str], name: str = "page") -> int:
+    """A request's page number (1 when none); QueryError for one out of bounds."""
+    raw = str(args.get(name, "1")).strip() or "1"
+    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
+        raise QueryError(f"{name} {raw[:8]!r}: a number from 1 to {MAX_PAGE}")
+    return int(raw)
+
+
 @dataclass(frozen=True)
 class RankingQuery:
     text: str = ""
@@ -53,13 +70,7 @@ class RankingQuery:
         text = " ".join(str(args.get("q", "")).split())
         if len(text) > MAX_TEXT:
             raise QueryError(f"q: at most {MAX_TEXT} characters")
-        section = str(args.get("section", "")).strip().upper()
-        if section and not _SECTION.fullmatch(section):
-            raise QueryError(f"section {section[:8]!r}: a section's letters, such as A or AB")
-        raw = str(args.get("page", "1")).strip() or "1"
-        if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
-            raise QueryError(f"page {raw[:8]!r}: a number from 1 to {MAX_PAGE}")
-        return cls(text, section, int(raw))
+        return cls(text, section_arg(args), page_arg(args))
 
     @property
     def filtered(self) -> bool:

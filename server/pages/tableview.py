@@ -13,22 +13,16 @@ changed: the page fetches the rows of those it shows and leaves the others (cons
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from server.pages.rankview import QueryError, page_arg, section_arg
 from server.setup.movements import Sectioned
 from server.setup.session import Session
 
 PAGE_TABLES = 100
 """Tables a page of the console's grid holds."""
-MAX_PAGE = 10_000
-_SECTION = re.compile(r"[A-Z]{1,4}")
-
-
-class QueryError(ValueError):
-    """A page or section the grid cannot show; the message says which and why."""
 
 
 @dataclass(frozen=True)
@@ -73,17 +67,12 @@ def tables_view(session: Session | None, args: Mapping[str, str]) -> TablesView:
     """The tables ``args`` (``section``, ``page``) ask for; QueryError for a bad one."""
     total = 0 if session is None else session.tables
     letters = tuple(part.letter for part in session.sections) if session else ()
-    section = str(args.get("section", "")).strip().upper()
-    if section and not _SECTION.fullmatch(section):
-        raise QueryError(f"section {section[:8]!r}: a section's letters, such as A or AB")
-    raw = str(args.get("page", "1")).strip() or "1"
-    if not raw.isascii() or not raw.isdigit() or not 1 <= int(raw) <= MAX_PAGE:
-        raise QueryError(f"page {raw[:8]!r}: a number from 1 to {MAX_PAGE}")
+    section, page_asked = section_arg(args), page_arg(args)
     chosen = range(1, total + 1)
     if section and session is not None:
         chosen = _section_range(session, section)
     pages = max(1, math.ceil(len(chosen) / PAGE_TABLES))
-    page = min(int(raw), pages)
+    page = min(page_asked, pages)
     shown = chosen[(page - 1) * PAGE_TABLES:page * PAGE_TABLES]
     first, last = (shown[0], shown[-1]) if shown else (1, 0)
     return TablesView(first, last, page, pages, section, letters, total)
