@@ -21,6 +21,8 @@ from server.pages.rankview import QueryError, page_arg, section_arg
 from server.setup.movements import Sectioned
 from server.setup.session import Session
 
+__all__ = ["PAGE_TABLES", "QueryError", "TablesView", "default_view", "tables_view"]
+
 PAGE_TABLES = 100
 """Tables a page of the console's grid holds."""
 
