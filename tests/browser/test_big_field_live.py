@@ -18,15 +18,11 @@ from server import create_app
 from server.pages.display import BOARD_ROWS
 from server.storage import schema as s
 from tests.browser.conftest import services
+from tests.browser.test_rankings_pages import WATCH
 from tests.fixtures.bigfield import played_field
 from tests.fixtures.broker import TIMEOUT
 
 TABLES, SECTION = 200, 5
-WATCH = """(selector) => {
-  window.__redrawn = 0;
-  new MutationObserver(() => { window.__redrawn += 1; })
-    .observe(document.querySelector(selector), {childList: true});
-}"""
 
 
 @pytest.fixture

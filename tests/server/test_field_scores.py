@@ -5,7 +5,6 @@ change that moves scores, told by the live hub or seen in the database's fingerp
 from __future__ import annotations
 
 import threading
-from collections import defaultdict
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,61 +13,23 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import insert, update
 
-from laws import Board, Seat, parse_contract
-from laws.scoring import score_ns
 from server.link.live import Hub
 from server.link.rounds import create_session
 from server.scoring import standings
 from server.services import SCORING_KINDS
-from server.setup.movements import PHANTOM
 from server.setup.session import Session
 from server.storage import schema as s
-from tablemodel.wire import Event, table_topic
 from tests.server.conftest import EVENT, services
+from tests.server.test_display import Room
 
 WAIT = 10.0  # seconds a thread of a test is waited for at most
 
 
-class Tables:
-    """A Mitchell of three tables publishing through the real ingest, and the hub told of
-    what changed, as the bus does."""
-
-    def __init__(self, app: Flask) -> None:
-        self.app = app
-        self.session: Session = create_session(
-            services(app).db, event=EVENT, title="Martes", kind="mitchell", participants=6,
-            boards_per_round=2, seed=1)
-        self.seq: dict[int, int] = defaultdict(int)
-        self.assigned: set[tuple[int, int]] = set()
-
-    def send(self, table: int, kind: str, board: int | None, data: dict[str, Any]) -> None:
-        self.seq[table] += 1
-        event = Event(self.seq[table], kind, 1_700_000_000.0 + self.seq[table], board, data)
-        outcome = services(self.app).ingest(table_topic(EVENT, table, "events"),
-                                            event.to_payload())
-        assert outcome.rejected is None, outcome.rejected
-        services(self.app).hub.notify(outcome.changed)
-
-    def seatings(self, board: int) -> list[Any]:
-        return [seat for seat in self.session.plan.schedule(board)
-                if PHANTOM not in (seat.ns, seat.ew)]
-
-    def play(self, table: int, board: int, contract: str, declarer: str, tricks: int) -> None:
-        seating = next(seat for seat in self.seatings(board) if seat.table == table)
-        if (table, seating.round) not in self.assigned:
-            self.assigned.add((table, seating.round))
-            self.send(table, "assign", None, {
-                "cmd": f"assign-{EVENT}-r{seating.round}-t{table}", "round": seating.round,
-                "ns": seating.ns, "ew": seating.ew, "boards": list(seating.boards)})
-        self.send(table, "result", board, {
-            "contract": contract, "declarer": declarer, "tricks": tricks,
-            "score_ns": score_ns(parse_contract(contract), Seat.from_str(declarer), tricks,
-                                 Board(board).vulnerability)})
-
-
 @pytest.fixture
-def tables(app: Flask) -> Tables:
-    return Tables(app)
+def tables(app: Flask) -> Room:
+    """A Mitchell of three tables publishing through the real ingest, the hub told of what
+    changed, as the bus does (tests/server/test_display.py's room)."""
+    return Room(app)
 
 
 @pytest.fixture
@@ -90,18 +51,18 @@ def ranked(client: FlaskClient) -> dict[int, float]:
     return {row["participant"]: row["score"] for row in data["rankings"]}
 
 
-def play_board_one(tables: Tables) -> list[int]:
+def play_board_one(tables: Room) -> list[int]:
     """Board 1 at every table that plays it (so it is released); the tables, in order."""
     played = []
-    for number, seat in enumerate(tables.seatings(1)):
+    for number, seat in enumerate(tables.tables(1)):
         tables.play(seat.table, 1, "4S" if number else "3NT", "N", 10 if number else 9)
         played.append(seat.table)
     return played
 
 
 def test_a_result_stored_through_ingest_moves_the_rankings_at_once(
-        client: FlaskClient, tables: Tables) -> None:
-    seats = tables.seatings(1)
+        client: FlaskClient, tables: Room) -> None:
+    seats = tables.tables(1)
     for seat in seats[:-1]:
         tables.play(seat.table, 1, "4S", "N", 10)
     assert ranked(client) == {}  # board 1 not released: nothing public yet
@@ -115,7 +76,7 @@ def test_a_result_stored_through_ingest_moves_the_rankings_at_once(
 
 
 def test_a_correction_through_the_console_moves_the_rankings_at_once(
-        client: FlaskClient, tables: Tables, director: tuple[FlaskClient, str]) -> None:
+        client: FlaskClient, tables: Room, director: tuple[FlaskClient, str]) -> None:
     _, token = director
     played = play_board_one(tables)
     before = ranked(client)
@@ -130,7 +91,7 @@ def test_a_correction_through_the_console_moves_the_rankings_at_once(
 
 
 def test_a_write_that_told_no_hub_is_still_seen(app: Flask, client: FlaskClient,
-                                                tables: Tables) -> None:
+                                                tables: Room) -> None:
     """The fingerprint: a tool on the database, a process whose relay was down. Each kind of
     write the scoring reads, made straight in SQL with the hub left alone."""
     played = play_board_one(tables)
@@ -145,13 +106,13 @@ def test_a_write_that_told_no_hub_is_still_seen(app: Flask, client: FlaskClient,
     assert changed != before
     with db.write() as conn:  # a penalty given (Law 90)
         conn.execute(insert(s.penalties).values(
-            session_id=session.id, participant=tables.seatings(1)[1].ns, law="90", unit="mp",
+            session_id=session.id, participant=tables.tables(1)[1].ns, law="90", unit="mp",
             amount=1.0, note="slow play", given_by="script", given_at=1.8e9))
     fined = ranked(client)
-    assert fined[tables.seatings(1)[1].ns] == changed[tables.seatings(1)[1].ns] - 1.0
+    assert fined[tables.tables(1)[1].ns] == changed[tables.tables(1)[1].ns] - 1.0
     assert services(app).hub.version_of(SCORING_KINDS) == version  # no hub was told
     # Board 2 is played by one table only, then released straight in the database.
-    seat = tables.seatings(2)[0]
+    seat = tables.tables(2)[0]
     tables.play(seat.table, 2, "2H", "S", 8)
     version = services(app).hub.version_of(SCORING_KINDS)
     assert client.get("/api/v1/results").get_json()["released"] == [1]
@@ -171,7 +132,7 @@ def test_a_write_that_told_no_hub_is_still_seen(app: Flask, client: FlaskClient,
 
 
 def test_two_reads_with_nothing_changed_score_once(app: Flask, client: FlaskClient,
-                                                   tables: Tables,
+                                                   tables: Room,
                                                    scorings: list[bool]) -> None:
     play_board_one(tables)
     scorings.clear()
@@ -189,11 +150,11 @@ def test_two_reads_with_nothing_changed_score_once(app: Flask, client: FlaskClie
 
 
 def test_the_directors_view_is_kept_apart_from_the_publics(
-        app: Flask, client: FlaskClient, tables: Tables, scorings: list[bool],
+        app: Flask, client: FlaskClient, tables: Room, scorings: list[bool],
         director: tuple[FlaskClient, str]) -> None:
     """Board 2 played by one table: the director's rankings count it, the public's not."""
     play_board_one(tables)
-    seat = tables.seatings(2)[0]
+    seat = tables.tables(2)[0]
     tables.play(seat.table, 2, "2H", "S", 8)
     scorings.clear()
     public = ranked(client)
@@ -206,7 +167,7 @@ def test_the_directors_view_is_kept_apart_from_the_publics(
     assert scorings == [True, False]
 
 
-def test_two_readers_at_once_score_once(app: Flask, tables: Tables,
+def test_two_readers_at_once_score_once(app: Flask, tables: Room,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     play_board_one(tables)
     found = services(app)
@@ -264,7 +225,7 @@ def changing_during(monkeypatch: pytest.MonkeyPatch, change: Callable[[], None])
 
 
 @pytest.mark.parametrize("told", [True, False], ids=["hub-told", "hub-not-told"])
-def test_a_change_during_a_scoring_is_not_lost(app: Flask, client: FlaskClient, tables: Tables,
+def test_a_change_during_a_scoring_is_not_lost(app: Flask, client: FlaskClient, tables: Room,
                                                monkeypatch: pytest.MonkeyPatch,
                                                told: bool) -> None:
     played = play_board_one(tables)
@@ -284,7 +245,7 @@ def test_a_change_during_a_scoring_is_not_lost(app: Flask, client: FlaskClient, 
     assert ranked(client) == fresh and len(calls) == 2
 
 
-def test_the_scorings_kept_are_bounded(app: Flask, tables: Tables) -> None:
+def test_the_scorings_kept_are_bounded(app: Flask, tables: Room) -> None:
     play_board_one(tables)
     found = services(app)
     for _ in range(3 * found.scores.kept):
